@@ -1,0 +1,7 @@
+"""``python -m bulkhead_lab``: the same command line as ``bulkhead-lab``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,158 @@
+"""The command line: ``bulkhead-lab`` and ``python -m bulkhead_lab``.
+
+``reproduce`` prints lesson 000's output; ``simulate`` runs the seeded model once;
+``serve-pools`` and ``serve-orders`` run lesson 003's and lesson 004's services in the
+foreground. A bad value is one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import model
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage block) and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _simulate_args(p: argparse.ArgumentParser) -> None:
+    d = model.Params()
+    add = p.add_argument
+    add("--split", type=int, default=None, help="tracking pool slots; absent = one shared pool")
+    add("--mode", default=d.mode, help="healthy or slowdown (default %(default)s)")
+    add("--seed", type=int, default=d.seed, help="generator seed (default %(default)s)")
+    add("--total", type=int, default=d.total, help="slots in all (default %(default)s)")
+    add("--rounds", type=int, default=d.rounds, help="rounds to run (default %(default)s)")
+    add("--start", type=int, default=d.start, help="failure round (default %(default)s)")
+    add("--cycle", type=float, default=d.cycle, help="rounds per second (default %(default)s)")
+    add("--tracking-rate", type=float, default=d.tracking_rate, help="tracking req/s")
+    add("--event-rate", type=float, default=d.event_rate, help="event req/s")
+    add("--hold-tracking", type=int, default=d.hold_tracking, help="tracking hold, rounds")
+    add("--hold-event", type=int, default=d.hold_event, help="event hold, rounds")
+    add("--slow", type=int, default=d.slow, help="event hold during the slowdown, rounds")
+    add("--json", action="store_true", help="print one JSON object of the six counters")
+
+
+def _params(ns: argparse.Namespace) -> model.Params:
+    return model.Params(
+        split=ns.split,
+        mode=ns.mode,
+        seed=ns.seed,
+        total=ns.total,
+        rounds=ns.rounds,
+        start=ns.start,
+        cycle=ns.cycle,
+        tracking_rate=ns.tracking_rate,
+        event_rate=ns.event_rate,
+        hold_tracking=ns.hold_tracking,
+        hold_event=ns.hold_event,
+        slow=ns.slow,
+    )
+
+
+def _cmd_reproduce(ns: argparse.Namespace) -> int:
+    from .lesson import report
+
+    sys.stdout.write(report())
+    return 0
+
+
+def _cmd_simulate(ns: argparse.Namespace) -> int:
+    params = _params(ns)
+    counters = model.run(params)
+    if ns.json:
+        print(json.dumps(counters.as_dict()))
+        return 0
+    from .lesson import average_busy, utilization
+
+    layout = "single pool" if params.split is None else "bulkhead"
+    pools = f"{params.total}" if params.split is None else f"{params.split}/{params.total - params.split}"
+    print(f"{layout} ({pools}), {params.mode} day, seed {params.seed}, {params.rounds} rounds")
+    for name, value in counters.as_dict().items():
+        print(f"  {name.replace('_', ' '):<22}{value:>10}")
+    print(f"  {'average busy slots':<22}{average_busy(counters, params.rounds):>10.2f}")
+    print(f"  {'utilization':<22}{utilization(counters, params.rounds, params.total):>10.3f}")
+    return 0
+
+
+def _serve_pools_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (loopback only)")
+    p.add_argument("--port", type=int, default=8401, help="loan service port")
+    p.add_argument("--notification-port", type=int, default=8402)
+    p.add_argument("--catalog-port", type=int, default=8403)
+
+
+def _serve_orders_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", required=True, help="shared, separate or limited")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (loopback only)")
+    p.add_argument("--port", type=int, default=3001, help="Order Service port")
+    p.add_argument("--payment-port", type=int, default=3002)
+    p.add_argument("--inventory-port", type=int, default=3003)
+    p.add_argument("--pool", type=int, default=10, help="shared pool size (variant shared)")
+    p.add_argument("--limit", type=int, default=5, help="per-dependency pool / bulkhead limit")
+    p.add_argument("--queue", type=int, default=5, help="bulkhead waiting places (limited)")
+    p.add_argument("--keepalive", action="store_true", help="keep idle connections open")
+
+
+def _cmd_serve_pools(ns: argparse.Namespace) -> int:
+    from .live.placement import serve_main
+
+    return serve_main(ns)
+
+
+def _cmd_serve_orders(ns: argparse.Namespace) -> int:
+    from .live.orders import serve_main
+
+    return serve_main(ns)
+
+
+COMMANDS = {
+    "reproduce": ("print lesson 000's output, byte for byte", None, _cmd_reproduce),
+    "simulate": ("run the seeded model once", _simulate_args, _cmd_simulate),
+    "serve-pools": (
+        "lesson 003's loan, notification and catalog services",
+        _serve_pools_args,
+        _cmd_serve_pools,
+    ),
+    "serve-orders": (
+        "lesson 004's Order, Payment and Inventory services",
+        _serve_orders_args,
+        _cmd_serve_orders,
+    ),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="bulkhead-lab", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, (help_text, add_args, func) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if add_args is not None:
+            add_args(p)
+        p.set_defaults(func=func)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (2 for any bad value)."""
+    ns = build_parser().parse_args(argv)
+    try:
+        return ns.func(ns)
+    except ValueError as exc:
+        print(f"bulkhead-lab {ns.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
