@@ -1,0 +1,275 @@
+"""The bulkhead, step by step in the style of Polly's bulkhead specs.
+
+After each step the tests assert how many calls run, how many wait and how many were
+refused; every call is gated by an event the test opens, so nothing depends on timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadError, BulkheadRejectedError
+
+pytestmark = pytest.mark.anyio
+
+
+class Gated:
+    """Calls that hold their place until the test opens their gate, and a tally of outcomes."""
+
+    def __init__(self, bulkhead: Bulkhead) -> None:
+        self.bulkhead = bulkhead
+        self.gates: list[asyncio.Event] = []
+        self.tasks: list[asyncio.Task[str]] = []
+        self.started: list[int] = []
+        self.completed = 0
+        self.rejected = 0
+        self.cancelled = 0
+
+    async def _call(self, i: int) -> str:
+        try:
+            result = await self.bulkhead.execute(self._work, i)
+        except BulkheadRejectedError:
+            self.rejected += 1
+            raise
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        self.completed += 1
+        return result
+
+    async def _work(self, i: int) -> str:
+        self.started.append(i)
+        await self.gates[i].wait()
+        return f"done {i}"
+
+    async def submit(self, n: int = 1) -> None:
+        for _ in range(n):
+            i = len(self.gates)
+            self.gates.append(asyncio.Event())
+            self.tasks.append(asyncio.create_task(self._call(i)))
+        await settle()
+
+    async def finish(self, i: int) -> None:
+        self.gates[i].set()
+        await settle()
+
+    @property
+    def submitted(self) -> int:
+        return len(self.tasks)
+
+
+async def settle() -> None:
+    """Let every ready task run until it blocks again."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def expect(b: Bulkhead, running: int, queued: int, rejected: int) -> None:
+    assert (b.running, b.queued, b.rejected) == (running, queued, rejected)
+    assert b.execution_slots == b.limit - running
+    assert b.queue_slots == b.queue - queued
+
+
+async def test_a_5_plus_5_bulkhead_runs_5_queues_5_and_refuses_the_rest() -> None:
+    b = Bulkhead(5, 5)
+    calls = Gated(b)
+    await calls.submit(3)
+    expect(b, running=3, queued=0, rejected=0)
+    await calls.submit(2)
+    expect(b, running=5, queued=0, rejected=0)
+    await calls.submit(5)
+    expect(b, running=5, queued=5, rejected=0)
+    await calls.submit(10)
+    expect(b, running=5, queued=5, rejected=10)
+    assert calls.started == [0, 1, 2, 3, 4]
+
+    await calls.finish(0)  # the oldest waiter takes the freed place
+    expect(b, running=5, queued=4, rejected=10)
+    assert calls.started[-1] == 5
+    await calls.submit(1)  # one waiting place is free again
+    expect(b, running=5, queued=5, rejected=10)
+
+    for i in range(calls.submitted):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    expect(b, running=0, queued=0, rejected=10)
+    assert calls.started == list(range(10)) + [20]
+    assert calls.completed + calls.rejected == calls.submitted == 21
+    assert b.stats() == {"running": 0, "queued": 0, "executionSlots": 5, "queueSlots": 5, "rejected": 10}
+
+
+async def test_waiters_start_first_come_first_served() -> None:
+    b = Bulkhead(1, 3)
+    calls = Gated(b)
+    await calls.submit(4)
+    for i in range(4):
+        assert calls.started == list(range(i + 1))
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks)
+
+
+async def test_the_refusal_is_raised_at_once_and_states_the_capacity() -> None:
+    b = Bulkhead(5, 5)
+    calls = Gated(b)
+    await calls.submit(10)
+    call = b.execute(asyncio.sleep, 10)
+    with pytest.raises(BulkheadRejectedError) as info:
+        call.send(None)  # the first step of the coroutine already refuses: no waiting at all
+    assert str(info.value) == "bulkhead full: 5/5 running, 5/5 queued"
+    assert (info.value.limit, info.value.queue, info.value.running, info.value.queued) == (5, 5, 5, 5)
+    assert isinstance(info.value, BulkheadError)
+    for i in range(10):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks)
+
+
+async def test_a_bulkhead_without_a_queue_refuses_as_soon_as_all_places_run() -> None:
+    b = Bulkhead(2, 0)
+    calls = Gated(b)
+    await calls.submit(3)
+    expect(b, running=2, queued=0, rejected=1)
+    with pytest.raises(BulkheadRejectedError, match=r"^bulkhead full: 2/2 running, 0/0 queued$"):
+        await calls.tasks[2]
+    for i in range(2):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks[:2])
+
+
+async def test_on_reject_hears_every_refusal_with_its_error() -> None:
+    heard: list[str] = []
+    b = Bulkhead(1, 1, on_reject=lambda e: heard.append(str(e)))
+    calls = Gated(b)
+    await calls.submit(4)
+    assert heard == ["bulkhead full: 1/1 running, 1/1 queued"] * 2
+    await calls.finish(0)
+    await calls.finish(1)
+    await asyncio.gather(*calls.tasks, return_exceptions=True)
+
+
+async def test_cancelling_a_waiting_call_frees_its_waiting_place() -> None:
+    b = Bulkhead(2, 2)
+    calls = Gated(b)
+    await calls.submit(4)
+    expect(b, running=2, queued=2, rejected=0)
+    calls.tasks[2].cancel()
+    await settle()
+    expect(b, running=2, queued=1, rejected=0)
+    await calls.submit(1)  # queued, not refused
+    expect(b, running=2, queued=2, rejected=0)
+    await calls.finish(0)
+    assert calls.started == [0, 1, 3]  # the cancelled call never ran
+    for i in (1, 3, 4):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    expect(b, running=0, queued=0, rejected=0)
+    assert (calls.completed, calls.cancelled) == (4, 1)
+
+
+async def test_cancelling_a_running_call_hands_its_place_to_the_oldest_waiter() -> None:
+    b = Bulkhead(2, 2)
+    calls = Gated(b)
+    await calls.submit(4)
+    calls.tasks[0].cancel()
+    await settle()
+    expect(b, running=2, queued=1, rejected=0)
+    assert calls.started == [0, 1, 2]
+    for i in (1, 2, 3):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    expect(b, running=0, queued=0, rejected=0)
+
+
+async def test_a_place_handed_to_a_waiter_cancelled_in_the_same_moment_passes_on() -> None:
+    b = Bulkhead(1, 2)
+    await b.acquire()
+    first = asyncio.create_task(b.acquire())
+    second = asyncio.create_task(b.acquire())
+    await settle()
+    expect(b, running=1, queued=2, rejected=0)
+    b.release()  # hands the place to `first` ...
+    first.cancel()  # ... which is cancelled before it could resume
+    await settle()
+    assert first.cancelled()
+    assert second.done() and second.exception() is None  # the place went on to `second`
+    expect(b, running=1, queued=0, rejected=0)
+    b.release()
+    expect(b, running=0, queued=0, rejected=0)
+
+
+async def test_a_call_that_fails_gives_its_place_back() -> None:
+    b = Bulkhead(1, 0)
+
+    async def boom() -> None:
+        raise RuntimeError("dependency broke")
+
+    with pytest.raises(RuntimeError, match="dependency broke"):
+        await b.execute(boom)
+    expect(b, running=0, queued=0, rejected=0)
+    assert await b.execute(asyncio.sleep, 0, "ok") == "ok"
+
+
+async def test_async_with_holds_a_place_for_the_block() -> None:
+    b = Bulkhead(1, 1)
+    async with b as held:
+        assert held is b
+        expect(b, running=1, queued=0, rejected=0)
+    expect(b, running=0, queued=0, rejected=0)
+
+
+async def test_release_without_acquire_is_an_error() -> None:
+    with pytest.raises(BulkheadError, match="without a matching acquire"):
+        Bulkhead(1).release()
+
+
+async def test_completed_plus_rejected_equals_submitted_under_random_load() -> None:
+    rng = random.Random(4)
+    b = Bulkhead(5, 5)
+    inside = peak = 0
+
+    async def work() -> None:
+        nonlocal inside, peak
+        inside += 1
+        peak = max(peak, inside)
+        await asyncio.sleep(rng.random() * 0.002)
+        inside -= 1
+
+    async def call() -> str:
+        try:
+            await b.execute(work)
+        except BulkheadRejectedError:
+            return "rejected"
+        return "completed"
+
+    tasks = []
+    for _ in range(1000):
+        tasks.append(asyncio.create_task(call()))
+        if rng.random() < 0.3:
+            await asyncio.sleep(rng.random() * 0.001)
+    outcomes = await asyncio.gather(*tasks)
+    completed, rejected = outcomes.count("completed"), outcomes.count("rejected")
+    assert completed + rejected == len(tasks)
+    assert rejected == b.rejected
+    assert completed > 0 and rejected > 0
+    assert peak == 5
+    expect(b, running=0, queued=0, rejected=rejected)
+
+
+@pytest.mark.parametrize(
+    ("limit", "queue", "message"),
+    [
+        (0, 5, "limit must be an integer >= 1 (got 0)"),
+        (-1, 5, "limit must be an integer >= 1 (got -1)"),
+        (2.5, 5, "limit must be an integer >= 1 (got 2.5)"),
+        (True, 5, "limit must be an integer >= 1 (got True)"),
+        (5, -1, "queue must be an integer >= 0 (got -1)"),
+        (5, "5", "queue must be an integer >= 0 (got '5')"),
+    ],
+)
+def test_bad_sizes_are_refused_with_one_line(limit: object, queue: object, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        Bulkhead(limit, queue)  # type: ignore[arg-type]
+    assert str(info.value) == message
+    assert "\n" not in str(info.value)
