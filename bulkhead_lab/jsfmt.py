@@ -16,8 +16,7 @@ def to_fixed(x: float, digits: int = 2) -> str:
     if x in (float("inf"), float("-inf")):
         return "Infinity" if x > 0 else "-Infinity"
     q = Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    text = f"{q:f}"
-    return text[1:] if text.startswith("-") and Decimal(text) == 0 else text
+    return f"{q:f}"  # a negative that rounds to zero keeps its sign, as in JavaScript
 
 
 def js_str(x: float | int) -> str:

@@ -7,7 +7,9 @@ them. Plain Python only (no numpy or pandas) so ``bulkhead-lab reproduce`` start
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .jsfmt import js_str, to_fixed
 from .model import LESSON_SPLIT, MODES, Counters, Params, arrival_stream, run
@@ -86,12 +88,19 @@ class Day:
 
 def day_pair(base: Params, split: int | None) -> Day:
     """Both days for one layout, replaying the same arrival stream."""
+    return _day_pair(base.with_(split=None, mode="healthy"), split)
+
+
+@lru_cache(maxsize=64)
+def _day_pair(base: Params, split: int | None) -> Day:
+    # Params and Counters are frozen, so a layout's two days are computed once per
+    # parameter set, however many tables ask for them.
     stream = arrival_stream(base)
     h, s = (run(base.with_(split=split, mode=m), stream=stream) for m in MODES)
     return Day(split, h, s)
 
 
-def sizing_table(base: Params = Params(), splits=SIZING_SPLITS) -> list[Day]:
+def sizing_table(base: Params = Params(), splits: Iterable[int | None] = SIZING_SPLITS) -> list[Day]:
     """Drops on both days for each split (None = one shared pool)."""
     return [day_pair(base, split) for split in splits]
 

@@ -1,0 +1,32 @@
+"""Shared fixtures: where the lessons' seed files are, and the JavaScript reference."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def seeds_dir() -> Path:
+    """The lessons' folder: $BULKHEAD_LAB_SEEDS, else ../shared/seeds beside the repo."""
+    return Path(os.environ.get("BULKHEAD_LAB_SEEDS", REPO.parent / "shared" / "seeds"))
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    path = seeds_dir()
+    if not (path / "code" / "bulkhead-run.mjs").exists():
+        pytest.skip(f"lesson seeds not found at {path} (set BULKHEAD_LAB_SEEDS)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    exe = shutil.which("node")
+    if exe is None:
+        pytest.skip("node is not installed: the lesson's JavaScript cannot run as a reference")
+    return exe

@@ -1,0 +1,119 @@
+"""The command line, as a learner runs it: exact output, JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bulkhead_lab import cli
+from bulkhead_lab.model import COUNTER_NAMES, Params, run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def bulkhead_lab(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bulkhead_lab", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
+
+
+def test_reproduce_prints_the_lessons_output_byte_for_byte(seeds) -> None:
+    out = subprocess.run([sys.executable, "-m", "bulkhead_lab", "reproduce"], capture_output=True, timeout=60)
+    assert out.returncode == 0
+    assert out.stdout == (seeds / "code" / "bulkhead-run.expected.txt").read_bytes()
+
+
+def test_the_console_script_is_installed() -> None:
+    exe = shutil.which("bulkhead-lab", path=os.path.dirname(sys.executable))
+    assert exe is not None
+    out = subprocess.run([exe, "simulate", "--json"], capture_output=True, text=True, timeout=60)
+    assert json.loads(out.stdout) == run(Params()).as_dict()
+
+
+def test_simulate_json_has_exactly_the_six_counters(capsys) -> None:
+    argv = [
+        "simulate",
+        "--split",
+        "20",
+        "--mode",
+        "slowdown",
+        "--seed",
+        "77",
+        "--total",
+        "30",
+        "--rounds",
+        "900",
+        "--start",
+        "300",
+        "--cycle",
+        "50",
+        "--tracking-rate",
+        "150",
+        "--event-rate",
+        "60.5",
+        "--hold-tracking",
+        "5",
+        "--hold-event",
+        "3",
+        "--slow",
+        "17",
+        "--json",
+    ]
+    assert cli.main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert list(got) == list(COUNTER_NAMES)
+    p = Params(
+        split=20,
+        mode="slowdown",
+        seed=77,
+        total=30,
+        rounds=900,
+        start=300,
+        cycle=50,
+        tracking_rate=150,
+        event_rate=60.5,
+        hold_tracking=5,
+        hold_event=3,
+        slow=17,
+    )
+    assert got == run(p).as_dict()
+
+
+def test_simulate_prints_a_readable_table(capsys) -> None:
+    assert cli.main(["simulate", "--split", "24"]) == 0
+    out = capsys.readouterr().out
+    assert "bulkhead (24/8), healthy day" in out
+    assert "tracking dropped" in out and "172" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["simulate", "--split", "32"], "split must be an integer in 1..31 (got 32)"),
+        (["simulate", "--split", "abc"], "argument --split: invalid int value: 'abc'"),
+        (["simulate", "--mode", "sideways"], "mode must be one of healthy, slowdown"),
+        (["simulate", "--rounds", "0"], "rounds must be an integer in 1..1000000 (got 0)"),
+        (["simulate", "--event-rate", "-1"], "event_rate must be a number >= 0"),
+        (["simulate", "--seed", "0"], "seed must be an integer in 1.."),
+        (["simulate", "--start", "5000"], "start must be an integer in 0..4000 (got 5000)"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], words: str) -> None:
+    out = bulkhead_lab(*args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.count("\n") == 1, out.stderr
+    assert words in out.stderr
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,170 @@
+"""The seeded model: exact against the lesson's code, and the facts the lesson rests on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from js_reference import run_js
+from literal_model import literal_run
+
+from bulkhead_lab import model
+from bulkhead_lab.model import Params, arrival_stream, run, run_with_occupancy
+
+# Parameter sets chosen to differ from the lesson in every knob (not tuned to pass).
+OTHER_PARAMS = [
+    Params(
+        seed=12345,
+        total=40,
+        rounds=3000,
+        start=500,
+        cycle=50,
+        tracking_rate=300.5,
+        event_rate=80.25,
+        hold_tracking=3,
+        hold_event=7,
+        slow=30,
+    ),
+    Params(
+        seed=987654321,
+        total=32,
+        rounds=2000,
+        start=2000,
+        cycle=100.0,
+        tracking_rate=500.0,
+        event_rate=120.0,
+        hold_tracking=5,
+        hold_event=5,
+        slow=11,
+    ),
+    Params(
+        seed=1,
+        total=29,
+        rounds=2500,
+        start=0,
+        cycle=123.4,
+        tracking_rate=999.9,
+        event_rate=10.0,
+        hold_tracking=1,
+        hold_event=1,
+        slow=2,
+    ),
+    Params(
+        seed=2147483646,
+        total=64,
+        rounds=1500,
+        start=700,
+        cycle=10.0,
+        tracking_rate=35.5,
+        event_rate=0.0,
+        hold_tracking=9,
+        hold_event=2,
+        slow=40,
+    ),
+]
+
+
+def _random_params(rng: random.Random) -> Params:
+    total = rng.randint(2, 48)
+    rounds = rng.randint(1, 1500)
+    cycle = rng.choice([1, 10, 50, 100, 250.5])
+    return Params(
+        split=rng.choice([None, rng.randint(1, total - 1)]),
+        mode=rng.choice(model.MODES),
+        seed=rng.randint(1, 2**31 - 2),
+        total=total,
+        rounds=rounds,
+        start=rng.randint(0, rounds),
+        cycle=cycle,
+        tracking_rate=round(rng.uniform(0, 8) * cycle, 2),
+        event_rate=round(rng.uniform(0, 3) * cycle, 3),
+        hold_tracking=rng.randint(1, 12),
+        hold_event=rng.randint(1, 12),
+        slow=rng.randint(1, 40),
+    )
+
+
+RANDOM_PARAMS = [_random_params(random.Random(n)) for n in range(40)]
+
+
+@pytest.mark.parametrize("p", RANDOM_PARAMS, ids=lambda p: f"seed{p.seed}")
+def test_the_port_equals_a_line_by_line_transliteration(p: Params) -> None:
+    assert run(p).as_dict() == literal_run(p)
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("p", OTHER_PARAMS + RANDOM_PARAMS[:6], ids=lambda p: f"seed{p.seed}")
+def test_the_port_equals_the_lessons_javascript(p: Params, node: str, seeds, tmp_path) -> None:
+    splits = [None, 1, p.total // 2, p.total - 1]
+    asked = [(split, mode) for split in splits for mode in model.MODES]
+    _, expected = run_js(node, seeds / "code" / "bulkhead-run.mjs", p, asked, tmp_path)
+    got = [run(p.with_(split=s, mode=m)).as_dict() for s, m in asked]
+    assert got == expected
+
+
+def test_responses_and_drops_add_up_to_the_arrivals() -> None:
+    for seed in range(1, 31):
+        base = Params(seed=seed, rounds=800, start=200)
+        stream = arrival_stream(base)
+        for split in (None, 4, 24, 31):
+            for mode in model.MODES:
+                c = run(base.with_(split=split, mode=mode), stream=stream)
+                assert c.tracking_responses + c.tracking_dropped == sum(stream.tracking)
+                assert c.event_responses + c.event_dropped == sum(stream.event)
+
+
+def test_a_single_pool_never_rejects_beside_an_idle_slot() -> None:
+    for seed in range(1, 31):
+        for mode in model.MODES:
+            c = run(Params(seed=seed, rounds=800, start=200, mode=mode, total=12))
+            assert c.idle == 0
+    assert run(Params(split=24)).idle > 0  # ... while a bulkhead does
+
+
+def test_under_a_bulkhead_the_tracking_drops_do_not_depend_on_the_event_hold() -> None:
+    # The lesson's "172 on both days": the event pool's trouble cannot reach tracking.
+    for seed in range(1, 21):
+        base = Params(seed=seed, rounds=1200, split=20)
+        reference = run(base)
+        for hold_event, slow in ((1, 1), (6, 22), (15, 90)):
+            for mode in model.MODES:
+                c = run(base.with_(hold_event=hold_event, slow=slow, mode=mode))
+                assert (c.tracking_responses, c.tracking_dropped) == (
+                    reference.tracking_responses,
+                    reference.tracking_dropped,
+                )
+
+
+def test_in_a_single_pool_the_slowdown_costs_the_tracking_flow() -> None:
+    healthy, slow = (run(Params(mode=m)) for m in model.MODES)
+    assert slow.tracking_dropped > 10 * healthy.tracking_dropped
+
+
+def test_the_stream_depends_only_on_seed_rates_cycle_and_rounds() -> None:
+    a = Params()
+    b = Params(split=7, mode="slowdown", total=50, start=3, hold_tracking=9, hold_event=2, slow=99)
+    assert arrival_stream(a) is arrival_stream(b)
+    assert arrival_stream(a) != arrival_stream(a.with_(seed=a.seed + 1))
+
+
+def test_the_occupancy_trace_agrees_with_the_counters() -> None:
+    for split in (None, 24):
+        for mode in model.MODES:
+            p = Params(split=split, mode=mode)
+            counters, occ = run_with_occupancy(p)
+            assert counters == run(p)
+            assert len(occ.tracking) == p.rounds
+            if split is None:
+                assert occ.event is None
+                assert max(occ.tracking) <= p.total
+            else:
+                assert max(occ.tracking) <= split and max(occ.event) <= p.total - split
+                # the slowdown floods the event compartment and leaves tracking alone
+                after = occ.event[p.start + p.slow :]
+                flooded = sum(after) / len(after) / (p.total - split)
+                assert (flooded > 0.9) if mode == "slowdown" else (flooded < 0.8)
+
+
+def test_a_stream_of_another_length_is_refused() -> None:
+    with pytest.raises(ValueError, match="rounds"):
+        run(Params(rounds=10, start=0), stream=arrival_stream(Params(rounds=20, start=0)))
