@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# One command: install what is missing, then run every test: the unit and live tests,
+# every notebook under nbval, and the browser tests (which need Debian's Chromium).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+cd "$ROOT"
+
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "==> installing Chromium from Debian's packages for the browser tests"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+    || echo "==> Chromium could not be installed: the browser tests will be skipped"
+fi
+
+echo "==> ruff"
+ruff check .
+echo "==> pytest (tests/ and every notebook under nbval)"
+exec python -m pytest --nbval --nbval-cell-timeout=600 tests notebooks "$@"
