@@ -11,9 +11,14 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     || echo "==> Chromium could not be installed: the browser tests will be skipped"
 fi
 
-echo "==> ruff"
-ruff check .
+echo "==> ruff (style and lint)"
+lint=0
+ruff check . || lint=$?
 echo "==> pytest (tests/ and every notebook under nbval)"
 paths=(tests)
 compgen -G "notebooks/*.ipynb" >/dev/null && paths+=(notebooks)
-exec python -m pytest --nbval --nbval-cell-timeout=600 "${paths[@]}" "$@"
+status=0
+python -m pytest --nbval --nbval-cell-timeout=600 "${paths[@]}" "$@" || status=$?
+[ "$lint" = 0 ] || echo "==> ruff found problems (above): failing the run"
+[ "$status" = 0 ] && exit "$lint"
+exit "$status"
