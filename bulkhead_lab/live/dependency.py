@@ -74,7 +74,9 @@ def bind_loopback(port: int = 0, *, host: str = LOOPBACK, name: str = "port") ->
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise ValueError(f"{name} {port} on {host} is busy (something is already listening there)") from None
+            raise ValueError(
+                f"{name} {port} on {host} is busy (something is already listening there)"
+            ) from None
         raise ValueError(f"{name} {port} on {host} cannot be bound ({exc.strerror})") from None
     return sock
 

@@ -1,0 +1,369 @@
+"""Lesson 003's scenario on real sockets: where the pool sits, and who pays for it.
+
+Two dependencies on 127.0.0.1: notification (slow, 300 ms) and catalog (fast, 5 ms).
+A round sends ``calls`` concurrent calls to each, through :func:`~.pools.pools`'s
+placement, and reads back what each dependency saw: its peak concurrency, and how
+many catalog calls finished before the first notification answer (``catalogBefore``).
+
+:func:`run_placement` starts both dependencies on free ports, runs one round and
+stops them; :func:`serve_main` is ``python -m bulkhead_lab serve-pools``, the
+lesson's ``node services.mjs`` with the loan service answering ``GET /run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import inspect
+import json
+import math
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from ..validation import check_int, check_real
+from . import pools as pools_module
+from .dependency import LOOPBACK, Dependency, LoopbackServer, bad_request, check_host, check_port
+from .pools import SKIPPED, DependencyError, call, check_placement, pools
+from .runner import run_sync
+
+CALLS = 40  # concurrent calls per stream, as in the lesson
+MAX_CALLS = 1000
+NOTIFICATION_LATENCY = 0.300  # seconds
+CATALOG_LATENCY = 0.005
+MAX_LATENCY = 10.0  # seconds; one slot x 40 calls x 10 s is already a long wait
+ROUND_MS = 500  # the protocol's duration is rounded to this, like the lesson's
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class PlacementResult:
+    """One round: the lesson's five fields plus what the plots need.
+
+    ``notification`` and ``catalog`` are the peaks each dependency saw; ``duration_ms``
+    is measured (not rounded); ``latencies_ms[stream][j]`` is call ``j``'s time from
+    the round's start to its answer; ``timelines[stream]`` is ``(seconds, open)``.
+    """
+
+    placement: str
+    notif: int
+    cat: int
+    skip: int
+    n: int
+    catalog_before: int
+    notification: int
+    catalog: int
+    duration_ms: float
+    notification_latency: float = NOTIFICATION_LATENCY
+    catalog_latency: float = CATALOG_LATENCY
+    latencies_ms: dict[str, list[float]] = field(default_factory=dict)
+    timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
+
+    def protocol(self) -> dict[str, int]:
+        """The loan service's JSON: ``{"n", "catalogBefore", "notification", "catalog", "duration"}``."""
+        return {
+            "n": self.n,
+            "catalogBefore": self.catalog_before,
+            "notification": self.notification,
+            "catalog": self.catalog,
+            "duration": rounded(self.duration_ms),
+        }
+
+    def ideal_ms(self) -> float:
+        """The shortest this round can take: ``ceil(calls / slots) x latency`` for the slower stream."""
+        return ideal_ms(
+            self.placement,
+            self.notif,
+            self.cat,
+            self.skip,
+            self.n,
+            self.notification_latency,
+            self.catalog_latency,
+        )
+
+
+def rounded(duration_ms: float) -> int:
+    """Round to 500 ms as the lesson's ``Math.round(ms / 500) * 500`` (halves go up)."""
+    return int(math.floor(duration_ms / ROUND_MS + 0.5)) * ROUND_MS
+
+
+def ideal_ms(
+    placement: str,
+    notif: int,
+    cat: int,
+    skip: int = 0,
+    calls: int = CALLS,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+) -> float:
+    """``ceil(calls / slots) x latency``: pooled calls go in waves of ``slots``, skipped calls
+    need no slot (one wave). Under one shared pool both streams take their waves from the
+    same ``notif + cat`` slots, so their times add; under a pool each, the slower one counts."""
+    slow_ms, fast_ms = notification_latency * 1000, catalog_latency * 1000
+    pooled = calls - skip
+    skipped_ms = slow_ms if skip else 0.0
+    if placement == "single":
+        slots = notif + cat
+        return max(math.ceil(pooled / slots) * slow_ms + math.ceil(calls / slots) * fast_ms, skipped_ms)
+    return max(math.ceil(pooled / notif) * slow_ms, math.ceil(calls / cat) * fast_ms, skipped_ms)
+
+
+def check_round(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
+    """Refuse bad round parameters with one line naming the parameter and its range."""
+    p, n, c = check_placement(placement, notif, cat)
+    calls = check_int("calls", calls, 1, MAX_CALLS)
+    return p, n, c, check_int("skip", skip, 0, calls), calls
+
+
+async def run_round(
+    notification: Dependency,
+    catalog: Dependency,
+    placement: str = "separate",
+    notif: int = 4,
+    cat: int = 4,
+    skip: int = 0,
+    calls: int = CALLS,
+    on_progress: Progress | None = None,
+) -> PlacementResult:
+    """Send ``calls`` concurrent calls to each running dependency and read their peaks.
+
+    The first ``skip`` notification call sites use no pool. A dependency that fails
+    mid-round raises :class:`~.pools.DependencyError`; every other call is cancelled
+    and every pool closed before it propagates.
+    """
+    placement, notif, cat, skip, calls = check_round(placement, notif, cat, skip, calls)
+    latencies: dict[str, list[float]] = {"notification": [0.0] * calls, "catalog": [0.0] * calls}
+    state = {"done": 0, "finished": 0, "before": -1}
+
+    def finished(stream: str, j: int, seconds: float) -> None:
+        latencies[stream][j] = seconds * 1000
+        state["finished"] += 1
+        if on_progress is not None:
+            on_progress(state["finished"], 2 * calls)
+
+    async def slow(j: int, pending: asyncio.Future[float]) -> None:
+        finished("notification", j, await pending)
+        if state["before"] < 0:
+            state["before"] = state["done"]
+
+    async def fast(j: int, pending: asyncio.Future[float]) -> None:
+        finished("catalog", j, await pending)
+        state["done"] += 1
+
+    async with pools(placement, notif, cat, notification.port, catalog.port) as pool_for:
+        for dep in (notification, catalog):
+            dep.reset()
+        t0 = time.monotonic()
+        tasks = [
+            asyncio.ensure_future(
+                slow(
+                    j, call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))
+                )
+            )
+            for j in range(calls)
+        ]
+        tasks += [
+            asyncio.ensure_future(fast(j, call(catalog.port, "/book", pool_for(catalog.port))))
+            for j in range(calls)
+        ]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        duration_ms = (time.monotonic() - t0) * 1000
+    return PlacementResult(
+        placement=placement,
+        notif=notif,
+        cat=cat,
+        skip=skip,
+        n=calls,
+        catalog_before=state["before"],
+        notification=notification.peak,
+        catalog=catalog.peak,
+        duration_ms=duration_ms,
+        notification_latency=notification.routes[0].latency,
+        catalog_latency=catalog.routes[0].latency,
+        latencies_ms=latencies,
+        timelines={"notification": list(notification.timeline), "catalog": list(catalog.timeline)},
+    )
+
+
+async def run_placement(
+    placement: str = "separate",
+    notif: int = 4,
+    cat: int = 4,
+    skip: int = 0,
+    calls: int = CALLS,
+    *,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+    on_progress: Progress | None = None,
+) -> PlacementResult:
+    """Start notification and catalog on free 127.0.0.1 ports, run one round, stop both.
+
+    Nothing stays listening afterwards, whether the round ends, fails or is cancelled.
+    """
+    check_round(placement, notif, cat, skip, calls)
+    check_real("notification_latency", notification_latency, 0.0, MAX_LATENCY)
+    check_real("catalog_latency", catalog_latency, 0.0, MAX_LATENCY)
+    async with (
+        Dependency("notification", notification_latency, timeline=True) as notification,
+        Dependency("catalog", catalog_latency, timeline=True) as catalog,
+    ):
+        return await run_round(notification, catalog, placement, notif, cat, skip, calls, on_progress)
+
+
+def run_placement_sync(*args: object, **kwargs: object) -> PlacementResult:
+    """:func:`run_placement` from plain code (a notebook cell or a slider callback)."""
+    return run_sync(run_placement(*args, **kwargs))  # type: ignore[arg-type]
+
+
+# -- the code cost, counted from this package's own source ---------------------------------
+
+
+@dataclass(frozen=True)
+class CodeCost:
+    """Lesson 003's last line: the pool definition's size and what the call sites carry."""
+
+    block_lines: int
+    call_sites: int
+    pool_for_expressions: int
+
+    def sentence(self) -> str:
+        return (
+            f"pool definition is {self.block_lines} lines, in one place; outbound call sites "
+            f"{self.call_sites} and none of them changed — what moves the pool to the call site is "
+            f"{self.pool_for_expressions} pool_for(port) expressions."
+        )
+
+
+def code_cost() -> CodeCost:
+    """Count, as measure.mjs does, the lines between ``# >>> pool definition`` and ``# <<<``
+    in pools.py and the outbound call sites of :func:`run_round`."""
+    block = re.search(r"# >>> pool definition[^\n]*\n(.*?)# <<<", inspect.getsource(pools_module), re.S)
+    if block is None:
+        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
+    body = inspect.getsource(run_round)
+    return CodeCost(
+        block_lines=len(block.group(1).strip().split("\n")),
+        call_sites=len(re.findall(r'\bcall\([\w.]+, "', body)),
+        pool_for_expressions=len(re.findall(r"\bpool_for\([\w.]+\)", body)),
+    )
+
+
+# -- serve-pools: the lesson's services.mjs in the foreground -------------------------------
+
+
+def _query_int(query: dict[str, str], name: str, low: int, high: int, default: int | None = None) -> int:
+    raw = query.get(name)
+    if raw is None and default is not None:
+        return default
+    if raw is None or not re.fullmatch(r"[0-9]{1,9}", raw):
+        raise ValueError(f"{name} must be an integer in {low}..{high} (got {raw!r})")
+    return check_int(name, int(raw), low, high)
+
+
+def parse_run_query(query: dict[str, str]) -> tuple[str, int, int, int]:
+    """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad."""
+    placement, notif, cat = check_placement(
+        query.get("placement"),
+        _query_int(query, "notif", 1, pools_module.MAX_SLOTS),
+        _query_int(query, "cat", 1, pools_module.MAX_SLOTS),
+    )
+    return placement, notif, cat, _query_int(query, "skip", 0, CALLS, default=0)
+
+
+def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
+    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one round, one at a time."""
+    lock = asyncio.Lock()
+
+    async def run(request: web.Request) -> web.Response:
+        try:
+            placement, notif, cat, skip = parse_run_query(dict(request.query))
+        except ValueError as exc:
+            return bad_request(str(exc))
+        async with lock:  # rounds share the dependencies' counters
+            try:
+                result = await run_round(notification, catalog, placement, notif, cat, skip)
+            except DependencyError as exc:
+                return web.json_response({"error": str(exc)}, status=502)
+        return web.Response(text=json.dumps(result.protocol()), content_type="application/json")
+
+    app = web.Application()
+    app.router.add_get("/run", run)
+    return app
+
+
+async def serve_pools(
+    host: str = LOOPBACK,
+    port: int = 8401,
+    notification_port: int = 8402,
+    catalog_port: int = 8403,
+    *,
+    ready: Callable[[str], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve notification, catalog and the loan service until ``stop`` is set (or cancelled).
+
+    Every port is bound before any service answers; a busy one raises a one-line
+    ValueError and whatever was bound is closed again.
+    """
+    check_host(host)
+    for name, value in (
+        ("port", port),
+        ("notification_port", notification_port),
+        ("catalog_port", catalog_port),
+    ):
+        check_port(name, value)
+    stop = stop or asyncio.Event()
+    notification = Dependency("notification", NOTIFICATION_LATENCY, port=notification_port, host=host)
+    catalog = Dependency("catalog", CATALOG_LATENCY, port=catalog_port, host=host)
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(notification)
+        await stack.enter_async_context(catalog)
+        loan = await stack.enter_async_context(
+            LoopbackServer(loan_app(notification, catalog), port=port, host=host, name="port")
+        )
+        if ready is not None:
+            ready(
+                f"serve-pools: loan {loan.url}/run, notification {notification.url} "
+                f"({NOTIFICATION_LATENCY * 1000:.0f} ms), catalog {catalog.url} "
+                f"({CATALOG_LATENCY * 1000:.0f} ms); Ctrl-C stops"
+            )
+        await stop.wait()
+
+
+def serve_main(ns: argparse.Namespace) -> int:
+    """``python -m bulkhead_lab serve-pools``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        try:
+            await serve_pools(
+                ns.host,
+                ns.port,
+                ns.notification_port,
+                ns.catalog_port,
+                ready=lambda line: print(line, flush=True),
+                stop=stop,
+            )
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    print("serve-pools: stopped", file=sys.stdout, flush=True)
+    return 0
