@@ -278,14 +278,28 @@ class Dependency:
         self.reset()
 
     async def stop(self) -> None:
-        """Stop serving; nothing stays listening."""
-        await self.server.stop()
+        """Stop serving; nothing stays listening, and requests whose caller left are ended too."""
+        try:
+            await self.server.stop()
+        finally:
+            await _finish(self._end_serving())
 
     async def kill(self) -> None:
         """Die mid-run: stop listening and cut every open request off."""
         for task in list(self._serving):
             task.cancel()
-        await self.server.kill()
+        try:
+            await self.server.kill()
+        finally:
+            await _finish(self._end_serving())
+
+    async def _end_serving(self) -> None:
+        # A caller that went away leaves its handler sleeping (aiohttp does not cancel it);
+        # end those so the counts fall back to zero and no task outlives the service.
+        tasks = list(self._serving)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def __aenter__(self) -> Dependency:
         await self.start()

@@ -1,0 +1,205 @@
+"""The counting dependency: what it counts, its admin routes, and that it always lets go of its port."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bulkhead_lab.live.dependency import Dependency, LoopbackServer, Route, bind_loopback
+
+pytestmark = [pytest.mark.anyio, pytest.mark.live]
+
+
+def listening(port: int) -> bool:
+    """True if something accepts a TCP connection on 127.0.0.1:port."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def fire(session: aiohttp.ClientSession, method: str, url: str, n: int) -> list[int]:
+    async def one() -> int:
+        async with session.request(method, url) as r:
+            await r.read()
+            return r.status
+
+    return list(await asyncio.gather(*(one() for _ in range(n))))
+
+
+async def test_a_dependency_counts_its_open_and_peak_concurrent_requests() -> None:
+    async with Dependency("dep", 0.05) as dep, aiohttp.ClientSession() as s:
+        assert await fire(s, "GET", dep.url + "/anything", 6) == [200] * 6
+        assert dep.stats() == {"peak": 6, "open": 0, "calls": 6}
+        await fire(s, "GET", dep.url + "/x", 2)
+        assert dep.stats() == {"peak": 6, "open": 0, "calls": 8}
+
+
+async def test_admin_routes_report_reset_and_are_not_counted() -> None:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+        await fire(s, "GET", dep.url + "/x", 3)
+        async with s.get(dep.url + "/admin/stats") as r:
+            assert await r.json() == {"peak": 3, "open": 0, "calls": 3}
+        async with s.post(dep.url + "/admin/reset") as r:
+            assert r.status == 200
+        async with s.get(dep.url + "/admin/stats") as r:
+            assert await r.json() == {"peak": 0, "open": 0, "calls": 0}
+
+
+async def test_switched_slow_a_route_answers_with_its_slow_latency() -> None:
+    pay = Route("POST", "/pay", 0.01, slow_latency=0.3)
+    async with Dependency("payment", routes=[pay]) as dep, aiohttp.ClientSession() as s:
+        async with s.post(dep.url + "/admin/slow?on=1") as r:
+            assert await r.json() == {"slow": True}
+        t0 = asyncio.get_running_loop().time()
+        assert await fire(s, "POST", dep.url + "/pay", 1) == [200]
+        assert asyncio.get_running_loop().time() - t0 >= 0.3
+        async with s.post(dep.url + "/admin/slow?on=0") as r:
+            assert await r.json() == {"slow": False}
+        t0 = asyncio.get_running_loop().time()
+        await fire(s, "POST", dep.url + "/pay", 1)
+        assert asyncio.get_running_loop().time() - t0 < 0.25
+
+
+async def test_a_bad_slow_switch_is_a_400_with_one_line() -> None:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+        async with s.post(dep.url + "/admin/slow?on=yes") as r:
+            assert r.status == 400
+            text = (await r.text()).strip()
+        assert "\n" not in text and "on must be 1 or 0" in text
+        assert dep.slow is False
+
+
+async def test_with_routes_only_those_are_served_and_counted() -> None:
+    stock = Route("GET", "/stock", 0.01)
+    async with Dependency("inventory", routes=[stock]) as dep, aiohttp.ClientSession() as s:
+        assert await fire(s, "GET", dep.url + "/stock", 2) == [200, 200]
+        assert await fire(s, "GET", dep.url + "/pay", 1) == [404]
+        assert await fire(s, "POST", dep.url + "/stock", 1) == [405]
+        assert dep.calls == 2
+
+
+async def test_the_timeline_records_open_rising_and_falling() -> None:
+    async with Dependency("dep", 0.05, timeline=True) as dep, aiohttp.ClientSession() as s:
+        await fire(s, "GET", dep.url + "/x", 3)
+    opens = [o for _, o in dep.timeline]
+    times = [t for t, _ in dep.timeline]
+    assert opens[0] == 0 and max(opens) == 3 and opens[-1] == 0
+    assert times == sorted(times)
+
+
+async def test_a_dependency_binds_127_0_0_1_on_a_free_port_by_default() -> None:
+    async with Dependency("a", 0.0) as a, Dependency("b", 0.0) as b:
+        assert a.port != b.port and a.port > 0
+        assert a.url == f"http://127.0.0.1:{a.port}"
+        assert _listening_addresses(a.port) == {"127.0.0.1"}
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "localhost", "::", "10.0.0.1"])
+def test_a_non_loopback_host_is_refused_with_one_line(host: str) -> None:
+    with pytest.raises(ValueError, match=r"^host must be 127\.0\.0\.1") as info:
+        Dependency("dep", 0.0, host=host)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [({"latency": -1}, "latency"), ({"port": 70000}, "port")])
+def test_bad_dependency_parameters_are_refused_with_one_line(kwargs: dict, name: str) -> None:
+    with pytest.raises(ValueError, match=name) as info:
+        Dependency("dep", **kwargs)
+    assert "\n" not in str(info.value)
+
+
+async def test_a_busy_port_is_refused_with_one_line_and_the_holder_keeps_serving() -> None:
+    async with Dependency("first", 0.0) as first:
+        with pytest.raises(ValueError, match=rf"^second port {first.port} on 127.0.0.1 is busy"):
+            async with Dependency("second", 0.0, port=first.port):
+                pass
+        assert listening(first.port)
+
+
+async def test_nothing_stays_listening_after_exit_or_an_exception() -> None:
+    async with Dependency("dep", 0.0) as dep:
+        port = dep.port
+        assert listening(port)
+    assert not listening(port)
+    with pytest.raises(RuntimeError, match="boom"):
+        async with Dependency("dep", 0.0) as dep:
+            port = dep.port
+            raise RuntimeError("boom")
+    assert not listening(port)
+
+
+async def test_nothing_stays_listening_after_a_cancelled_task_even_mid_request() -> None:
+    dep = Dependency("dep", 5.0)
+    entered = asyncio.Event()
+
+    async def hold() -> None:
+        async with dep, aiohttp.ClientSession() as s:
+            entered.set()
+            await fire(s, "GET", dep.url + "/x", 2)
+
+    task = asyncio.ensure_future(hold())
+    await entered.wait()
+    while dep.open < 2:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not listening(dep.port)
+    assert dep.open == 0
+
+
+async def test_a_killed_dependency_cuts_its_open_requests_off() -> None:
+    async with Dependency("dep", 5.0) as dep, aiohttp.ClientSession() as s:
+        pending = asyncio.ensure_future(fire(s, "GET", dep.url + "/x", 3))
+        while dep.open < 3:
+            await asyncio.sleep(0.01)
+        t0 = asyncio.get_running_loop().time()
+        await dep.kill()
+        with pytest.raises(aiohttp.ClientError):  # cut off (a GET retried once finds the port closed)
+            await pending
+        assert asyncio.get_running_loop().time() - t0 < 1.0
+        assert not listening(dep.port)
+        assert dep.open == 0
+
+
+async def test_a_loopback_server_serves_any_app_and_reports_its_port() -> None:
+    from aiohttp import web
+
+    async def hello(request: web.Request) -> web.Response:
+        return web.Response(text="hi")
+
+    app = web.Application()
+    app.router.add_get("/", hello)
+    async with LoopbackServer(app) as server, aiohttp.ClientSession() as s:
+        async with s.get(server.url + "/") as r:
+            assert await r.text() == "hi"
+    assert not server.running and not listening(server.port)
+
+
+def test_bind_loopback_refuses_a_busy_port_before_anything_starts() -> None:
+    with bind_loopback(0) as held:
+        port = held.getsockname()[1]
+        with pytest.raises(ValueError, match=f"port {port} on 127.0.0.1 is busy"):
+            bind_loopback(port)
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """Local addresses the kernel lists as LISTEN on ``port`` (from /proc/net/tcp and tcp6)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                if len(address) == 8:
+                    found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
+                else:
+                    found.add("ipv6:" + address)
+    return found
