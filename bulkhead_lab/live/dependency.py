@@ -105,16 +105,28 @@ class LoopbackServer:
     """Serve an aiohttp ``app`` on 127.0.0.1 for the length of an ``async with``.
 
     ``port`` 0 picks a free ephemeral port; :attr:`port` and :attr:`url` say which.
+    ``sock`` is a socket already bound by :func:`bind_loopback` (the server owns it then).
     """
 
-    def __init__(self, app: web.Application, *, port: int = 0, host: str = LOOPBACK, name: str = "port"):
+    def __init__(
+        self,
+        app: web.Application,
+        *,
+        port: int = 0,
+        host: str = LOOPBACK,
+        name: str = "port",
+        sock: socket.socket | None = None,
+    ):
         self.host = check_host(host)
         self._want_port = check_port(name, port)
         self._name = name
         self.app = app
         self._runner: web.AppRunner | None = None
+        self._bound = (
+            sock  # bound ahead by bind_loopback(), so a set of services can refuse a busy port first
+        )
         self._sock: socket.socket | None = None
-        self.port: int = self._want_port
+        self.port: int = sock.getsockname()[1] if sock is not None else self._want_port
 
     @property
     def url(self) -> str:
@@ -130,7 +142,9 @@ class LoopbackServer:
         """Bind the socket and start serving (a busy port raises before anything runs)."""
         if self._runner is not None:
             raise RuntimeError(f"{self._name} {self.port} is already serving")
-        sock = bind_loopback(self._want_port, host=self.host, name=self._name)
+        sock, self._bound = self._bound, None
+        if sock is None:
+            sock = bind_loopback(self._want_port, host=self.host, name=self._name)
         self._sock = sock
         self.port = sock.getsockname()[1]
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=_GRACE)
@@ -201,6 +215,7 @@ class Dependency:
     With ``routes`` only those are served and counted. ``timeline=True`` records
     ``(seconds since start or reset, open)`` at every change, for plots.
     ``on_change(dep)`` (optional) is called after every change of :attr:`open`.
+    ``sock``: a socket bound ahead with :func:`bind_loopback` (then ``port`` is ignored).
     """
 
     def __init__(
@@ -215,6 +230,7 @@ class Dependency:
         timeline: bool = False,
         body: bytes = b"{}",
         on_change: Callable[[Dependency], None] | None = None,
+        sock: socket.socket | None = None,
     ):
         self.name = name
         self.routes: tuple[Route, ...] = (
@@ -232,7 +248,7 @@ class Dependency:
         self.timeline: list[tuple[float, int]] = []
         self._serving: set[asyncio.Task[Any]] = set()
         self._t0 = 0.0
-        self.server = LoopbackServer(self._make_app(), port=port, host=host, name=f"{name} port")
+        self.server = LoopbackServer(self._make_app(), port=port, host=host, name=f"{name} port", sock=sock)
 
     # -- what the caller reads -------------------------------------------------
     @property

@@ -20,6 +20,7 @@ import json
 import math
 import re
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -29,7 +30,15 @@ from aiohttp import web
 
 from ..validation import check_int, check_real
 from . import pools as pools_module
-from .dependency import LOOPBACK, Dependency, LoopbackServer, bad_request, check_host, check_port
+from .dependency import (
+    LOOPBACK,
+    Dependency,
+    LoopbackServer,
+    bad_request,
+    bind_loopback,
+    check_host,
+    check_port,
+)
 from .pools import SKIPPED, DependencyError, call, check_placement, pools
 from .runner import run_sync
 
@@ -325,14 +334,27 @@ async def serve_pools(
     ):
         check_port(name, value)
     stop = stop or asyncio.Event()
-    notification = Dependency("notification", NOTIFICATION_LATENCY, port=notification_port, host=host)
-    catalog = Dependency("catalog", CATALOG_LATENCY, port=catalog_port, host=host)
+    socks: list[socket.socket] = []
+    try:  # bind all three before any answers: a busy port leaves nothing half-started
+        for name, value in (
+            ("port", port),
+            ("notification port", notification_port),
+            ("catalog port", catalog_port),
+        ):
+            socks.append(bind_loopback(value, host=host, name=name))
+    except ValueError:
+        for sock in socks:
+            sock.close()
+        raise
+    loan_sock, notification_sock, catalog_sock = socks
+    notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
+    catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
+    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock)
     async with contextlib.AsyncExitStack() as stack:
+        stack.callback(_close_all, socks)  # the servers close what they started; this closes the rest
         await stack.enter_async_context(notification)
         await stack.enter_async_context(catalog)
-        loan = await stack.enter_async_context(
-            LoopbackServer(loan_app(notification, catalog), port=port, host=host, name="port")
-        )
+        await stack.enter_async_context(loan)
         if ready is not None:
             ready(
                 f"serve-pools: loan {loan.url}/run, notification {notification.url} "
@@ -340,6 +362,12 @@ async def serve_pools(
                 f"({CATALOG_LATENCY * 1000:.0f} ms); Ctrl-C stops"
             )
         await stop.wait()
+
+
+def _close_all(socks: list[socket.socket]) -> None:
+    for sock in socks:
+        if sock.fileno() != -1:
+            sock.close()
 
 
 def serve_main(ns: argparse.Namespace) -> int:

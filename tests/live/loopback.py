@@ -1,0 +1,29 @@
+"""What the kernel says is listening: the tests' view of a port, independent of the package."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+
+def listening(port: int) -> bool:
+    """True if something accepts a TCP connection on 127.0.0.1:port."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def listening_addresses(port: int) -> set[str]:
+    """Local addresses in state LISTEN on ``port``, read from /proc/net/tcp and /proc/net/tcp6."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            address, hex_port = fields[1].split(":")
+            if fields[3] == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                ipv4 = len(address) == 8
+                found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]) if ipv4 else "ipv6:" + address)
+    return found

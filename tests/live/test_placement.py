@@ -1,0 +1,302 @@
+"""Lesson 003's facts on real sockets: where the pool sits decides who pays for a slow dependency.
+
+One test runs at the lesson's own numbers (300 ms / 5 ms, 40 calls, 8 slots); the others
+use shorter latencies where the fact does not depend on them, to keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import re
+import socket
+
+import aiohttp
+import pytest
+from loopback import listening, listening_addresses
+
+from bulkhead_lab.live.dependency import Dependency
+from bulkhead_lab.live.placement import (
+    CodeCost,
+    code_cost,
+    ideal_ms,
+    parse_run_query,
+    rounded,
+    run_placement,
+    run_placement_sync,
+    run_round,
+    serve_pools,
+)
+from bulkhead_lab.live.pools import DependencyError
+
+pytestmark = pytest.mark.live
+anyio = pytest.mark.anyio
+
+FAST = {"notification_latency": 0.1, "catalog_latency": 0.002}  # same shape, a third of the time
+
+
+def test_at_the_lessons_numbers_a_pool_per_dependency_saves_the_neighboring_stream() -> None:
+    single = run_placement_sync("single", 4, 4, 0)
+    separate = run_placement_sync("separate", 4, 4, 0)
+    assert (single.catalog_before, single.notification) == (0, 8)
+    assert (separate.catalog_before, separate.notification, separate.catalog) == (40, 4, 4)
+    assert single.n == separate.n == 40
+    assert separate.duration_ms > single.duration_ms  # the bulkhead's cost, in the same table
+    assert separate.protocol()["duration"] == 3000
+
+
+@anyio
+async def test_a_skipped_call_site_exceeds_the_pool_limit() -> None:
+    result = await run_placement("separate", 4, 4, 8, **FAST)
+    assert result.notification == 4 + 8
+    assert result.catalog_before == 40  # the leak stays inside its own bulkhead
+
+
+@anyio
+@pytest.mark.parametrize(("notif", "cat"), [(1, 4), (40, 4), (4, 1)])
+async def test_every_pool_is_a_ceiling_on_its_own_stream_only(notif: int, cat: int) -> None:
+    latency = 0.2 if notif == 40 else 0.02  # 40 slots: the calls must overlap for the peak to show
+    result = await run_placement(
+        "separate", notif, cat, 0, notification_latency=latency, catalog_latency=0.002
+    )
+    assert (result.notification, result.catalog) == (notif, cat)
+
+
+@anyio
+async def test_one_slot_runs_the_stream_back_to_back() -> None:
+    result = await run_placement(
+        "separate", 1, 4, 0, calls=10, notification_latency=0.03, catalog_latency=0.0
+    )
+    assert result.notification == 1
+    assert result.duration_ms >= 10 * 30
+    finished = sorted(result.latencies_ms["notification"])
+    assert all(
+        b - a >= 25 for a, b in zip(finished, finished[1:], strict=False)
+    )  # one after another, ~30 ms apart
+
+
+@anyio
+async def test_the_result_carries_latencies_and_timelines_for_the_plots() -> None:
+    steps: list[tuple[int, int]] = []
+    result = await run_placement(
+        "separate", 2, 2, 0, calls=6, **FAST, on_progress=lambda d, t: steps.append((d, t))
+    )
+    assert steps == [(i, 12) for i in range(1, 13)]
+    assert len(result.latencies_ms["notification"]) == len(result.latencies_ms["catalog"]) == 6
+    assert max(result.latencies_ms["notification"]) >= 3 * 100 - 5  # ceil(6 / 2) waves of 100 ms
+    for stream, limit in (("notification", 2), ("catalog", 2)):
+        opens = [o for _, o in result.timelines[stream]]
+        assert max(opens) == limit and opens[-1] == 0
+
+
+@anyio
+async def test_a_dependency_killed_mid_run_gives_a_clear_error_and_the_next_run_is_clean() -> None:
+    async with Dependency("catalog", 0.002) as catalog:
+        async with Dependency("notification", 0.2) as notification:
+            port = notification.port
+            running = asyncio.ensure_future(run_round(notification, catalog, "separate", 4, 4, 0))
+            while notification.open < 4:
+                await asyncio.sleep(0.01)
+            await notification.kill()
+            with pytest.raises(DependencyError, match=rf"^GET http://127.0.0.1:{port}/send failed: ") as info:
+                await running
+            assert "\n" not in str(info.value)
+        gc.collect()  # an unclosed session or socket would warn (an error under pytest) here
+        async with Dependency("notification", 0.1) as notification:
+            result = await run_round(notification, catalog, "separate", 4, 4, 0)
+    assert (result.catalog_before, result.notification, result.catalog) == (40, 4, 4)
+    assert notification.open == 0 and catalog.open == 0
+
+
+@anyio
+async def test_a_cancelled_run_leaves_nothing_listening() -> None:
+    ports: list[int] = []
+    original = Dependency.start
+
+    async def spy(self: Dependency) -> None:
+        await original(self)
+        ports.append(self.port)
+
+    Dependency.start = spy  # type: ignore[method-assign]
+    try:
+        task = asyncio.ensure_future(run_placement("separate", 1, 1, 0, **FAST))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        Dependency.start = original  # type: ignore[method-assign]
+    assert len(ports) == 2 and not any(listening(p) for p in ports)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"placement": "shared"}, r"^placement must be one of single, separate"),
+        ({"notif": 0}, r"^notif must be an integer in 1\.\.1000 \(got 0\)$"),
+        ({"skip": 41}, r"^skip must be an integer in 0\.\.40 \(got 41\)$"),
+        ({"calls": 0}, r"^calls must be an integer in 1\.\.1000"),
+        ({"notification_latency": -0.1}, r"^notification_latency must be a number >= 0"),
+    ],
+)
+def test_bad_round_parameters_are_refused_with_one_line(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_placement_sync(**kwargs)
+
+
+def test_the_protocol_rounds_duration_to_500_ms_like_math_round() -> None:
+    assert [rounded(x) for x in (0, 249.9, 250, 1249, 1250, 2999, 12031)] == [
+        0,
+        0,
+        500,
+        1000,
+        1500,
+        3000,
+        12000,
+    ]
+
+
+def test_the_ideal_duration_is_waves_of_slots_times_latency() -> None:
+    assert ideal_ms("separate", 4, 4) == 3000
+    assert ideal_ms("separate", 1, 4) == 12000
+    assert ideal_ms("separate", 40, 4) == 300
+    assert ideal_ms("separate", 4, 4, skip=8) == 2400
+    assert ideal_ms("single", 4, 4) == 5 * 300 + 5 * 5
+
+
+def test_the_pool_definition_is_a_few_lines_in_one_place_and_the_call_sites_carry_only_pool_for() -> None:
+    cost = code_cost()
+    assert isinstance(cost, CodeCost)
+    assert 1 <= cost.block_lines <= 6
+    assert (cost.call_sites, cost.pool_for_expressions) == (2, 2)
+    assert cost.sentence().startswith(f"pool definition is {cost.block_lines} lines, in one place")
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"placement": "single", "notif": "4"}, r"^cat must be an integer in 1\.\.1000 \(got None\)$"),
+        ({"placement": "x", "notif": "4", "cat": "4"}, r"^placement must be one of"),
+        ({"placement": "single", "notif": "4e1", "cat": "4"}, r"^notif must be an integer"),
+        (
+            {"placement": "single", "notif": "4", "cat": "4", "skip": "-1"},
+            r"^skip must be an integer in 0\.\.40",
+        ),
+    ],
+)
+def test_a_bad_run_query_is_refused_with_one_line(query: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_run_query(query)
+
+
+def test_a_missing_skip_means_no_skipped_call_site() -> None:
+    assert parse_run_query({"placement": "single", "notif": "4", "cat": "4"}) == ("single", 4, 4, 0)
+
+
+@contextlib.asynccontextmanager
+async def served(**ports: int):
+    lines: list[str] = []
+    stop = asyncio.Event()
+    up = asyncio.Event()
+
+    def ready(line: str) -> None:
+        lines.append(line)
+        up.set()
+
+    task = asyncio.ensure_future(serve_pools(ready=ready, stop=stop, **ports))
+    waiter = asyncio.ensure_future(up.wait())
+    await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
+    waiter.cancel()
+    if task.done():
+        await task  # raises what stopped it
+    try:
+        yield lines[0]
+    finally:
+        stop.set()
+        await task
+
+
+@anyio
+async def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queries() -> None:
+    async with served(port=0, notification_port=0, catalog_port=0) as line:
+        url = line.split("loan ")[1].split(",")[0]  # http://127.0.0.1:PORT/run
+        async with aiohttp.ClientSession() as s:
+            async with s.get(url + "?placement=separate&notif=40&cat=4&skip=0") as r:
+                assert r.status == 200
+                body = json.loads(await r.text())
+            async with s.get(url + "?placement=both&notif=4&cat=4") as r:
+                assert r.status == 400
+                reason = (await r.text()).strip()
+    assert list(body) == ["n", "catalogBefore", "notification", "catalog", "duration"]
+    assert (body["n"], body["catalogBefore"], body["notification"], body["catalog"]) == (40, 40, 40, 4)
+    assert body["duration"] % 500 == 0
+    assert "\n" not in reason and "placement must be one of single, separate" in reason
+
+
+@anyio
+async def test_every_service_binds_127_0_0_1_only() -> None:
+    async with served(port=0, notification_port=0, catalog_port=0) as line:
+        ports = [int(p) for p in re.findall(r"http://127\.0\.0\.1:(\d+)", line)]
+        assert len(ports) == 3
+        for port in ports:
+            assert listening_addresses(port) == {"127.0.0.1"}
+    assert not any(listening(p) for p in ports)
+
+
+@anyio
+async def test_a_busy_port_stops_serve_pools_before_anything_is_left_half_started() -> None:
+    async with Dependency("holder", 0.0) as holder:
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+        probe.close()
+        with pytest.raises(ValueError, match=rf"^port {holder.port} on 127.0.0.1 is busy"):
+            async with served(port=holder.port, notification_port=free, catalog_port=0):
+                pass
+        assert not listening(free)
+
+
+def test_serve_pools_on_a_busy_port_exits_2_with_one_line_and_leaves_nothing_listening() -> None:
+    import subprocess
+    import sys
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        busy = holder.getsockname()[1]
+        free = []
+        for _ in range(2):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                free.append(probe.getsockname()[1])
+        run = subprocess.run(
+            [sys.executable, "-m", "bulkhead_lab", "serve-pools", "--port", str(busy)]
+            + ["--notification-port", str(free[0]), "--catalog-port", str(free[1])],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"bulkhead-lab serve-pools: error: port {busy} on 127.0.0.1 is busy "
+        "(something is already listening there)"
+    ]
+    assert not any(listening(p) for p in free)
+
+
+def test_serve_pools_refuses_a_non_loopback_host_with_one_line() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "bulkhead_lab", "serve-pools", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [
+        "bulkhead-lab serve-pools: error: host must be 127.0.0.1, loopback only (got '0.0.0.0')"
+    ]
