@@ -449,28 +449,24 @@ async def drive(
                 await _json(client, "POST", url + "/admin/reset")
             done = 0
 
-            def finished(task: asyncio.Task[RequestResult]) -> None:
+            async def send(kind: str, index: int, method: str, path: str) -> RequestResult:
                 nonlocal done
+                result = await _send(client, kind, index, method, order_url + path, t0)
                 done += 1
                 if on_progress is not None:
                     on_progress(done, total)
+                return result
 
             t0 = time.monotonic()
-            tasks = []
-            for i in range(orders):
-                tasks.append(
-                    asyncio.create_task(_send(client, "order", i + 1, "POST", order_url + "/orders", t0))
-                )
-                tasks[-1].add_done_callback(finished)
-            await asyncio.sleep(stock_delay)
-            for i in range(stock_checks):
-                tasks.append(
-                    asyncio.create_task(_send(client, "stock", i + 1, "GET", order_url + "/stock", t0))
-                )
-                tasks[-1].add_done_callback(finished)
-            await asyncio.sleep(0.05)
-            busy = await _bulkhead(client, order_url)
+            tasks: list[asyncio.Task[RequestResult]] = []
             try:
+                tasks += [asyncio.create_task(send("order", i + 1, "POST", "/orders")) for i in range(orders)]
+                await asyncio.sleep(stock_delay)
+                tasks += [
+                    asyncio.create_task(send("stock", i + 1, "GET", "/stock")) for i in range(stock_checks)
+                ]
+                await asyncio.sleep(0.05)
+                busy = await _bulkhead(client, order_url)
                 results = await asyncio.gather(*tasks)
             except BaseException:
                 for t in tasks:
