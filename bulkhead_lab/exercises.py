@@ -79,8 +79,10 @@ def event_pool_table(base: Params = Params(), sizes: range = range(6, 14)) -> pd
 def check_smallest_event_pool(answer: int | None) -> Feedback:
     """Exercise 1: is ``answer`` the smallest event pool with healthy-day event drops under 2%?"""
     if answer is None:
+        c = counters(Params(split=TOTAL - 8))
+        arrivals = c.event_dropped + c.event_responses
         return _no_answer(
-            "move the split slider and read 'healthy event dropped' against ~3958 event arrivals."
+            f"read 'healthy event dropped' for a few splits against the {arrivals} event arrivals."
         )
     n = check_int("answer", answer, 1, TOTAL - 1)
     right = smallest_event_pool()

@@ -7,6 +7,7 @@ shows exactly the figure it is handed.
 
 from __future__ import annotations
 
+import io
 import math
 
 from matplotlib.collections import PatchCollection
@@ -33,6 +34,21 @@ FAILURE_COLOR = "tab:red"
 DAYS = ("healthy", "slowdown")
 
 
+def _figure(width: float, height: float, **margins: float) -> Figure:
+    # Fixed margins instead of a layout engine: a layout pass costs as much as a draw,
+    # and a slider redraw has 150 ms in all.
+    fig = Figure(figsize=(width, height))
+    fig.subplots_adjust(**margins)
+    return fig
+
+
+def to_png(fig: Figure, dpi: float = 90) -> bytes:
+    """The figure as PNG bytes, drawn once (no tight-bbox second pass) and lightly compressed."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
+    return buffer.getvalue()
+
+
 def _pool_color(pool: str) -> str:
     if pool.startswith("tracking"):
         return TRACKING_COLOR
@@ -43,7 +59,7 @@ def _pool_color(pool: str) -> str:
 
 def tradeoff_figure(view: TradeoffView) -> Figure:
     """Dropped requests per flow against split, healthy and slowdown days side by side."""
-    fig = Figure(figsize=(10, 4.6), layout="constrained")
+    fig = _figure(10, 4.6, left=0.07, right=0.98, top=0.86, bottom=0.22, wspace=0.05)
     axes = fig.subplots(1, 2, sharey=True)
     sweep = view.sweep
     splits = list(sweep.index)
@@ -80,37 +96,52 @@ def tradeoff_figure(view: TradeoffView) -> Figure:
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("dropped requests in the 40 s run")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8)
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     marked = "" if view.split is None else f" (marked: {split_label(view.split)})"
     fig.suptitle(f"Bulkhead size trades the two days against each other{marked}")
     return fig
 
 
-def layout_figure(view: LayoutView) -> Figure:
-    """Dropped requests per flow, single pool against the chosen layout, on both days."""
-    fig = Figure(figsize=(8, 3.8), layout="constrained")
-    ax = fig.subplots()
+def _bars(ax, labels: list[str], left, right, colors: tuple[str, str], names: tuple[str, str]) -> None:
+    x = list(range(len(labels)))
+    ax.bar([i - 0.2 for i in x], left, 0.4, color=colors[0], label=names[0])
+    ax.bar([i + 0.2 for i in x], right, 0.4, color=colors[1], label=names[1])
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
+        ax.text(i - 0.2, a, str(a), ha="center", va="bottom", fontsize=8)
+        ax.text(i + 0.2, b, str(b), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def layout_figure(view: LayoutView, idle: IdleView | None = None) -> Figure:
+    """Drops per flow for the single pool and the chosen layout on both days; beside it, if
+    given, the rejections that happened while the other pool held idle slots."""
+    fig = _figure(
+        12 if idle is not None else 6.5, 4, left=0.07, right=0.99, top=0.85, bottom=0.14, wspace=0.18
+    )
+    axes = fig.subplots(1, 2 if idle is not None else 1, squeeze=False)[0]
     frame = view.frame
     labels = [f"{layout}\n{day}" for layout, day in frame.index]
-    x = range(len(labels))
-    ax.bar(
-        [i - 0.2 for i in x], frame["tracking dropped"], 0.4, color=TRACKING_COLOR, label="tracking dropped"
+    _bars(
+        axes[0],
+        labels,
+        frame["tracking dropped"],
+        frame["event dropped"],
+        (TRACKING_COLOR, EVENT_COLOR),
+        ("tracking dropped", "event dropped"),
     )
-    ax.bar([i + 0.2 for i in x], frame["event dropped"], 0.4, color=EVENT_COLOR, label="event dropped")
-    for i, (t, e) in enumerate(zip(frame["tracking dropped"], frame["event dropped"], strict=True)):
-        ax.text(i - 0.2, t, str(t), ha="center", va="bottom", fontsize=8)
-        ax.text(i + 0.2, e, str(e), ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(list(x), labels)
-    ax.set_ylabel("dropped requests in the 40 s run")
-    ax.set_title(f"Single pool ({TOTAL}) against {view.label}: drops per flow")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("count in the 40 s run")
+    axes[0].set_title("dropped requests per flow", fontsize=10)
+    if idle is not None:
+        _idle_axes(axes[1], idle)
+    fig.suptitle(f"Single pool ({TOTAL}) against {view.label}")
     return fig
 
 
 def occupancy_figure(view: OccupancyView) -> Figure:
     """Busy slots per pool round by round around the failure: the flooding compartment."""
-    fig = Figure(figsize=(10, 5), layout="constrained")
+    fig = _figure(10, 5, left=0.06, right=0.74, top=0.87, bottom=0.1, hspace=0.3)
     n = 1 if view.split is None else 2
     axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
     rounds = view.frame.index
@@ -135,33 +166,32 @@ def occupancy_figure(view: OccupancyView) -> Figure:
     return fig
 
 
-def idle_figure(view: IdleView) -> Figure:
-    """Rejections, beside the idle slots the other pool held at those moments."""
-    fig = Figure(figsize=(8, 3.8), layout="constrained")
-    ax = fig.subplots()
+def _idle_axes(ax, view: IdleView) -> None:
     frame = view.frame
     labels = [f"{layout}\n{day}" for layout, day in frame.index]
-    x = list(range(len(labels)))
-    rej = frame["rejections"]
-    idle = frame["idle slots at rejections"]
-    ax.bar([i - 0.2 for i in x], rej, 0.4, color="tab:red", label="rejections (dropped requests)")
-    ax.bar(
-        [i + 0.2 for i in x], idle, 0.4, color="tab:green", label="idle slots next door at those rejections"
+    _bars(
+        ax,
+        labels,
+        frame["rejections"],
+        frame["idle slots at rejections"],
+        ("tab:red", "tab:green"),
+        ("rejections (dropped requests)", "idle slots next door, summed over those rejections"),
     )
-    for i, (r, d) in enumerate(zip(rej, idle, strict=True)):
-        ax.text(i - 0.2, r, str(r), ha="center", va="bottom", fontsize=8)
-        ax.text(i + 0.2, d, str(d), ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(x, labels)
+    ax.set_title("rejected while the other pool had idle slots (lost sharing)", fontsize=10)
+
+
+def idle_figure(view: IdleView) -> Figure:
+    """Rejections, beside the idle slots the other pool held at those moments."""
+    fig = _figure(6.5, 4, left=0.12, right=0.98, top=0.9, bottom=0.14)
+    ax = fig.subplots()
+    _idle_axes(ax, view)
     ax.set_ylabel("count in the 40 s run")
-    ax.set_title("Rejected while a slot sat idle in the other pool (lost sharing)")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
     return fig
 
 
 def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
     """Each pool drawn as a compartment of slots, busy slots filled from the bottom."""
-    fig = Figure(figsize=(7, 4.2), layout="constrained")
+    fig = _figure(7, 4.2, left=0.01, right=0.99, top=0.92, bottom=0.01)
     ax = fig.subplots()
     patches: list[Rectangle] = []
     colors: list[str] = []
@@ -213,7 +243,7 @@ def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
 
 def blocking_figure(view: LittleView) -> Figure:
     """Blocking against pool size: Erlang-B curves and the seeded model's measured drop rate."""
-    fig = Figure(figsize=(8, 4.2), layout="constrained")
+    fig = _figure(8, 4.2, left=0.09, right=0.98, top=0.9, bottom=0.12)
     ax = fig.subplots()
     curve = view.curve
     ax.plot(curve.index, curve["Erlang-B"], color="tab:purple", label="Erlang-B (rate x hold)")

@@ -382,7 +382,7 @@ class OccupancyView:
             }
         frame = pd.DataFrame(rows).T
         frame.index.name = "pool"
-        return frame
+        return frame.astype({"slots": int, "peak busy after": int, "rounds full after": int})
 
 
 def occupancy_view(

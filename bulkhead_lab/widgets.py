@@ -18,7 +18,8 @@ from typing import Any
 
 import ipywidgets as w
 import pandas as pd
-from IPython.display import clear_output, display
+from IPython.display import Image, clear_output, display
+from ipywidgets.widgets.widget_link import Link
 from matplotlib.figure import Figure
 
 from . import plots, views
@@ -44,6 +45,8 @@ class SliderView:
         self._render = render
         self._quiet = False
         self.result: Any = None
+        self.play: w.Play | None = None
+        self.link: Link | None = None
         self.output = w.Output()
         self.output.add_class(f"bl-view-{name}")
         for control in controls.values():
@@ -69,8 +72,8 @@ class SliderView:
             except ValueError as err:  # a learner sees one line, never a traceback
                 print(f"cannot draw this view: {err}")
                 return
-            for fig in figures:
-                display(fig)
+            for fig in figures:  # drawn once here, not again by the inline backend
+                display(Image(data=plots.to_png(fig), format="png"))
             for table in tables:
                 display(table)
 
@@ -154,7 +157,7 @@ def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
         args = _model_args(values)
         layout = views.layout_view(**args)
         idle = views.idle_view(**args)
-        return layout, [plots.layout_figure(layout), plots.idle_figure(idle)], [layout.frame]
+        return layout, [plots.layout_figure(layout, idle)], [layout.frame]
 
     return SliderView("layout", {"split": split_slider(split), **hold_sliders(**holds)}, render)
 
@@ -194,7 +197,7 @@ def step_through(
     round_slider = _slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
     play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
     play.add_class("bl-play-round")
-    w.jslink((play, "value"), (round_slider, "value"))
+    link = w.jslink((play, "value"), (round_slider, "value"))
 
     def render(**values: Any):
         args = _model_args(values)
@@ -202,7 +205,9 @@ def step_through(
         return view, [plots.compartment_figure(view)], [view.frame]
 
     controls = {"round": round_slider, "split": split_slider(split)}
-    return SliderView("step-through", controls, render, extra=(w.HBox([play]),))
+    panel = SliderView("step-through", controls, render, extra=(w.HBox([play]),))
+    panel.play, panel.link = play, link  # kept so the link lives as long as the panel
+    return panel
 
 
 # --- notebook 01's panel -------------------------------------------------------------

@@ -1,0 +1,114 @@
+"""Kernel time of one slider move per panel: recompute the view, draw the figure, render it, tabulate.
+
+Run: ``.venv/bin/python benchmarks/bench_views.py [--repeat N]``
+
+For every panel of notebooks 01 and 02 at the lesson's defaults it prints the median of
+``--repeat`` timings of what a slider move costs in the kernel: the pure view, the
+matplotlib figure, its PNG rendering exactly as the panels do it (``plots.to_png``,
+Agg, one draw) and the pandas HTML table. Two cases:
+
+- *replayed*: the memoised runs are cleared first, so every run is replayed from the
+  cached arrival stream (a hold, slowdown or failure-round slider move);
+- *memoised*: the runs are already cached (a move of a slider that only marks a
+  split, or a move back to a value seen before).
+
+The goal is <= 150 ms per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import statistics
+import time
+from collections.abc import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from bulkhead_lab import plots, views  # noqa: E402
+from bulkhead_lab.model import Params, arrival_stream  # noqa: E402
+
+GOAL_MS = 150.0
+
+
+def _clear_runs() -> None:
+    views._counters.cache_clear()
+    views._occupancy.cache_clear()
+
+
+def _redraw(view_fn: Callable[[], object], fig_fn, table_fn) -> None:
+    view = view_fn()
+    for fig in fig_fn(view):
+        plots.to_png(fig)
+    for table in table_fn(view):
+        table.to_html()
+
+
+PANELS: dict[str, tuple[Callable[[], object], Callable, Callable]] = {
+    "littles-law (01)": (
+        views.littles_law_view,
+        lambda v: [plots.blocking_figure(v)],
+        lambda v: [v.table()],
+    ),
+    "layout (02)": (
+        views.layout_view,
+        lambda v: [plots.layout_figure(v, views.idle_view(v.split))],
+        lambda v: [v.frame],
+    ),
+    "tradeoff (02)": (
+        views.tradeoff_view,
+        lambda v: [plots.tradeoff_figure(v)],
+        lambda v: [v.table()],
+    ),
+    "occupancy (02)": (
+        views.occupancy_view,
+        lambda v: [plots.occupancy_figure(v)],
+        lambda v: [v.summary()],
+    ),
+    "step-through (02)": (
+        views.compartment_view,
+        lambda v: [plots.compartment_figure(v)],
+        lambda v: [v.frame],
+    ),
+}
+
+
+def _time(fn: Callable[[], None], repeat: int, before: Callable[[], None] | None = None) -> float:
+    samples = []
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        t0 = time.perf_counter()
+        fn()
+        samples.append(1000 * (time.perf_counter() - t0))
+    return statistics.median(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7, help="timings per case (median reported)")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be >= 1")
+    t0 = time.perf_counter()
+    arrival_stream(Params())  # drawn once per kernel, before any slider exists
+    print(f"arrival stream drawn once: {1000 * (time.perf_counter() - t0):.1f} ms")
+    print(f"{'panel':<20}{'replayed ms':>14}{'memoised ms':>14}{'goal ms':>10}  verdict")
+    worst = 0.0
+    for name, (view_fn, fig_fn, table_fn) in PANELS.items():
+        move = functools.partial(_redraw, view_fn, fig_fn, table_fn)
+
+        replayed = _time(move, args.repeat, before=_clear_runs)
+        move()  # fill the memo
+        memoised = _time(move, args.repeat)
+        worst = max(worst, replayed)
+        verdict = "ok" if replayed <= GOAL_MS else "over goal when runs are replayed"
+        print(f"{name:<20}{replayed:>14.1f}{memoised:>14.1f}{GOAL_MS:>10.0f}  {verdict}")
+    print(f"worst replayed move: {worst:.1f} ms ({worst / GOAL_MS:.2f} x the goal)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""Notebook 02's exercises: each checker accepts its worked answer and only that."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab import exercises as ex
+from bulkhead_lab.model import TOTAL
+
+
+def test_the_smallest_event_pool_is_the_first_under_two_percent() -> None:
+    n = ex.smallest_event_pool()
+    assert ex.event_drop_share(n) < ex.DROP_TARGET <= ex.event_drop_share(n - 1)
+
+
+def test_a_looser_target_needs_a_smaller_event_pool() -> None:
+    assert ex.smallest_event_pool(0.10) < ex.smallest_event_pool(0.02) < ex.smallest_event_pool(0.005)
+
+
+def test_the_event_pool_checker_accepts_only_the_worked_answer() -> None:
+    n = ex.smallest_event_pool()
+    assert ex.check_smallest_event_pool(n).ok is True
+    assert ex.check_smallest_event_pool(n - 1).ok is False
+    assert "too many" in repr(ex.check_smallest_event_pool(n - 1))
+    assert "smaller pool" in repr(ex.check_smallest_event_pool(n + 1))
+    assert ex.check_smallest_event_pool(None).ok is None
+
+
+def test_month_drops_add_the_failures_extra_to_the_healthy_peak_hours() -> None:
+    none, three = ex.month_drops(24, failures=0), ex.month_drops(24, failures=3)
+    assert none.failure_tracking == 0 and none.healthy_event == three.healthy_event
+    assert three.failure_event == pytest.approx(3 * ex.month_drops(24, failures=1).failure_event)
+    assert ex.month_drops(24).failure_tracking == 0  # the bulkhead keeps the failure off tracking
+
+
+def test_the_best_month_layout_is_the_tables_minimum() -> None:
+    table = ex.month_table()
+    best = ex.best_month_split()
+    from bulkhead_lab.views import split_label
+
+    assert table["month dropped"].idxmin() == split_label(best)
+    assert ex.check_month_split(best if best is not None else "single pool").ok is True
+    wrong = 24 if best != 24 else 16
+    assert ex.check_month_split(wrong).ok is False
+
+
+def test_more_failures_a_month_favour_the_bulkhead() -> None:
+    # with enough failures the bulkhead beats one pool on total drops too
+    assert ex.best_month_split(failures=200) is not None
+
+
+def test_break_even_is_where_the_single_pool_stops_winning_on_tracking() -> None:
+    n = ex.break_even_failures()
+    assert ex.month_drops(24, n).tracking < ex.month_drops(None, n).tracking
+    assert ex.month_drops(24, n - 1).tracking >= ex.month_drops(None, n - 1).tracking
+    assert ex.check_break_even(n).ok is True
+    assert "too few" in repr(ex.check_break_even(n - 1))
+    assert ex.check_break_even(None).ok is None
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    (
+        (lambda: ex.check_smallest_event_pool(TOTAL), "answer"),
+        (lambda: ex.check_month_split("two pools"), "answer"),
+        (lambda: ex.check_break_even(-1), "answer"),
+        (lambda: ex.month_drops(24, failures=-2), "failures"),
+        (lambda: ex.smallest_event_pool(0.0), "target"),
+        (lambda: ex.break_even_failures(flow="retries"), "flow"),
+    ),
+)
+def test_a_bad_answer_is_one_line_naming_it(call, name) -> None:
+    with pytest.raises(ValueError) as err:
+        call()
+    assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)

@@ -1,0 +1,92 @@
+"""The figures: titled, labelled, with the lesson's splits marked and the numbers drawn from the views."""
+
+from __future__ import annotations
+
+import pytest
+from matplotlib.collections import PatchCollection
+from matplotlib.figure import Figure
+
+from bulkhead_lab import plots, views
+
+
+def _texts(fig: Figure) -> list[str]:
+    found = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    return [t for t in found if t]
+
+
+def _lines(ax, label: str):
+    return [line for line in ax.get_lines() if line.get_label() == label]
+
+
+@pytest.fixture(scope="module")
+def tradeoff() -> views.TradeoffView:
+    return views.tradeoff_view(split=22)
+
+
+def test_the_tradeoff_marks_the_lessons_splits_on_both_days(tradeoff) -> None:
+    fig = plots.tradeoff_figure(tradeoff)
+    texts = _texts(fig)
+    for label in ("28/4", "27/5", "24/8", "20/12", "16/16"):
+        assert texts.count(label) == 2  # one mark per day
+    assert "healthy day" in texts and "slowdown day" in texts
+    assert any("22/10" in t for t in texts)  # the marked split is in the title
+
+
+def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
+    fig = plots.tradeoff_figure(tradeoff)
+    healthy, slowdown = fig.axes[:2]
+    (event,) = _lines(slowdown, "event dropped (bulkhead)")
+    assert list(event.get_ydata()) == list(tradeoff.sweep["slowdown event dropped"])
+    (single,) = _lines(healthy, "tracking dropped (single pool)")
+    assert single.get_ydata()[0] == tradeoff.single["healthy tracking dropped"]
+    assert healthy.get_xlabel().startswith("split") and healthy.get_ylabel().startswith("dropped")
+
+
+def test_the_layout_figure_draws_drops_and_idle_slots_side_by_side() -> None:
+    layout, idle = views.layout_view(20), views.idle_view(20)
+    fig = plots.layout_figure(layout, idle)
+    texts = _texts(fig)
+    assert len(fig.axes) == 2
+    assert str(layout.frame.loc[("20/12", "slowdown"), "tracking dropped"]) in texts
+    assert str(idle.frame.loc[("20/12", "healthy"), "idle slots at rejections"]) in texts
+    assert len(plots.layout_figure(layout).axes) == 1
+
+
+def test_the_occupancy_figure_marks_the_failure_and_each_pools_slots() -> None:
+    view = views.occupancy_view(24)
+    fig = plots.occupancy_figure(view)
+    shared, bulk = fig.axes
+    assert _lines(bulk, "failure starts (event hold slows)")[0].get_xdata()[0] == 1000
+    (cap,) = _lines(bulk, "event pool (8) slots")
+    assert cap.get_ydata()[0] == 8
+    (busy,) = _lines(shared, "single pool (32) busy")
+    assert list(busy.get_ydata()) == list(view.frame["single pool (32)"])
+    assert len(plots.occupancy_figure(views.occupancy_view(None)).axes) == 1
+
+
+@pytest.mark.parametrize("round_", (960, 1100))
+def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
+    view = views.compartment_view(round_, 24)
+    fig = plots.compartment_figure(view)
+    (cells,) = [c for c in fig.axes[0].collections if isinstance(c, PatchCollection)]
+    faces = cells.get_facecolors()
+    assert len(faces) == 32 + 24 + 8
+    white = sum(1 for f in faces if tuple(f[:3]) == (1.0, 1.0, 1.0))
+    assert white == view.frame["free"].sum()
+    title = fig.axes[0].get_title()
+    assert f"round {round_}" in title and ("into the failure" in title) == (round_ >= 1000)
+
+
+def test_the_blocking_figure_shows_the_curve_and_the_models_points() -> None:
+    view = views.littles_law_view(20.0, 0.1, 5)
+    fig = plots.blocking_figure(view)
+    ax = fig.axes[0]
+    (points,) = _lines(ax, "seeded model (one flow, 40 s)")
+    assert list(points.get_ydata()) == list(view.curve["seeded model"])
+    assert _lines(ax, "Erlang-B (rate x hold)")
+    assert ax.get_xlabel() == "pool size (slots)" and "20 calls/s" in ax.get_title()
+
+
+def test_a_figure_renders_to_png_in_one_pass() -> None:
+    png = plots.to_png(plots.idle_figure(views.idle_view(24)))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000

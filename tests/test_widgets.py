@@ -1,0 +1,109 @@
+"""The slider panels: classes the browser test finds, one redraw per set(), numbers equal to the views'."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget_link import Link
+
+from bulkhead_lab import views, widgets
+
+PANELS = {
+    "layout": widgets.layout_panel,
+    "tradeoff": widgets.tradeoff_panel,
+    "occupancy": widgets.occupancy_panel,
+    "step-through": widgets.step_through,
+    "littles-law": widgets.littles_law_panel,
+}
+
+
+@pytest.fixture(scope="module")
+def panels() -> dict[str, widgets.SliderView]:
+    return {name: build() for name, build in PANELS.items()}
+
+
+@pytest.mark.parametrize("name", PANELS)
+def test_each_panel_marks_its_output_area_and_sliders_for_the_browser(panels, name) -> None:
+    panel = panels[name]
+    assert f"bl-view-{name}" in panel.output._dom_classes
+    assert f"bl-panel-{name}" in panel.widget._dom_classes
+    for control in panel.controls.values():
+        assert control.description
+        assert any(c.startswith("bl-slider-") for c in control._dom_classes)
+    assert panel.result is not None  # drawn once on creation
+
+
+def test_the_split_slider_offers_the_single_pool_and_every_split() -> None:
+    slider = widgets.split_slider()
+    labels = [label for label, _ in slider.options]
+    assert labels[0] == "single pool" and labels[1] == "1/31" and labels[-1] == "31/1"
+    assert slider.value == 24 and "bl-slider-split" in slider._dom_classes
+
+
+def test_notebook_02_has_sliders_for_every_hold_and_the_failure_round(panels) -> None:
+    classes = {c for control in panels["tradeoff"].controls.values() for c in control._dom_classes}
+    assert classes == {
+        "bl-slider-split",
+        "bl-slider-tracking-hold",
+        "bl-slider-event-hold",
+        "bl-slider-slowdown-hold",
+        "bl-slider-failure-round",
+    }
+
+
+def test_set_moves_sliders_and_returns_the_same_numbers_as_the_view() -> None:
+    panel = widgets.tradeoff_panel()
+    result = panel.set(split=widgets.SINGLE_POOL, slow=40, hold_event=7)
+    expected = views.tradeoff_view(None, slow=40, hold_event=7)
+    assert result.split is None
+    assert result.sweep.equals(expected.sweep)
+    assert panel.values()["slow"] == 40
+
+
+def test_set_redraws_once_however_many_sliders_move(monkeypatch) -> None:
+    panel = widgets.layout_panel()
+    calls = []
+    original = panel.redraw
+    monkeypatch.setattr(panel, "redraw", lambda: (calls.append(1), original())[1])
+    panel.set(split=20, hold_tracking=5, slow=30, start=1500)
+    assert calls == [1]
+    assert panel.result.frame.equals(views.layout_view(20, hold_tracking=5, slow=30, start=1500).frame)
+
+
+def test_a_slider_move_redraws_the_view() -> None:
+    panel = widgets.layout_panel()
+    panel.controls["split"].value = 28
+    assert panel.result.split == 28
+
+
+def test_the_step_through_plays_the_rounds_through_a_linked_round_slider() -> None:
+    panel = widgets.step_through()
+    assert isinstance(panel.play, w.Play) and isinstance(panel.link, Link)
+    assert panel.link.source == (panel.play, "value") and panel.link.target == (
+        panel.controls["round"],
+        "value",
+    )
+    assert (panel.play.min, panel.play.max) == (panel.controls["round"].min, panel.controls["round"].max)
+    view = panel.set(round=1100)
+    assert view.frame.equals(views.compartment_view(1100, 24).frame)
+
+
+def test_the_littles_law_panel_shows_lesson_004s_example() -> None:
+    view = widgets.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, factor=3.0)
+    assert view.in_flight == pytest.approx(2.0) and view.suggested_limit == 6
+
+
+def test_an_unknown_slider_is_a_one_line_error() -> None:
+    with pytest.raises(ValueError, match=r"^slider must be one of split, "):
+        widgets.layout_panel().set(splitt=3)
+
+
+def test_a_view_error_shows_one_line_not_a_traceback(capsys) -> None:
+    def render(**_values):
+        raise ValueError("split must be an integer in 1..31 (got 40)")
+
+    slider = w.IntSlider(value=1)
+    widgets.SliderView("broken", {"split": slider}, render)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip("\x1b[2K\r ")]
+    assert lines[-1].endswith("cannot draw this view: split must be an integer in 1..31 (got 40)")
+    assert not any("Traceback" in line for line in lines)
