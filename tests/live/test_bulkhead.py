@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import random
 
+import aiohttp
 import pytest
 
 from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadError, BulkheadRejectedError
+from bulkhead_lab.live.dependency import Dependency
 
 pytestmark = pytest.mark.anyio
 
@@ -273,3 +275,35 @@ def test_bad_sizes_are_refused_with_one_line(limit: object, queue: object, messa
         Bulkhead(limit, queue)  # type: ignore[arg-type]
     assert str(info.value) == message
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.live
+async def test_2000_requests_through_a_5_plus_5_bulkhead_never_put_more_than_5_on_the_dependency() -> None:
+    sent = 2000
+    b = Bulkhead(5, 5)
+    async with (
+        Dependency("payment", 0.004) as dep,
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as client,  # the bulkhead is the limit
+    ):
+
+        async def call() -> str:
+            try:
+                async with b:
+                    async with client.post(dep.url + "/pay") as r:
+                        await r.read()
+                        assert r.status == 200
+            except BulkheadRejectedError:
+                return "refused"
+            return "served"
+
+        tasks = []
+        for wave in range(sent // 20):  # bursts of 20, faster than 5 places can serve them
+            tasks += [asyncio.create_task(call()) for _ in range(20)]
+            await asyncio.sleep(0.002 if wave % 2 else 0.02)
+        outcomes = await asyncio.gather(*tasks)
+    served, refused = outcomes.count("served"), outcomes.count("refused")
+    assert served + refused == sent
+    assert dep.peak == 5  # filled, never exceeded
+    assert dep.calls == served and b.rejected == refused
+    assert served > 0 and refused > 0
+    expect(b, running=0, queued=0, rejected=refused)
