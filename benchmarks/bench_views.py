@@ -4,8 +4,8 @@ Run: ``.venv/bin/python benchmarks/bench_views.py [--repeat N]``
 
 For every panel of notebooks 01 and 02 at the lesson's defaults it prints the median of
 ``--repeat`` timings of what a slider move costs in the kernel: the pure view, the
-matplotlib figure, its PNG rendering exactly as the panels do it (``plots.to_png``,
-Agg, one draw) and the pandas HTML table. Two cases:
+matplotlib figure, and the panel's output bundles exactly as a panel builds them
+(``widgets.output_bundles``: PNG drawn once with Agg, base64, pandas HTML table). Two cases:
 
 - *replayed*: the memoised runs are cleared first, so every run is replayed from the
   cached arrival stream (a hold, slowdown or failure-round slider move);
@@ -29,6 +29,7 @@ matplotlib.use("Agg")
 
 from bulkhead_lab import plots, views  # noqa: E402
 from bulkhead_lab.model import Params, arrival_stream  # noqa: E402
+from bulkhead_lab.widgets import output_bundles  # noqa: E402
 
 GOAL_MS = 150.0
 
@@ -40,10 +41,7 @@ def _clear_runs() -> None:
 
 def _redraw(view_fn: Callable[[], object], fig_fn, table_fn) -> None:
     view = view_fn()
-    for fig in fig_fn(view):
-        plots.to_png(fig)
-    for table in table_fn(view):
-        table.to_html()
+    output_bundles(fig_fn(view), table_fn(view))
 
 
 PANELS: dict[str, tuple[Callable[[], object], Callable, Callable]] = {

@@ -25,6 +25,7 @@ from .views import counters, split_label
 PEAK_HOURS = 30.0  # a month of one peak hour a day
 FAILURES = 3  # AY3: three failures a month
 FAILURE_MINUTES = lesson.FAILURE_MINUTES  # ten minutes each
+SINGLE_POOL = "single pool"  # how an answer names the one shared pool
 DROP_TARGET = 0.02  # exercise 1: healthy-day event drops under 2% of event arrivals
 
 
@@ -176,6 +177,12 @@ def best_month_bulkhead(failures: int = FAILURES, peak_hours: float = PEAK_HOURS
     return min(range(1, TOTAL), key=lambda s: month_drops(s, failures, peak_hours).total)
 
 
+def worked_month_answer(failures: int = FAILURES, peak_hours: float = PEAK_HOURS) -> int | str:
+    """Exercise 2's answer as a learner would type it: a split, or "single pool"."""
+    best = best_month_split(failures, peak_hours)
+    return SINGLE_POOL if best is None else best
+
+
 def _parse_layout(answer: int | str | None) -> int | None:
     if isinstance(answer, str):
         if answer.strip().lower() in ("single", "single pool"):
@@ -210,6 +217,24 @@ def break_even_failures(
         if getattr(month_drops(split, n, peak_hours), flow) < getattr(month_drops(None, n, peak_hours), flow):
             return n
     raise ValueError(f"split must win within {limit} failures a month (got {split!r})")
+
+
+def break_even_table(
+    split: int = 24, failures: range = range(0, 9), peak_hours: float = PEAK_HOURS
+) -> pd.DataFrame:
+    """Month tracking drops of one pool and of ``split`` for each number of failures a month."""
+    rows = []
+    for n in failures:
+        single, bulk = month_drops(None, n, peak_hours), month_drops(split, n, peak_hours)
+        rows.append(
+            {
+                "failures a month": n,
+                "single pool tracking dropped": round(single.tracking),
+                f"{split_label(split)} tracking dropped": round(bulk.tracking),
+                "bulkhead wins": bulk.tracking < single.tracking,
+            }
+        )
+    return pd.DataFrame(rows).set_index("failures a month")
 
 
 def check_break_even(answer: int | None) -> Feedback:

@@ -13,12 +13,13 @@ panels with a split slider each; scope by the panel class).
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 import pandas as pd
-from IPython.display import Image, clear_output, display
+from IPython.display import display
 from ipywidgets.widgets.widget_link import Link
 from matplotlib.figure import Figure
 
@@ -64,18 +65,18 @@ class SliderView:
             self.redraw()
 
     def redraw(self) -> None:
-        """Recompute the view from the sliders and replace the output area's figure and table."""
-        with self.output:
-            clear_output(wait=True)
-            try:
-                self.result, figures, tables = self._render(**self.values())
-            except ValueError as err:  # a learner sees one line, never a traceback
-                print(f"cannot draw this view: {err}")
-                return
-            for fig in figures:  # drawn once here, not again by the inline backend
-                display(Image(data=plots.to_png(fig), format="png"))
-            for table in tables:
-                display(table)
+        """Recompute the view from the sliders and replace the output area's figure and table.
+
+        The output area's contents are set as widget state, not printed: a cell that moves
+        a slider then shows only what it prints itself, in JupyterLab, under nbconvert and
+        under nbval alike.
+        """
+        try:
+            self.result, figures, tables = self._render(**self.values())
+        except ValueError as err:  # a learner sees one line, never a traceback
+            self.output.outputs = (_stream(f"cannot draw this view: {err}\n"),)
+            return
+        self.output.outputs = output_bundles(figures, tables)
 
     def set(self, **values: Any) -> Any:
         """Move several sliders at once, redraw once, and return the view's result."""
@@ -93,6 +94,26 @@ class SliderView:
 
     def _ipython_display_(self) -> None:
         display(self.widget)
+
+
+def _stream(text: str) -> dict[str, Any]:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def output_bundles(figures: list[Figure], tables: list[pd.DataFrame]) -> tuple[dict[str, Any], ...]:
+    """Figures as PNG (drawn once) and tables as pandas HTML, as an output area's outputs."""
+    bundles: list[dict[str, Any]] = []
+    for fig in figures:
+        png = base64.b64encode(plots.to_png(fig)).decode("ascii")
+        width, height = fig.get_size_inches()
+        text = f"<Figure size {width * fig.dpi:g}x{height * fig.dpi:g} with {len(fig.axes)} Axes>"
+        bundles.append(
+            {"output_type": "display_data", "data": {"image/png": png, "text/plain": text}, "metadata": {}}
+        )
+    for table in tables:
+        data = {"text/html": table._repr_html_(), "text/plain": table.to_string()}
+        bundles.append({"output_type": "display_data", "data": data, "metadata": {}})
+    return tuple(bundles)
 
 
 # --- sliders -------------------------------------------------------------------------

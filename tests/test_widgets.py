@@ -98,12 +98,26 @@ def test_an_unknown_slider_is_a_one_line_error() -> None:
         widgets.layout_panel().set(splitt=3)
 
 
-def test_a_view_error_shows_one_line_not_a_traceback(capsys) -> None:
+def test_a_view_error_shows_one_line_not_a_traceback() -> None:
     def render(**_values):
         raise ValueError("split must be an integer in 1..31 (got 40)")
 
-    slider = w.IntSlider(value=1)
-    widgets.SliderView("broken", {"split": slider}, render)
-    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip("\x1b[2K\r ")]
-    assert lines[-1].endswith("cannot draw this view: split must be an integer in 1..31 (got 40)")
-    assert not any("Traceback" in line for line in lines)
+    panel = widgets.SliderView("broken", {"split": w.IntSlider(value=1)}, render)
+    (line,) = panel.output.outputs
+    assert line["text"] == "cannot draw this view: split must be an integer in 1..31 (got 40)\n"
+
+
+@pytest.mark.parametrize("name", PANELS)
+def test_a_redraw_leaves_the_figure_and_its_table_in_the_output_area(panels, name) -> None:
+    outputs = panels[name].output.outputs
+    kinds = [next(iter(o["data"])) for o in outputs]
+    assert kinds == ["image/png", "text/html"]
+    assert outputs[0]["data"]["text/plain"].startswith("<Figure size ")
+    assert '<table border="1" class="dataframe' in outputs[1]["data"]["text/html"]
+
+
+def test_a_redraw_prints_nothing_into_the_cell_that_moved_the_slider(capsys) -> None:
+    panel = widgets.tradeoff_panel()
+    panel.set(split=13)
+    assert capsys.readouterr().out == ""
+    assert "13/19" in panel.output.outputs[1]["data"]["text/html"]
