@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-from pathlib import Path
 
 import aiohttp
 import pytest
+from loopback import listening, listening_addresses
 
 from bulkhead_lab.live.dependency import Dependency, LoopbackServer, Route, bind_loopback
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
-
-
-def listening(port: int) -> bool:
-    """True if something accepts a TCP connection on 127.0.0.1:port."""
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 async def fire(session: aiohttp.ClientSession, method: str, url: str, n: int) -> list[int]:
@@ -94,7 +87,7 @@ async def test_a_dependency_binds_127_0_0_1_on_a_free_port_by_default() -> None:
     async with Dependency("a", 0.0) as a, Dependency("b", 0.0) as b:
         assert a.port != b.port and a.port > 0
         assert a.url == f"http://127.0.0.1:{a.port}"
-        assert _listening_addresses(a.port) == {"127.0.0.1"}
+        assert listening_addresses(a.port) == {"127.0.0.1"}
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "localhost", "::", "10.0.0.1"])
@@ -184,22 +177,3 @@ def test_bind_loopback_refuses_a_busy_port_before_anything_starts() -> None:
         port = held.getsockname()[1]
         with pytest.raises(ValueError, match=f"port {port} on 127.0.0.1 is busy"):
             bind_loopback(port)
-
-
-def _listening_addresses(port: int) -> set[str]:
-    """Local addresses the kernel lists as LISTEN on ``port`` (from /proc/net/tcp and tcp6)."""
-    found: set[str] = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            local, state = line.split()[1], line.split()[3]
-            address, hex_port = local.split(":")
-            if state == "0A" and int(hex_port, 16) == port:
-                if len(address) == 8:
-                    found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
-                else:
-                    found.add("ipv6:" + address)
-    return found
