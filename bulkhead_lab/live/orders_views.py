@@ -137,7 +137,8 @@ def keepalive_table(r: OrdersRun) -> pd.DataFrame:
 def facts(r: OrdersRun) -> str:
     """The run's invariant facts, one per line: counts, peaks, who was refused, rounds."""
     s = r.settings
-    lines = [f"{_label(r)}, Payment {'slow' if r.slow else 'healthy'}"]
+    state = f"slow ({r.slow_latency:g} s)" if r.slow and r.slow_latency else "slow" if r.slow else "healthy"
+    lines = [f"{_label(r)}, Payment {state}"]
     lines.append(
         f"orders: {r.served} served, {r.refused} refused, {r.count('failed') + r.count('no answer')} failed"
     )
