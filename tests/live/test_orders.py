@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from contextlib import contextmanager
 import aiohttp
 import pytest
 
+from bulkhead_lab.live import orders_views as ov
 from bulkhead_lab.live.dependency import LOOPBACK
 from bulkhead_lab.live.orders import (
     KEEPALIVE_TIMEOUT,
@@ -354,3 +356,62 @@ def test_serve_orders_refuses_a_busy_port_with_one_line_and_starts_nothing(which
         r"bulkhead-lab serve-orders: error: (\w+ )?port \d+ on 127\.0\.0\.1 is busy .*\n", done.stderr
     )
     assert time.monotonic() - started < 10
+
+
+# --- notebook 04's views ---------------------------------------------------------------------
+
+
+def test_an_interrupted_notebook_run_leaves_nothing_listening() -> None:
+    """Jupyter's stop button raises KeyboardInterrupt in the kernel's thread while its loop runs."""
+    before = listening_ports()
+    timer = threading.Timer(0.6, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
+
+    async def cell() -> None:
+        timer.start()
+        ov.run("separate", slow_latency=3.0)  # blocks the running loop, as a notebook cell does
+
+    loop = asyncio.new_event_loop()
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(cell())
+        assert time.monotonic() - started < 3.0  # not the 12 s the run would take
+        assert listening_ports() == before
+    finally:
+        timer.cancel()
+        loop.close()
+
+
+def test_the_views_show_the_runs_numbers() -> None:
+    limited = ov.run("limited", slow_latency=0.2)
+    facts = ov.facts(limited).splitlines()
+    assert facts[0] == "limited (pools 5+5, bulkhead 5+5), Payment slow (0.2 s)"
+    assert "orders: 10 served, 10 refused, 0 failed" in facts
+    assert "refused: orders 11 to 20 in order of arrival" in facts
+    assert "served per round of Payment's latency: 5 after 1 x 0.2 s, 5 after 2 x 0.2 s" in facts
+    assert "bulkhead while busy: 5 running, 0 free waiting places" in facts
+    assert ov.checks_text(limited).count("PASS") == 4
+    table = ov.summary_table([limited])
+    row = table.iloc[0]
+    assert (row["orders served"], row["orders refused"], row["Payment peak"]) == (10, 10, 5)
+    requests = ov.requests_table(limited)
+    assert len(requests) == 30 and set(requests["status"]) == {200, 503}
+    assert list(ov.checks_table(limited)["passed"]) == [True] * 4
+    fig = ov.orders_figure(limited)
+    assert len(fig.axes) == 2 and fig.axes[1].get_ylabel() == "calls at once"
+
+
+def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
+    panel = ov.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.2)
+    assert panel.result.served == 5 and panel.result.refused == 15
+    progress = panel.widget.children[0].children[0]
+    assert "bl-progress-orders" in progress._dom_classes and progress.value == progress.max == 30
+    for name in ("pool", "limit", "queue", "slowdown"):
+        assert any(f"bl-slider-{name}" in c._dom_classes for c in panel.controls.values())
+    assert "bl-view-orders" in panel.output._dom_classes
+    run = panel.set(variant="separate", limit=4)
+    assert run.settings.variant == "separate" and run.payment["peak"] == 4 and run.refused == 0
+    html = [o["data"]["text/html"] for o in panel.output.outputs if "text/html" in o.get("data", {})]
+    assert html and "separate (pools 4+4)" in html[0]
+    with pytest.raises(ValueError, match="slider must be one of"):
+        panel.set(bogus=1)
