@@ -40,8 +40,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.live]
 SLOW = 0.4  # seconds: Payment's scaled-down slowdown
 
 
-def listening_ports() -> set[int]:
-    """The TCP ports this process is listening on (from /proc, so nothing is assumed)."""
+def own_sockets(state: str) -> list[tuple[int, int]]:
+    """(local port, remote port) of this process's TCP sockets in ``state`` (from /proc, nothing assumed)."""
     inodes = set()
     for fd in os.listdir("/proc/self/fd"):
         try:
@@ -50,14 +50,19 @@ def listening_ports() -> set[int]:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
-    ports = set()
+    found = []
     with open("/proc/net/tcp") as f:
         next(f)
         for line in f:
             cols = line.split()
-            if cols[3] == "0A" and cols[9] in inodes:  # 0A = LISTEN
-                ports.add(int(cols[1].split(":")[1], 16))
-    return ports
+            if cols[3] == state and cols[9] in inodes:
+                found.append((int(cols[1].split(":")[1], 16), int(cols[2].split(":")[1], 16)))
+    return found
+
+
+def listening_ports() -> set[int]:
+    """The TCP ports this process is listening on."""
+    return {local for local, _ in own_sockets("0A")}  # 0A = LISTEN
 
 
 def refused(port: int) -> bool:
@@ -135,7 +140,17 @@ async def test_a_bigger_queue_serves_more_and_refuses_fewer() -> None:
 
 
 async def test_idle_keepalive_connections_do_not_count_against_aiohttps_shared_limit() -> None:
-    run = await run_orders("shared", pool=10, keepalive=True, slow=False)
+    open_at_end: list[int] = []
+
+    def at_last_answer(done: int, total: int) -> None:
+        if done == total:  # every order and stock check answered: which sockets are still open?
+            open_at_end.extend(remote for _, remote in own_sockets("01"))  # 01 = ESTABLISHED
+
+    run = await run_orders("shared", pool=10, keepalive=True, slow=False, on_progress=at_last_answer)
+    to_payment = open_at_end.count(run.ports["payment"])
+    to_inventory = open_at_end.count(run.ports["inventory"])
+    assert to_payment == 10  # Payment's connections sat idle, open, through all the stock checks
+    assert to_payment + to_inventory > 10  # more sockets open at once than the pool's limit
     facts = keepalive_facts(run)
     assert facts.payment_opened == 10 and facts.payment_reused == 10  # 10 sockets, kept and reused
     assert facts.kept_open > facts.pool_limit  # more sockets open at once than the pool's limit
