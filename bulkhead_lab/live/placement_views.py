@@ -58,7 +58,13 @@ Rows = list[tuple[str, PlacementResult]]
 @contextmanager
 def live_progress(total_runs: int, label: str = "live rounds") -> Iterator[Callable[[int], Progress]]:
     """Show a progress bar for ``total_runs`` rounds; yields ``for_run(i)`` -> an ``on_progress``."""
-    bar = w.IntProgress(min=0, max=max(1, total_runs), description=label, bar_style="info")
+    bar = w.IntProgress(
+        min=0,
+        max=max(1, total_runs),
+        description=label,
+        bar_style="info",
+        style={"description_width": "initial"},
+    )
     bar.add_class("bl-progress-rows")
     note = w.Label("")
     display(w.HBox([bar, note]))
@@ -353,7 +359,9 @@ class PlacementPanel:
 
     def __init__(self, controls: dict[str, Any] | None = None, run: bool = True) -> None:
         self.controls = controls or placement_sliders()
-        self.progress = w.IntProgress(min=0, max=2 * CALLS, description="calls answered", bar_style="info")
+        self.progress = w.IntProgress(
+            min=0, max=2 * CALLS, description="calls answered", bar_style="info", style=SLIDER_STYLE
+        )
         self.progress.add_class("bl-progress-placement")
         self.status = w.Label("")
         self.output = w.Output()
