@@ -122,9 +122,8 @@ class LoopbackServer:
         self._name = name
         self.app = app
         self._runner: web.AppRunner | None = None
-        self._bound = (
-            sock  # bound ahead by bind_loopback(), so a set of services can refuse a busy port first
-        )
+        # A socket bound ahead lets a set of services refuse a busy port before any of them starts.
+        self._bound = sock
         self._sock: socket.socket | None = None
         self.port: int = sock.getsockname()[1] if sock is not None else self._want_port
 
