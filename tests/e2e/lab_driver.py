@@ -47,6 +47,9 @@ CHROMIUM_ARGS = (
 )
 VIEWPORT = {"width": 1280, "height": 1400}
 
+# The learner's lab autosaves; a test must never rewrite the committed notebooks with its run's outputs.
+TEST_USER_SETTINGS = {"@jupyterlab/docmanager-extension:plugin": {"autosave": False}}
+
 STARTUP_TIMEOUT_S = 90.0
 SHUTDOWN_TIMEOUT_S = 20.0
 STDERR_MIME = "application/vnd.jupyter.stderr"
@@ -138,6 +141,11 @@ def lab_environment(work_dir: Path) -> dict[str, str]:
         path = work_dir / sub
         path.mkdir(parents=True, exist_ok=True)
         env[name] = str(path)
+    for plugin_id, values in TEST_USER_SETTINGS.items():
+        package, plugin = plugin_id.split(":")
+        path = work_dir / "user-settings" / package / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     env.pop("JUPYTER_TOKEN", None)
     env["PYTHONUNBUFFERED"] = "1"
@@ -310,14 +318,32 @@ _STDERR_JS = """
 """
 
 _VIEW_JS = """
-(el) => ({
-  images: [...el.querySelectorAll('img')].map((i) => i.getAttribute('src') || ''),
-  tables: [...el.querySelectorAll('table')].map((t) => {
-    const rows = (part) => [...t.querySelectorAll(`${part} tr`)].map((r) =>
-        [...r.cells].map((c) => c.textContent.trim()));
-    return {head: rows('thead'), body: t.tBodies.length ? rows('tbody') : rows('tr')};
-  }),
-})
+(el) => {
+  // A table as a grid of cell texts, row/col spans repeated (pandas spans a MultiIndex's labels).
+  const grid = (rows) => {
+    const out = [];
+    rows.forEach((r, i) => {
+      out[i] = out[i] || [];
+      let j = 0;
+      for (const c of r.cells) {
+        while (out[i][j] !== undefined) j += 1;
+        for (let di = 0; di < (c.rowSpan || 1); di += 1) {
+          out[i + di] = out[i + di] || [];
+          for (let dj = 0; dj < (c.colSpan || 1); dj += 1) out[i + di][j + dj] = c.textContent.trim();
+        }
+        j += c.colSpan || 1;
+      }
+    });
+    return out.map((r) => Array.from(r, (x) => x ?? ''));
+  };
+  return {
+    images: [...el.querySelectorAll('img')].map((i) => i.getAttribute('src') || ''),
+    tables: [...el.querySelectorAll('table')].map((t) => ({
+      head: grid([...t.querySelectorAll('thead tr')]),
+      body: grid(t.tBodies.length ? [...t.querySelectorAll('tbody tr')] : [...t.rows]),
+    })),
+  };
+}
 """
 
 
@@ -397,9 +423,10 @@ def error_outputs(page: Any) -> list[str]:
     return page.evaluate(_STDERR_JS, STDERR_MIME)
 
 
-def slider(page: Any, name: str) -> Any:
-    """The first ``bl-slider-<name>`` widget on the page."""
-    return page.locator(f".bl-slider-{name}").first
+def slider(page: Any, name: str, panel: str | None = None) -> Any:
+    """The ``bl-slider-<name>`` widget (inside ``bl-panel-<panel>`` when given; the first one otherwise)."""
+    scope = f".bl-panel-{panel} " if panel else ""
+    return page.locator(f"{scope}.bl-slider-{name}").first
 
 
 def view(page: Any, name: str) -> Any:
@@ -418,9 +445,9 @@ def read_view(page: Any, name: str) -> View:
     )
 
 
-def slider_value(page: Any, name: str) -> str:
+def slider_value(page: Any, name: str, panel: str | None = None) -> str:
     """The slider's readout text, as the learner reads it."""
-    return slider(page, name).locator(".widget-readout").first.inner_text().strip()
+    return slider(page, name, panel).locator(".widget-readout").first.inner_text().strip()
 
 
 def wait_for_view(page: Any, name: str, timeout_ms: int = 120_000) -> View:
@@ -434,50 +461,63 @@ def wait_for_view(page: Any, name: str, timeout_ms: int = 120_000) -> View:
     return wait_until_settled(page, name, None, timeout_ms)
 
 
-def focus_handle(page: Any, name: str) -> Any:
+def focus_handle(page: Any, name: str, panel: str | None = None) -> Any:
     """Scroll the slider into view and put keyboard focus on its handle, as a Tab or click would."""
-    handle = slider(page, name).locator(".noUi-handle").first
+    handle = slider(page, name, panel).locator(".noUi-handle").first
     handle.scroll_into_view_if_needed()
     handle.focus()
     return handle
 
 
-def press_slider(page: Any, name: str, key: str, presses: int = 1) -> None:
+def press_slider(page: Any, name: str, key: str, presses: int = 1, panel: str | None = None) -> None:
     """Focus the slider's handle and press ``key`` (ArrowLeft/ArrowRight/...) ``presses`` times."""
-    focus_handle(page, name)
+    focus_handle(page, name, panel)
     for _ in range(presses):
         page.keyboard.press(key)
 
 
-def wait_until_settled(
-    page: Any, name: str, before: View | None, timeout_ms: int = 120_000, quiet_ms: int = 600
-) -> View:
-    """Wait until the view differs from ``before`` (if given), is complete, and stops changing.
+_KERNEL_IDLE_JS = """
+() => { const s = document.querySelector(
+          '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+        return !!s && s.getAttribute('data-status') === 'idle'; }
+"""
 
-    A redraw clears the output and then adds the figure and the table one by one, so "changed" alone
-    could catch a half-drawn view; "unchanged for ``quiet_ms``" means the redraw is over.
+
+def kernel_idle_in_page(page: Any) -> bool:
+    """The toolbar says the kernel is idle (busy while it handles any message, slider moves too)."""
+    return bool(page.evaluate(_KERNEL_IDLE_JS))
+
+
+def wait_until_settled(
+    page: Any, name: str, before: View | None, timeout_ms: int = 120_000, quiet_ms: int = 800
+) -> View:
+    """Wait until the view differs from ``before`` (if given), is complete, and has stopped changing.
+
+    A redraw clears the output and adds the figure and the table one by one, and several key presses
+    queue several redraws; so the view must stay the same, with the kernel idle, for ``quiet_ms``.
     """
     deadline = time.monotonic() + timeout_ms / 1000
     last: View | None = None
-    last_change = time.monotonic()
+    quiet_since = time.monotonic()
     while time.monotonic() < deadline:
         now = read_view(page, name)
-        if now != last:
-            last, last_change = now, time.monotonic()
+        if now != last or not kernel_idle_in_page(page):
+            last, quiet_since = now, time.monotonic()
         elif (
             now.complete
             and (before is None or now != before)
-            and (time.monotonic() - last_change) * 1000 >= quiet_ms
+            and (time.monotonic() - quiet_since) * 1000 >= quiet_ms
         ):
             return now
         page.wait_for_timeout(100)
     raise TimeoutError(f"view bl-view-{name} did not settle on a new complete redraw in {timeout_ms} ms")
 
 
-def screenshot(page: Any, name: str, path: Path) -> Path:
-    """Save the cell holding slider ``name`` (slider, figure, table) as a PNG, and the window beside it."""
+def screenshot(page: Any, panel_or_slider: str, path: Path) -> Path:
+    """Save the output cell holding ``bl-panel-<x>`` (or ``bl-slider-<x>``) as a PNG, the window beside it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    cell = page.locator(".jp-Cell", has=page.locator(f".bl-slider-{name}")).last
+    target = page.locator(f".bl-panel-{panel_or_slider}, .bl-slider-{panel_or_slider}").first
+    cell = page.locator(".jp-Cell", has=target).last
     cell.scroll_into_view_if_needed()
     cell.screenshot(path=str(path), timeout=30_000)
     page.screenshot(path=str(path.with_name(path.stem + "-window.png")))

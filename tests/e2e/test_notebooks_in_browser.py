@@ -1,0 +1,226 @@
+"""Every notebook, as a learner uses it: real JupyterLab, real Chromium, Run All, then move the sliders.
+
+For each ``notebooks/*.ipynb``: open it with a fresh workspace, Run > Run All Cells, wait for the kernel
+to go idle, and require that no cell shows an error or anything on stderr. Then, for each slider move
+listed in :data:`MOVES`, focus the slider's handle, press arrow keys, wait for the redraw, and require
+that the figure and the table changed and that the table moved the way the lesson says. Screenshots
+before and after each move land in ``test-artifacts/screenshots/<notebook>/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lab_driver as ld
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+NOTEBOOKS = sorted(p.name for p in (ld.REPO / "notebooks").glob("*.ipynb"))
+
+
+def number(text: str) -> float:
+    """The first number in a table cell ('0.3486', '1,848', '0 / 40', '1.85 s')."""
+    match = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
+    if match is None:
+        raise AssertionError(f"no number in table cell {text!r}")
+    return float(match.group().replace(",", ""))
+
+
+def row(view: ld.View, **where: str) -> dict[str, str]:
+    """The one table row whose columns equal ``where`` (e.g. layout='20/12', day='healthy')."""
+    rows = [r for r in view.table() if all(r.get(k) == v for k, v in where.items())]
+    assert len(rows) == 1, f"expected one row with {where}, table has {view.table()}"
+    return rows[0]
+
+
+def value(view: ld.View, name: str) -> float:
+    """A two-column (name, value) table's value for ``name`` (notebook 01's table)."""
+    rows = [r for r in view.table() if r.get("") == name]
+    assert len(rows) == 1, f"expected one row named {name!r}, table has {view.table()}"
+    return number(rows[0]["value"])
+
+
+Check = Callable[[ld.View, ld.View, str, str], None]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One slider move a learner makes, and what the lesson says the redraw must show."""
+
+    panel: str  # bl-panel-<panel>
+    slider: str  # bl-slider-<slider>, inside the panel
+    view: str  # bl-view-<view>, the output area the slider redraws
+    key: str  # ArrowLeft / ArrowRight
+    presses: int
+    lesson: str  # what the move should show, in the lesson's words
+    check: Check  # (before, after, readout before, readout after) -> asserts
+
+    @property
+    def id(self) -> str:
+        return f"{self.panel}-{self.slider}"
+
+
+# ----------------------------------------------------------------------------- what each lesson says
+
+
+def bigger_pool_blocks_less(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert value(after, "pool size (slots)") == value(before, "pool size (slots)") + 3 == number(now)
+    assert value(after, "Erlang-B blocking") < value(before, "Erlang-B blocking")
+    assert value(after, "seeded model drop rate") < value(before, "seeded model drop rate")
+    # Little's Law does not depend on the pool: the same calls are in flight.
+    assert value(after, "in flight (Little's Law)") == value(before, "in flight (Little's Law)")
+
+
+def longer_hold_needs_more_in_flight(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert value(after, "hold (s)") == number(now) > value(before, "hold (s)")
+    assert value(after, "in flight (Little's Law)") > value(before, "in flight (Little's Law)")
+    assert value(after, "Erlang-B blocking") > value(before, "Erlang-B blocking")
+
+
+def bigger_event_pool_drops_fewer_events(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now.split("/")[1]) > number(was.split("/")[1]), f"event pool did not grow: {was} -> {now}"
+    old, new = row(before, layout=was, day="healthy"), row(after, layout=now, day="healthy")
+    assert number(new["event dropped"]) < number(old["event dropped"])
+    # ... and the tracking pool that gave up the slots drops more: the bulkhead's cost.
+    assert number(new["tracking dropped"]) > number(old["tracking dropped"])
+    # The single pool does not depend on the split.
+    single = {"layout": "single pool (32)", "day": "healthy"}
+    assert row(after, **single) == row(before, **single)
+
+
+def slowdown_stays_in_its_compartment(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    split = _split_of(after)
+    single_old = row(before, layout="single pool (32)", day="slowdown")
+    single_new = row(after, layout="single pool (32)", day="slowdown")
+    # A longer slowdown hold drains the shared pool further: tracking, which did nothing wrong, drops more.
+    assert number(single_new["tracking dropped"]) > number(single_old["tracking dropped"])
+    # Behind the bulkhead tracking drops exactly what it drops on a healthy day, however long the hold.
+    healthy = row(after, layout=split, day="healthy")
+    slowdown = row(after, layout=split, day="slowdown")
+    assert slowdown["tracking dropped"] == healthy["tracking dropped"]
+    assert number(slowdown["event dropped"]) > number(
+        row(before, layout=split, day="slowdown")["event dropped"]
+    )
+
+
+def _split_of(view: ld.View) -> str:
+    layouts = {r["layout"] for r in view.table()} - {"single pool (32)"}
+    assert len(layouts) == 1, f"expected one split layout, table has {sorted(layouts)}"
+    return layouts.pop()
+
+
+def own_pool_frees_catalog(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("single shared pool", "pool per dependency")
+    old, new = before.table()[0], after.table()[0]
+    assert (old["placement"], new["placement"]) == ("single", "separate")
+    # Shared: the slow dependency holds every slot and not one catalog call finishes first.
+    assert old["catalog done before"] == "0 / 40"
+    # Pool per dependency: every catalog call finishes before the first notification answer.
+    assert new["catalog done before"] == "40 / 40"
+    assert number(new["notification peak"]) == number(new["slots (notification / catalog)"].split("/")[0])
+
+
+def skipped_call_sites_breach_the_limit(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    old, new = before.table()[0], after.table()[0]
+    assert number(new["skipped"]) == number(now) > number(old["skipped"])
+    notification_slots = number(new["slots (notification / catalog)"].split("/")[0])
+    # The pool says its slot count; the dependency sees more, and more with each skipped call site.
+    assert number(new["notification peak"]) > number(old["notification peak"])
+    assert number(new["notification peak"]) > notification_slots
+
+
+def bigger_queue_refuses_fewer(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    old, new = before.table()[0], after.table()[0]
+    assert number(new["orders refused"]) < number(old["orders refused"])
+    assert number(new["orders served"]) > number(old["orders served"])
+    # The queue only waits: the limit, not the queue, decides how many calls Payment sees at once.
+    assert number(new["Payment peak"]) == number(old["Payment peak"])
+
+
+MOVES: dict[str, tuple[Move, ...]] = {
+    "01_littles_law_sizing.ipynb": (
+        Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
+             "a bigger pool blocks less (Erlang-B and the seeded model agree)", bigger_pool_blocks_less),
+        Move("littles-law", "hold", "littles-law", "ArrowRight", 2,
+             "a longer hold keeps more calls in flight and blocks more", longer_hold_needs_more_in_flight),
+    ),
+    "02_single_pool_vs_bulkhead.ipynb": (
+        Move("layout", "split", "layout", "ArrowLeft", 2,
+             "a larger event pool (smaller split) drops fewer events on a healthy day",
+             bigger_event_pool_drops_fewer_events),
+        Move("layout", "slowdown-hold", "layout", "ArrowRight", 4,
+             "a longer slowdown hurts tracking in the single pool, never behind the bulkhead",
+             slowdown_stays_in_its_compartment),
+    ),
+    "03_pool_placement.ipynb": (
+        Move("placement", "placement", "placement", "ArrowRight", 1,
+             "a pool per dependency lets catalog finish while notification is slow", own_pool_frees_catalog),
+        Move("placement", "skipped", "placement", "ArrowRight", 2,
+             "skipped call sites push the notification peak past the pool's limit",
+             skipped_call_sites_breach_the_limit),
+    ),
+    "04_fail_fast_queue.ipynb": (
+        Move("orders", "queue", "orders", "ArrowRight", 2,
+             "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer),
+    ),
+}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
+    notebook: str, notebooks_lab: ld.Lab, page: Any, screenshots: Path
+) -> None:
+    path = ld.REPO / "notebooks" / notebook
+    stored = path.read_bytes()
+    try:
+        ld.open_notebook(page, notebooks_lab, notebook)
+        ld.run_all(page)
+        page.screenshot(path=str(screenshots / "after-run-all.png"))
+        assert ld.error_outputs(page) == [], f"{notebook}: cells show errors or stderr"
+
+        sliders = page.evaluate(
+            "() => [...new Set([...document.querySelectorAll('[class*=\"bl-slider-\"]')]"
+            ".flatMap((e) => [...e.classList].filter((c) => c.startsWith('bl-slider-'))))]"
+        )
+        moves = MOVES.get(notebook)
+        if moves is None:
+            assert not sliders, f"{notebook} has sliders {sliders} but no expected moves in MOVES"
+            return
+        for move in moves:
+            _move_and_check(page, move, screenshots)
+        assert ld.error_outputs(page) == [], f"{notebook}: slider moves left errors or stderr"
+    finally:
+        notebooks_lab.shutdown_kernels()
+    assert path.read_bytes() == stored, f"{notebook} was rewritten by the browser run (autosave?)"
+
+
+def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
+    before = ld.wait_for_view(page, move.view)
+    was = ld.slider_value(page, move.slider, move.panel)
+    ld.screenshot(page, move.panel, screenshots / f"{move.id}-before.png")
+
+    ld.press_slider(page, move.slider, move.key, move.presses, move.panel)
+    after = ld.wait_until_settled(page, move.view, before)
+    now = ld.slider_value(page, move.slider, move.panel)
+    ld.screenshot(page, move.panel, screenshots / f"{move.id}-after.png")
+
+    assert now != was, f"{move.id}: {move.key} x{move.presses} did not move the slider (still {was})"
+    assert after.images != before.images, f"{move.id}: the figure did not change"
+    assert after.tables != before.tables, f"{move.id}: the table did not change"
+    try:
+        move.check(before, after, was, now)
+    except AssertionError as err:
+        raise AssertionError(
+            f"{move.id} ({was} -> {now}) should show: {move.lesson}\n"
+            f"before: {before.table()}\nafter: {after.table()}\n{err}"
+        ) from err
