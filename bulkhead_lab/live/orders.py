@@ -108,13 +108,15 @@ class Payment(Dependency):
 
     async def _slow(self, request: web.Request) -> web.Response:
         ms = request.query.get("ms")
+        value = None
         if ms is not None:
             try:
                 value = check_int("ms", int(ms) if ms.isdigit() else ms, 0, int(MAX_LATENCY * 1000))
             except ValueError as exc:
                 return bad_request(str(exc))
+        response = await super()._slow(request)  # checks ``on``; a bad one changes nothing
+        if value is not None and response.status == 200:
             self.slow_latency = value / 1000
-        response = await super()._slow(request)
         return response
 
 
@@ -189,23 +191,30 @@ class OrderService:
         return self.server.port
 
     async def start(self) -> None:
-        """Bind, open the pools and serve (a busy port raises before anything runs)."""
-        await self.server.start()
+        """Open the pools, then bind and serve (a busy port raises with the pools closed again)."""
         s = self.settings
         if s.variant == "shared":
             shared = _Pool(s.pool, s.keepalive)
             self._pools = {"payment": shared, "inventory": shared}
         else:
             self._pools = {"payment": _Pool(s.limit, s.keepalive), "inventory": _Pool(s.limit, s.keepalive)}
+        try:
+            await self.server.start()
+        except BaseException:
+            await self._close_pools()
+            raise
 
     async def stop(self) -> None:
         """Stop serving, then close every pool: no connection outlives the service."""
         try:
             await self.server.stop()
         finally:
-            for p in {id(p): p for p in self._pools.values()}.values():
-                await p.session.close()
-            self._pools = {}
+            await self._close_pools()
+
+    async def _close_pools(self) -> None:
+        pools, self._pools = self._pools, {}
+        for p in {id(p): p for p in pools.values()}.values():
+            await p.session.close()
 
     async def __aenter__(self) -> OrderService:
         await self.start()

@@ -7,6 +7,7 @@ one test runs the lesson's own numbers against ``python -m bulkhead_lab serve-or
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 import signal
@@ -206,6 +207,20 @@ async def test_bad_settings_are_refused_with_one_line() -> None:
         assert str(info.value) == message
     with pytest.raises(ValueError, match=r"^slow_latency must be a number >= 0 and <= 60 \(got -1\)$"):
         await run_orders("limited", slow_latency=-1)
+
+
+async def test_an_order_service_on_a_busy_port_refuses_with_one_line_and_closes_its_pools() -> None:
+    with socket.socket() as busy:
+        busy.bind((LOOPBACK, 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        service = OrderService(
+            OrderSettings("separate"), "http://127.0.0.1:1", "http://127.0.0.1:2", port=port
+        )
+        with pytest.raises(ValueError, match=rf"^port {port} on 127\.0\.0\.1 is busy"):
+            await service.start()
+    assert service.pool_stats() == {"variant": "separate", "shared": False}  # no pool left open
+    gc.collect()  # an unclosed session would warn here, and warnings are errors
 
 
 # --- a dependency killed mid-run -----------------------------------------------------------------
