@@ -250,9 +250,7 @@ def littles_law_panel(
         ),
         "hold": _slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
         "slots": _slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),
-        "factor": _slider(
-            w.FloatSlider, "headroom", "headroom factor (x in flight)", min=1, max=5, step=0.5, value=factor
-        ),
+        "factor": _slider(w.FloatSlider, "headroom", "headroom factor", min=1, max=5, step=0.5, value=factor),
     }
 
     def render(**values: Any):

@@ -73,3 +73,16 @@ def test_a_bad_answer_is_one_line_naming_it(call, name) -> None:
     with pytest.raises(ValueError) as err:
         call()
     assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
+
+
+def test_the_worked_month_answer_is_what_a_learner_would_type() -> None:
+    answer = ex.worked_month_answer()
+    assert ex.check_month_split(answer).ok is True
+    assert answer == (ex.SINGLE_POOL if ex.best_month_split() is None else ex.best_month_split())
+
+
+def test_the_break_even_table_turns_at_the_break_even_count() -> None:
+    table = ex.break_even_table()
+    n = ex.break_even_failures()
+    assert list(table["bulkhead wins"]) == [k >= n for k in table.index]
+    assert table["24/8 tracking dropped"].nunique() == 1  # failures never reach the bulkhead's tracking pool
