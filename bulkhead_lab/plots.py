@@ -59,7 +59,7 @@ def _pool_color(pool: str) -> str:
 
 def tradeoff_figure(view: TradeoffView) -> Figure:
     """Dropped requests per flow against split, healthy and slowdown days side by side."""
-    fig = _figure(10, 4.6, left=0.07, right=0.98, top=0.86, bottom=0.22, wspace=0.05)
+    fig = _figure(10, 4.6, left=0.085, right=0.98, top=0.86, bottom=0.22, wspace=0.05)
     axes = fig.subplots(1, 2, sharey=True)
     sweep = view.sweep
     splits = list(sweep.index)
@@ -110,6 +110,7 @@ def _bars(ax, labels: list[str], left, right, colors: tuple[str, str], names: tu
         ax.text(i - 0.2, a, str(a), ha="center", va="bottom", fontsize=8)
         ax.text(i + 0.2, b, str(b), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylim(0, 1.35 * max(1, *left, *right))  # room for the legend above the bars
     ax.legend(fontsize=8, loc="upper left")
     ax.grid(axis="y", alpha=0.3)
 
@@ -135,7 +136,8 @@ def layout_figure(view: LayoutView, idle: IdleView | None = None) -> Figure:
     axes[0].set_title("dropped requests per flow", fontsize=10)
     if idle is not None:
         _idle_axes(axes[1], idle)
-    fig.suptitle(f"Single pool ({TOTAL}) against {view.label}")
+    title = f"Single pool ({TOTAL})" if view.split is None else f"Single pool ({TOTAL}) against {view.label}"
+    fig.suptitle(title)
     return fig
 
 
