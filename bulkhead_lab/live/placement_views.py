@@ -245,7 +245,7 @@ def concurrency_axes(ax: Any, result: PlacementResult) -> None:
     ax.set_xlabel("time since the round started, ms")
     ax.set_ylabel("open requests")
     ax.set_title("concurrency each dependency saw")
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="center right")
 
 
 def placement_figure(result: PlacementResult, title: str | None = None) -> Figure:
