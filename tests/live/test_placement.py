@@ -300,3 +300,20 @@ def test_serve_pools_refuses_a_non_loopback_host_with_one_line() -> None:
     assert run.stderr.splitlines() == [
         "bulkhead-lab serve-pools: error: host must be 127.0.0.1, loopback only (got '0.0.0.0')"
     ]
+
+
+@anyio
+async def test_the_loan_service_answers_502_with_one_line_when_a_dependency_dies_mid_round() -> None:
+    from bulkhead_lab.live.dependency import LoopbackServer
+    from bulkhead_lab.live.placement import loan_app
+
+    async with Dependency("catalog", 0.002) as catalog, Dependency("notification", 0.3) as notification:
+        async with LoopbackServer(loan_app(notification, catalog)) as loan, aiohttp.ClientSession() as s:
+            pending = asyncio.ensure_future(s.get(loan.url + "/run?placement=separate&notif=4&cat=4"))
+            while notification.open < 4:
+                await asyncio.sleep(0.01)
+            await notification.kill()
+            async with await pending as r:
+                assert r.status == 502
+                error = (await r.json())["error"]
+    assert error.startswith(f"GET http://127.0.0.1:{notification.port}/send failed: ") and "\n" not in error
