@@ -147,13 +147,14 @@ class FailureFreeCost:
 
     def sentence(self) -> str:
         """The lesson's sentence, with this run's numbers."""
+        s, b = self.single, self.bulkhead
         return (
             f"With no failure at all, drops go {self.single_dropped} -> {self.bulkhead_dropped} "
-            f"({self.drop_ratio:.1f}x): tracking {self.single.tracking_dropped} -> "
-            f"{self.bulkhead.tracking_dropped}, event {self.single.event_dropped} -> "
-            f"{self.bulkhead.event_dropped}; utilization {self.single_utilization:.3f} -> "
-            f"{self.bulkhead_utilization:.3f}; {self.bulkhead.idle} rejections counted an idle slot "
-            f"next door ({self.single.idle} in the single pool)."
+            f"({self.drop_ratio:.1f}x): tracking {s.tracking_dropped} -> {b.tracking_dropped} "
+            f"({b.tracking_dropped - s.tracking_dropped:+d}), event {s.event_dropped} -> {b.event_dropped} "
+            f"({b.event_dropped - s.event_dropped:+d}); utilization {self.single_utilization:.3f} -> "
+            f"{self.bulkhead_utilization:.3f} ({self.bulkhead_utilization - self.single_utilization:+.3f}). "
+            f"Idle slots in the other pool, summed over the rejections: {s.idle} -> {b.idle}."
         )
 
 
