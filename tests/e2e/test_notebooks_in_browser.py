@@ -180,8 +180,8 @@ MOVES: dict[str, tuple[Move, ...]] = {
 def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
     notebook: str, notebooks_lab: ld.Lab, page: Any, screenshots: Path
 ) -> None:
-    path = ld.REPO / "notebooks" / notebook
-    stored = path.read_bytes()
+    writes: list[str] = []  # the browser must never save (rewrite) a committed notebook
+    page.on("request", lambda r: writes.append(f"{r.method} {r.url}") if _writes_contents(r) else None)
     try:
         ld.open_notebook(page, notebooks_lab, notebook)
         ld.run_all(page)
@@ -201,7 +201,11 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
         assert ld.error_outputs(page) == [], f"{notebook}: slider moves left errors or stderr"
     finally:
         notebooks_lab.shutdown_kernels()
-    assert path.read_bytes() == stored, f"{notebook} was rewritten by the browser run (autosave?)"
+    assert writes == [], f"the browser wrote to the notebooks folder (autosave?): {writes}"
+
+
+def _writes_contents(request: Any) -> bool:
+    return request.method in ("PUT", "PATCH", "POST", "DELETE") and "/api/contents/" in request.url
 
 
 def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
