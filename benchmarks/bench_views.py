@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -93,6 +94,8 @@ def main() -> int:
     t0 = time.perf_counter()
     arrival_stream(Params())  # drawn once per kernel, before any slider exists
     print(f"arrival stream drawn once: {1000 * (time.perf_counter() - t0):.1f} ms")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"median of {args.repeat} per case; 1-minute load average {load:.2f} on {os.cpu_count()} cores")
     print(f"{'panel':<20}{'replayed ms':>14}{'memoised ms':>14}{'goal ms':>10}  verdict")
     worst = 0.0
     for name, (view_fn, fig_fn, table_fn) in PANELS.items():
