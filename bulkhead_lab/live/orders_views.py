@@ -341,11 +341,11 @@ def orders_panel(
     """
     controls = {
         "variant": w.ToggleButtons(options=list(orders.VARIANTS), value=variant, description="variant"),
-        "pool": _slider(w.IntSlider, "pool", "shared pool (connections)", min=1, max=30, value=pool),
-        "limit": _slider(w.IntSlider, "limit", "limit (per pool / running)", min=1, max=20, value=limit),
-        "queue": _slider(w.IntSlider, "queue", "bulkhead queue (waiting)", min=0, max=20, value=queue),
+        "pool": _slider(w.IntSlider, "pool", "shared pool size", min=1, max=30, value=pool),
+        "limit": _slider(w.IntSlider, "limit", "limit per pool", min=1, max=20, value=limit),
+        "queue": _slider(w.IntSlider, "queue", "bulkhead queue", min=0, max=20, value=queue),
         "slow_latency": _slider(
-            w.FloatSlider, "slowdown", "Payment slowdown (s)", min=0.1, max=3.0, step=0.1, value=slow_latency
+            w.FloatSlider, "slowdown", "Payment slow (s)", min=0.1, max=3.0, step=0.1, value=slow_latency
         ),
     }
     controls["variant"].add_class("bl-toggle-variant")
