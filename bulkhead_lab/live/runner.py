@@ -4,6 +4,10 @@ Jupyter's kernel already runs an event loop, so ``asyncio.run`` cannot be called
 its thread. :func:`run_sync` runs the coroutine on a fresh loop in a worker thread and
 waits for it; everything the coroutine opened is closed by its own ``async with``
 blocks before the loop ends, so nothing stays listening afterwards.
+
+An interrupted cell (KeyboardInterrupt while waiting) cancels the coroutine on its
+loop and waits for its clean-up, so its services stop at once, not when the round
+would have ended.
 """
 
 from __future__ import annotations
@@ -23,16 +27,38 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     except RuntimeError:
         return asyncio.run(coro)
     box: dict[str, Any] = {}
+    started = threading.Event()
+    finished = threading.Event()
+
+    async def main() -> T:
+        box["loop"] = asyncio.get_running_loop()
+        box["task"] = asyncio.current_task()
+        started.set()
+        return await coro
 
     def target() -> None:
         try:
-            box["result"] = asyncio.run(coro)
+            box["result"] = asyncio.run(main())
         except BaseException as exc:  # handed back to the caller's thread below
             box["error"] = exc
+        finally:
+            started.set()
+            finished.set()
 
     worker = threading.Thread(target=target, name="bulkhead-lab-live", daemon=True)
     worker.start()
-    worker.join()
+    try:
+        # Event.wait, not Thread.join: an interrupted join() on Python 3.11 marks the
+        # thread stopped while it still runs, so it could never be waited for again.
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        started.wait()
+        loop, task = box.get("loop"), box.get("task")
+        if loop is not None and task is not None and not finished.is_set():
+            loop.call_soon_threadsafe(task.cancel)
+        finished.wait()
+        raise
     if "error" in box:
         raise box["error"]
     return box["result"]

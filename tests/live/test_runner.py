@@ -1,0 +1,61 @@
+"""run_sync: a live run from synchronous code, inside or outside a running loop."""
+
+from __future__ import annotations
+
+import _thread
+import asyncio
+import threading
+
+import pytest
+
+from bulkhead_lab.live.runner import run_sync
+
+
+async def _answer(x: int) -> int:
+    await asyncio.sleep(0.01)
+    return x * 2
+
+
+def test_it_runs_a_coroutine_without_a_loop() -> None:
+    assert run_sync(_answer(21)) == 42
+
+
+def test_it_runs_a_coroutine_inside_a_running_loop_like_jupyters() -> None:
+    async def inside() -> int:
+        return run_sync(_answer(4))
+
+    assert asyncio.run(inside()) == 8
+
+
+def test_an_error_in_the_coroutine_reaches_the_caller() -> None:
+    async def boom() -> None:
+        raise ValueError("slots must be an integer >= 1 (got 0)")
+
+    async def inside() -> None:
+        run_sync(boom())
+
+    with pytest.raises(ValueError, match="slots must be"):
+        asyncio.run(inside())
+
+
+def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
+    cleaned = threading.Event()
+
+    async def long_round() -> None:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            cleaned.set()
+
+    async def inside() -> None:
+        threading.Timer(0.3, _thread.interrupt_main).start()  # a learner pressing stop
+        run_sync(long_round())
+
+    # A bare loop, as in a kernel: asyncio.run() would turn SIGINT into a cancel instead.
+    loop = asyncio.new_event_loop()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(inside())
+    finally:
+        loop.close()
+    assert cleaned.is_set()
