@@ -40,7 +40,9 @@ class SliderView:
     is kept in :attr:`result` so a notebook cell can print the numbers it showed.
     """
 
-    def __init__(self, name: str, controls: dict[str, w.ValueWidget], render: Render, extra=()) -> None:
+    def __init__(
+        self, name: str, controls: dict[str, w.ValueWidget], render: Render, extra: tuple[w.Widget, ...] = ()
+    ) -> None:
         self.name = name
         self.controls = controls
         self._render = render
