@@ -110,9 +110,7 @@ async def test_a_shared_pool_makes_healthy_stock_checks_wait_for_slow_payment() 
     run = await run_orders("shared", slow_latency=SHARED_SLOW)
     assert run.served == 20 and run.refused == 0
     assert run.payment["peak"] == 10  # Payment had the whole pool
-    assert (
-        run.slowest("stock") >= SHARED_SLOW - run.stock_delay - 0.05
-    )  # waited for a slow round to free a slot
+    assert run.slowest("stock") >= SHARED_SLOW / 2  # waited for a slow call to free a connection
     assert [c.passed for c in check_orders(run)] == [False, False, False, True]  # as check.js: 3 fail
 
 
