@@ -34,7 +34,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 LAB_CONFIG = REPO / "jupyter" / "jupyter_lab_config.py"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("BULKHEAD_LAB_CHROMIUM", "/usr/bin/chromium"))  # Debian's package
 CHROMIUM_ARGS = (
     "--no-sandbox",
     "--disable-gpu",
@@ -293,7 +293,10 @@ _RUN_STATE_JS = """
   const unrun = prompts.filter((p) => !p.empty && !/^\\[\\d+\\]:$/.test(p.prompt)).length;
   const status = document.querySelector('.jp-Notebook-ExecutionIndicator');
   const idle = !status || ['idle', null].includes(status.getAttribute('data-status'));
-  return {ready: idle && busy === 0 && unrun === 0, cells: cells.length, busy, unrun,
+  // After an error, Run All stops and the cells below stay unrun: that run is over too.
+  const errored = panel.querySelectorAll(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').length > 0;
+  return {ready: idle && busy === 0 && (unrun === 0 || errored), cells: cells.length, busy, unrun, errored,
           status: status ? status.getAttribute('data-status') : null};
 }
 """
