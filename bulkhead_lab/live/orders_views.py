@@ -9,11 +9,9 @@ variant's sizes and Payment's slowdown with a progress bar while a live run is i
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-import threading
-from collections.abc import Coroutine, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import ipywidgets as w
 import pandas as pd
@@ -24,8 +22,6 @@ from ..widgets import SLIDER_LAYOUT, SLIDER_STYLE, SliderView
 from . import orders
 from .orders import OrdersRun, check_orders, keepalive_facts, run_orders
 from .runner import run_sync
-
-T = TypeVar("T")
 
 OUTCOME_COLORS = {"served": "tab:blue", "refused": "tab:red", "failed": "black", "no answer": "black"}
 STOCK_COLOR = "tab:green"
@@ -45,42 +41,14 @@ __all__ = [
 ]
 
 
-STOP_WAIT = 10.0  # seconds an interrupted run may take to close its services
-
-
 def run(variant: str = "limited", **kwargs: Any) -> OrdersRun:
     """:func:`~.orders.run_orders` from plain (or notebook) code: start, drive once, stop.
 
-    An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run on its
-    worker thread and waits until its services are closed before the interrupt goes on,
+    An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run and waits
+    until its services are closed before the interrupt goes on (``run_sync`` does that),
     so nothing is left listening.
     """
-    stop, done = threading.Event(), threading.Event()
-    try:
-        return run_sync(_stoppable(run_orders(variant, **kwargs), stop, done))
-    except KeyboardInterrupt:
-        stop.set()
-        done.wait(STOP_WAIT)
-        raise
-
-
-async def _stoppable(coro: Coroutine[Any, Any, T], stop: threading.Event, done: threading.Event) -> T:
-    """Run ``coro`` until it ends or another thread sets ``stop``; set ``done`` once it is closed."""
-    try:
-        task = asyncio.ensure_future(coro)
-        try:
-            while not task.done():
-                await asyncio.wait({task}, timeout=0.05)
-                if stop.is_set():
-                    task.cancel()
-                    break
-            return await task
-        finally:
-            if not task.done():
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-    finally:
-        done.set()
+    return run_sync(run_orders(variant, **kwargs))
 
 
 # --- tables ---------------------------------------------------------------------------------
