@@ -13,7 +13,7 @@ closed on exit, on an exception and on a cancelled task.
 :class:`Dependency` builds on it: routes with a latency each (and a second latency
 while switched slow), plus built-in admin routes:
 
-- ``POST /admin/slow?on=1|0`` switches the slow latency on or off;
+- ``POST /admin/slow?on=1|0[&ms=N]`` switches the slow latency on or off (``ms`` sets it);
 - ``GET /admin/stats`` answers ``{"peak", "open", "calls"}``;
 - ``POST /admin/reset`` starts counting again.
 
@@ -244,6 +244,7 @@ class Dependency:
         self.peak = 0
         self.calls = 0
         self.slow = False
+        self.slow_override: float | None = None  # set by set_slow(..., latency) or ?ms=
         self.timeline: list[tuple[float, int]] = []
         self._serving: set[asyncio.Task[Any]] = set()
         self._t0 = 0.0
@@ -275,14 +276,23 @@ class Dependency:
         self._t0 = _now()
         self.timeline = [(0.0, self.open)] if self.record_timeline else []
 
-    def set_slow(self, on: bool) -> None:
-        """Switch every route to its slow latency (``on``) or back."""
+    def set_slow(self, on: bool, latency: float | None = None) -> None:
+        """Switch every route to its slow latency (``on``) or back.
+
+        ``latency`` (seconds), if given, becomes the slow latency of every route from now
+        on, so a caller can run the lesson's slowdown shorter or longer.
+        """
+        if latency is not None:
+            self.slow_override = check_real("latency", latency, 0.0, MAX_LATENCY)
         self.slow = bool(on)
 
     def latency_of(self, route: Route) -> float:
         """The latency ``route`` answers with right now."""
-        if self.slow and route.slow_latency is not None:
-            return route.slow_latency
+        if self.slow:
+            if self.slow_override is not None:
+                return self.slow_override
+            if route.slow_latency is not None:
+                return route.slow_latency
         return route.latency
 
     # -- lifecycle ---------------------------------------------------------------
@@ -362,7 +372,14 @@ class Dependency:
         on = request.query.get("on")
         if on not in ("0", "1"):
             return _bad(f"on must be 1 or 0 (got {on!r})")
-        self.set_slow(on == "1")
+        ms = request.query.get("ms")  # optional: the slow latency in milliseconds
+        latency = None
+        if ms is not None:
+            top = int(MAX_LATENCY * 1000)
+            if not ms.isdigit() or int(ms) > top:
+                return _bad(f"ms must be an integer in 0..{top} (got {ms!r})")
+            latency = int(ms) / 1000
+        self.set_slow(on == "1", latency)
         return web.json_response({"slow": self.slow})
 
     def _make_app(self) -> web.Application:

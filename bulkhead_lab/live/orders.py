@@ -38,7 +38,7 @@ from aiohttp import web
 
 from ..validation import check_choice, check_int, check_real
 from .bulkhead import Bulkhead, BulkheadRejectedError
-from .dependency import LOOPBACK, Dependency, LoopbackServer, Route, bad_request, check_host, check_port
+from .dependency import LOOPBACK, Dependency, LoopbackServer, Route, check_host, check_port
 
 VARIANTS = ("shared", "separate", "limited")
 MAX_SLOTS = 1000  # connections or bulkhead places; more is no longer a limit worth the name
@@ -87,37 +87,16 @@ class OrderSettings:
 # --- Payment and Inventory ------------------------------------------------------------------
 
 
-class Payment(Dependency):
+def payment(
+    *, port: int = 0, slow_latency: float = SLOW_LATENCY, latency: float = FAST_LATENCY, **kw: Any
+) -> Dependency:
     """Lesson 004's Payment: ``POST /pay`` in 20 ms, or ``slow_latency`` while slow.
 
     ``POST /admin/slow?on=1&ms=N`` also sets the slow latency (an addition to the lesson's
     protocol, so outside tests can run the lesson's scenario with a shorter slowdown).
     """
-
-    def __init__(
-        self, *, port: int = 0, slow_latency: float = SLOW_LATENCY, latency: float = FAST_LATENCY, **kw: Any
-    ):
-        check_real("slow_latency", slow_latency, 0.0, MAX_LATENCY)
-        check_real("latency", latency, 0.0, MAX_LATENCY)
-        self.slow_latency = float(slow_latency)
-        route = Route("POST", "/pay", latency, slow_latency=slow_latency)
-        super().__init__("payment", routes=[route], port=port, **kw)
-
-    def latency_of(self, route: Route) -> float:
-        return self.slow_latency if self.slow else route.latency
-
-    async def _slow(self, request: web.Request) -> web.Response:
-        ms = request.query.get("ms")
-        value = None
-        if ms is not None:
-            try:
-                value = check_int("ms", int(ms) if ms.isdigit() else ms, 0, int(MAX_LATENCY * 1000))
-            except ValueError as exc:
-                return bad_request(str(exc))
-        response = await super()._slow(request)  # checks ``on``; a bad one changes nothing
-        if value is not None and response.status == 200:
-            self.slow_latency = value / 1000
-        return response
+    route = Route("POST", "/pay", latency, slow_latency=slow_latency)
+    return Dependency("payment", routes=[route], port=port, **kw)
 
 
 def inventory(*, port: int = 0, latency: float = FAST_LATENCY, **kw: Any) -> Dependency:
@@ -554,13 +533,13 @@ async def run_orders(
     settings = OrderSettings(variant, pool, limit, queue, keepalive)
     check_real("slow_latency", slow_latency, 0.0, MAX_LATENCY)
     async with (
-        Payment(slow_latency=slow_latency, latency=fast_latency, timeline=True) as payment,
+        payment(slow_latency=slow_latency, latency=fast_latency, timeline=True) as pay,
         inventory(latency=fast_latency, timeline=True) as inv,
-        OrderService(settings, payment.url, inv.url) as service,
+        OrderService(settings, pay.url, inv.url) as service,
     ):
         run = await drive(
             service.url,
-            payment.url,
+            pay.url,
             inv.url,
             slow=slow,
             orders=orders,
@@ -570,8 +549,8 @@ async def run_orders(
             on_progress=on_progress,
             timeout=max(120.0, 4 * (orders + 1) * slow_latency),
         )
-        run.timelines = {"payment": list(payment.timeline), "inventory": list(inv.timeline)}
-        run.ports = {"order": service.port, "payment": payment.port, "inventory": inv.port}
+        run.timelines = {"payment": list(pay.timeline), "inventory": list(inv.timeline)}
+        run.ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
     run.variant = variant
     run.settings = settings
     return run
@@ -683,11 +662,11 @@ async def serve_orders(
 ) -> None:
     """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever)."""
     async with (
-        Payment(port=payment_port, host=host) as payment,
+        payment(port=payment_port, host=host) as pay,
         inventory(port=inventory_port, host=host) as inv,
-        OrderService(settings, payment.url, inv.url, port=port, host=host) as service,
+        OrderService(settings, pay.url, inv.url, port=port, host=host) as service,
     ):
-        ready(f"Payment on {payment.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
+        ready(f"Payment on {pay.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
         ready(f"Inventory on {inv.url} (GET /stock: 20 ms)")
         ready(f"Order Service on {service.url} ({settings.describe()})")
         await (stop or asyncio.Event()).wait()
