@@ -1,0 +1,103 @@
+"""The split sweep: each compartment run alone and joined equals run() for every split, exactly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bulkhead_lab import model
+from bulkhead_lab.model import EVENT, TRACKING, Params, arrival_stream, compartment, join, run, split_sweep
+
+
+def _random_params(rng: random.Random) -> Params:
+    # Every knob drawn, including the edges: no arrivals, a failure at round 0 or never,
+    # holds longer than the run, two-slot pools, one round.
+    total = rng.choice([2, 3, rng.randint(2, 40)])
+    rounds = rng.choice([1, rng.randint(1, 1200)])
+    cycle = rng.choice([1, 10, 50, 100, 250.5])
+    return Params(
+        seed=rng.randint(1, 2**31 - 2),
+        total=total,
+        rounds=rounds,
+        start=rng.choice([0, rounds, rng.randint(0, rounds)]),
+        cycle=cycle,
+        tracking_rate=rng.choice([0.0, round(rng.uniform(0, 9) * cycle, 2)]),
+        event_rate=rng.choice([0.0, round(rng.uniform(0, 4) * cycle, 3)]),
+        hold_tracking=rng.choice([1, rng.randint(1, 15), rounds + 3]),
+        hold_event=rng.choice([1, rng.randint(1, 15)]),
+        slow=rng.choice([1, rng.randint(1, 60), rounds + 1]),
+    )
+
+
+RANDOM_PARAMS = [_random_params(random.Random(1000 + n)) for n in range(60)]
+
+
+@pytest.mark.parametrize("mode", model.MODES)
+def test_the_sweep_equals_run_for_every_split_at_the_lessons_defaults(mode) -> None:
+    p = Params(mode=mode)
+    assert split_sweep(p) == {s: run(p.with_(split=s)) for s in range(1, p.total)}
+
+
+@pytest.mark.parametrize("holds", [{"hold_tracking": 1}, {"hold_event": 13, "slow": 60, "start": 0}])
+def test_the_sweep_equals_run_with_other_holds_on_the_lessons_stream(holds) -> None:
+    for mode in model.MODES:
+        p = Params(mode=mode, **holds)
+        assert split_sweep(p) == {s: run(p.with_(split=s)) for s in range(1, p.total)}
+
+
+@pytest.mark.parametrize("p", RANDOM_PARAMS, ids=lambda p: f"seed{p.seed}")
+def test_the_sweep_equals_run_for_every_split_and_day(p: Params) -> None:
+    stream = arrival_stream(p)
+    for mode in model.MODES:
+        q = p.with_(mode=mode)
+        assert split_sweep(q, stream=stream) == {
+            s: run(q.with_(split=s), stream=stream) for s in range(1, p.total)
+        }
+
+
+def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full() -> None:
+    # The property above is only as strong as its cases: make sure they exercise the
+    # rounds where both compartments refuse someone (the clipped part of the idle sum).
+    both = idle = 0
+    for p in RANDOM_PARAMS:
+        stream = arrival_stream(p)
+        for s in range(1, p.total):
+            t = compartment(p.with_(mode="slowdown"), TRACKING, s, stream=stream)
+            e = compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream=stream)
+            both += len(t.drop_rounds & e.drop_rounds)
+            idle += join(t, e, stream).idle
+    assert both > 1000 and idle > 10_000
+
+
+def test_the_tracking_compartment_ignores_the_day_and_the_event_holds() -> None:
+    stream = arrival_stream(Params())
+    a = compartment(Params(), TRACKING, 20, stream=stream)
+    b = compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream=stream)
+    assert a == b
+
+
+def test_a_compartment_carries_its_flows_counters_from_run() -> None:
+    p = Params(split=24, mode="slowdown")
+    c = run(p)
+    t = compartment(p, TRACKING, 24)
+    e = compartment(p, EVENT, 8)
+    assert (t.responses, t.dropped, e.responses, e.dropped) == (
+        c.tracking_responses,
+        c.tracking_dropped,
+        c.event_responses,
+        c.event_dropped,
+    )
+    assert t.busy_rounds + e.busy_rounds == c.busy_rounds
+
+
+def test_a_sweep_refuses_a_split_outside_the_pool() -> None:
+    with pytest.raises(ValueError, match=r"split must be an integer in 1\.\.31 \(got 32\)"):
+        split_sweep(Params(), [24, 32])
+
+
+def test_join_refuses_compartments_in_the_wrong_order() -> None:
+    t = compartment(Params(), TRACKING, 24)
+    e = compartment(Params(), EVENT, 8)
+    with pytest.raises(ValueError, match="tracking compartment and an event compartment"):
+        join(e, t, arrival_stream(Params()))
