@@ -28,7 +28,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -354,7 +354,7 @@ _VIEW_JS = """
 class View:
     """What a ``bl-view-<name>`` output area shows: its images' sources and its tables' text."""
 
-    images: tuple[str, ...]
+    images: tuple[str, ...] = field(repr=False)  # data: URLs, long; compared, never printed
     tables: tuple[tuple[Rows, Rows], ...]  # (header rows, body rows) per table
 
     @property

@@ -109,6 +109,18 @@ def slowdown_stays_in_its_compartment(before: ld.View, after: ld.View, was: str,
     )
 
 
+def longer_event_hold_stays_behind_the_bulkhead(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    split, single = _split_of(after), "single pool (32)"
+    old, new = row(before, layout=split, day="healthy"), row(after, layout=split, day="healthy")
+    assert number(new["event dropped"]) > number(old["event dropped"])
+    # Behind the bulkhead the tracking pool does not notice the events' longer hold ...
+    assert new["tracking dropped"] == old["tracking dropped"]
+    # ... in the shared pool it does: the events' slots are gone for tracking too.
+    old, new = row(before, layout=single, day="healthy"), row(after, layout=single, day="healthy")
+    assert number(new["tracking dropped"]) > number(old["tracking dropped"])
+
+
 def _split_of(view: ld.View) -> str:
     layouts = {r["layout"] for r in view.table()} - {"single pool (32)"}
     assert len(layouts) == 1, f"expected one split layout, table has {sorted(layouts)}"
@@ -158,6 +170,9 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("layout", "slowdown-hold", "layout", "ArrowRight", 4,
              "a longer slowdown hurts tracking in the single pool, never behind the bulkhead",
              slowdown_stays_in_its_compartment),
+        Move("layout", "event-hold", "layout", "ArrowRight", 2,
+             "longer event holds cost tracking drops in the single pool only",
+             longer_event_hold_stays_behind_the_bulkhead),
     ),
     "03_pool_placement.ipynb": (
         Move("placement", "placement", "placement", "ArrowRight", 1,
