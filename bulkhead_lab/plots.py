@@ -10,9 +10,13 @@ from __future__ import annotations
 import io
 import math
 
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from PIL import Image
 
 from .model import TOTAL
 from .views import (
@@ -59,47 +63,137 @@ def _pool_color(pool: str) -> str:
 
 def tradeoff_figure(view: TradeoffView) -> Figure:
     """Dropped requests per flow against split, healthy and slowdown days side by side."""
-    fig = _figure(10, 4.6, left=0.085, right=0.98, top=0.86, bottom=0.22, wspace=0.05)
-    axes = fig.subplots(1, 2, sharey=True)
+    return TradeoffFigure().update(view).figure
+
+
+def _tradeoff_top(view: TradeoffView) -> float:
+    # Scale to the splits a learner compares (16 and up), the single pool and the marked
+    # split; tiny tracking pools drop far more and run off the top.
     sweep = view.sweep
-    splits = list(sweep.index)
-    focus = [s for s in splits if s >= 16]
+    focus = [s for s in sweep.index if s >= 16]
     top_values = [sweep.loc[focus].filter(like="dropped").to_numpy().max()]
     top_values.append(view.single.filter(like="dropped").max())
     if view.split is not None:
         top_values.append(sweep.loc[view.split].filter(like="dropped").max())
-    top = 1.12 * max(float(v) for v in top_values) + 1
-    for ax, day in zip(axes, DAYS, strict=True):
-        for flow, color in (("tracking", TRACKING_COLOR), ("event", EVENT_COLOR)):
-            col = f"{day} {flow} dropped"
-            ax.plot(splits, sweep[col], color=color, marker=".", label=f"{flow} dropped (bulkhead)")
-            ax.axhline(
-                view.single[col],
-                color=color,
-                linestyle="--",
-                linewidth=1,
-                label=f"{flow} dropped (single pool)",
-            )
-        for s in (*LESSON_SPLITS, SENSITIVITY_SPLIT):
-            ax.axvline(s, color="0.6", linestyle=":", linewidth=1)
-            ax.text(
-                s, top * 0.99, split_label(s), rotation=90, ha="right", va="top", fontsize=8, color="0.35"
-            )
-        if view.split is not None:
-            ax.axvline(view.split, color="black", linewidth=2, alpha=0.35)
+    return 1.12 * max(float(v) for v in top_values) + 1
+
+
+class TradeoffFigure:
+    """The trade-off figure, kept by a panel and redrawn in place on every slider move.
+
+    A move changes the curves, the single pool's levels, the marked split, the y scale and
+    the title; the frame (axes, x axis, day titles, legend, the lesson's splits) never
+    changes. So the frame is rendered once and kept as pixels, and :meth:`png` paints only
+    what moved on top of it (Agg blitting): a redraw costs a few text labels and lines
+    instead of the whole figure's ~40 text labels.
+    """
+
+    def __init__(self, dpi: float = 90) -> None:
+        fig = Figure(figsize=(10, 4.6), dpi=dpi)
+        fig.subplots_adjust(left=0.085, right=0.98, top=0.86, bottom=0.22, wspace=0.05)
+        self.figure = fig
+        self._canvas = FigureCanvasAgg(fig)
+        self._frame: object | None = None  # the frame's pixels, once rendered
+        axes = fig.subplots(1, 2, sharey=True)
+        self._curves: dict[str, Line2D] = {}
+        self._levels: dict[str, Line2D] = {}
+        self._markers: dict[str, Line2D] = {}
+        self._marks: list[Line2D] = []
+        splits = list(range(1, TOTAL))
+        for ax, day in zip(axes, DAYS, strict=True):
             for flow, color in (("tracking", TRACKING_COLOR), ("event", EVENT_COLOR)):
-                ax.plot(view.split, sweep.loc[view.split, f"{day} {flow} dropped"], "o", color=color, ms=9)
-        ax.set_title(f"{day} day")
-        ax.set_xlabel(f"split: tracking slots (event pool = {TOTAL} - split)")
-        ax.set_xlim(0.5, TOTAL - 0.5)
-        ax.set_ylim(0, top)
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("dropped requests in the 40 s run")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
-    marked = "" if view.split is None else f" (marked: {split_label(view.split)})"
-    fig.suptitle(f"Bulkhead size trades the two days against each other{marked}")
-    return fig
+                col = f"{day} {flow} dropped"
+                (self._curves[col],) = ax.plot(
+                    splits, [0] * len(splits), color=color, marker=".", label=f"{flow} dropped (bulkhead)"
+                )
+                self._levels[col] = ax.axhline(
+                    0, color=color, linestyle="--", linewidth=1, label=f"{flow} dropped (single pool)"
+                )
+            for s in (*LESSON_SPLITS, SENSITIVITY_SPLIT):
+                ax.axvline(s, color="0.6", linestyle=":", linewidth=1)
+                ax.text(
+                    s,
+                    0.99,
+                    split_label(s),
+                    transform=ax.get_xaxis_transform(),  # x in splits, y in axes height: scale-free
+                    rotation=90,
+                    ha="right",
+                    va="top",
+                    fontsize=8,
+                    color="0.35",
+                )
+            self._marks.append(ax.axvline(0, color="black", linewidth=2, alpha=0.35))
+            for flow, color in (("tracking", TRACKING_COLOR), ("event", EVENT_COLOR)):
+                (self._markers[f"{day} {flow} dropped"],) = ax.plot([0], [0], "o", color=color, ms=9)
+            ax.set_title(f"{day} day")
+            ax.set_xlabel(f"split: tracking slots (event pool = {TOTAL} - split)")
+            ax.set_xlim(0.5, TOTAL - 0.5)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel("dropped requests in the 40 s run")
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+        self._title = fig.suptitle("")
+        self._axes = tuple(axes)
+
+    def update(self, view: TradeoffView) -> TradeoffFigure:
+        """Show ``view``: its curves, the single pool's levels, its marked split and scale."""
+        sweep = view.sweep
+        for col, line in self._curves.items():
+            line.set_ydata(list(sweep[col]))
+        for col, line in self._levels.items():
+            line.set_ydata([view.single[col]] * 2)
+        marked = view.split is not None
+        for mark in self._marks:
+            mark.set_visible(marked)
+            if marked:
+                mark.set_xdata([view.split] * 2)
+        for col, marker in self._markers.items():
+            marker.set_visible(marked)
+            if marked:
+                marker.set_data([view.split], [sweep.loc[view.split, col]])
+        for ax in self._axes:
+            ax.set_ylim(0, _tradeoff_top(view))
+        suffix = "" if view.split is None else f" (marked: {split_label(view.split)})"
+        self._title.set_text(f"Bulkhead size trades the two days against each other{suffix}")
+        return self
+
+    def _moving(self) -> list[Artist]:
+        # In drawing order: y axes (ticks, grid, labels) under the lines, the title last.
+        return [
+            *(ax.yaxis for ax in self._axes),
+            *self._levels.values(),
+            *self._curves.values(),
+            *self._marks,
+            *self._markers.values(),
+            self._title,
+        ]
+
+    def png(self) -> bytes:
+        """The figure as PNG bytes: the kept frame, with what moved painted over it."""
+        canvas = self._canvas
+        moving = self._moving()
+        if self._frame is None:
+            shown = [a.get_visible() for a in moving]
+            for artist in moving:
+                artist.set_visible(False)
+            canvas.draw()
+            self._frame = canvas.copy_from_bbox(self.figure.bbox)
+            for artist, visible in zip(moving, shown, strict=True):
+                artist.set_visible(visible)
+        else:
+            canvas.restore_region(self._frame)
+        renderer = canvas.get_renderer()
+        for artist in moving:
+            artist.draw(renderer)
+        return _encode(canvas)
+
+
+def _encode(canvas: FigureCanvasAgg) -> bytes:
+    width, height = canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="png", compress_level=1)
+    return buffer.getvalue()
 
 
 def _bars(ax, labels: list[str], left, right, colors: tuple[str, str], names: tuple[str, str]) -> None:

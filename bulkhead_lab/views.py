@@ -13,7 +13,7 @@ so a slider that only moves a marker redraws without replaying a round.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import pandas as pd
@@ -21,6 +21,7 @@ import pandas as pd
 from . import lesson, sizing
 from .model import (
     CYCLE,
+    EVENT,
     HOLD_EVENT,
     HOLD_TRACKING,
     LESSON_SPLIT,
@@ -29,10 +30,14 @@ from .model import (
     SLOW,
     START,
     TOTAL,
+    TRACKING,
+    Compartment,
     Counters,
     Occupancy,
     Params,
     arrival_stream,
+    compartment,
+    join,
     run,
     run_with_occupancy,
 )
@@ -339,7 +344,44 @@ SWEEP_COLUMNS = (
 def _sweep_row(split: int | None, hold_tracking: int, hold_event: int, slow: int, start: int) -> list[int]:
     h = counters(layout_params(split, "healthy", hold_tracking, hold_event, slow, start))
     y = counters(layout_params(split, "slowdown", hold_tracking, hold_event, slow, start))
+    return _row(h, y)
+
+
+def _row(h: Counters, y: Counters) -> list[int]:
     return [h.tracking_dropped, h.event_dropped, y.tracking_dropped, y.event_dropped, h.idle, y.idle]
+
+
+def split_sweep(params: Params) -> tuple[Counters, ...]:
+    """The counters of splits 1..total-1 on ``params``' day and holds (``params.split`` ignored).
+
+    Each split's two compartments are memoised on what they read: the tracking one on
+    the tracking hold only, the event one on the event holds and the day. So a tracking
+    hold move reruns only tracking compartments, an event, slowdown or failure-round move
+    only event compartments, and the pairs are joined again (see :func:`model.join`).
+    """
+    return _split_sweep(_canonical(replace(params, split=None)))
+
+
+@lru_cache(maxsize=32)
+def _split_sweep(params: Params) -> tuple[Counters, ...]:
+    stream = arrival_stream(params)
+    tracking_key = replace(
+        params, mode="healthy", hold_event=HOLD_EVENT, slow=SLOW, start=min(START, params.rounds)
+    )
+    event_key = replace(params, hold_tracking=HOLD_TRACKING)
+    return tuple(
+        join(
+            _compartment(tracking_key, TRACKING, s),
+            _compartment(event_key, EVENT, params.total - s),
+            stream,
+        )
+        for s in range(1, params.total)
+    )
+
+
+@lru_cache(maxsize=160)
+def _compartment(params: Params, flow: int, slots: int) -> Compartment:
+    return compartment(params, flow, slots, stream=arrival_stream(params))
 
 
 def tradeoff_view(
@@ -351,7 +393,9 @@ def tradeoff_view(
 ) -> TradeoffView:
     """Every split 1..total-1 on both days (the trade-off), marking ``split``."""
     splits = range(1, TOTAL)
-    data = [_sweep_row(s, hold_tracking, hold_event, slow, start) for s in splits]
+    healthy = split_sweep(layout_params(None, "healthy", hold_tracking, hold_event, slow, start))
+    slowdown = split_sweep(layout_params(None, "slowdown", hold_tracking, hold_event, slow, start))
+    data = [_row(h, y) for h, y in zip(healthy, slowdown, strict=True)]
     sweep = pd.DataFrame(data, index=pd.Index(splits, name="split"), columns=list(SWEEP_COLUMNS))
     single = pd.Series(_sweep_row(None, hold_tracking, hold_event, slow, start), index=list(SWEEP_COLUMNS))
     if split is not None:

@@ -30,7 +30,8 @@ SINGLE_POOL = 0  # the split slider's value for "one shared pool"
 SLIDER_STYLE = {"description_width": "11em"}
 SLIDER_LAYOUT = w.Layout(width="36em")
 
-Render = Callable[..., tuple[object, list[Figure], list[pd.DataFrame]]]
+Drawing = Figure | plots.TradeoffFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
+Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
 
 
 class SliderView:
@@ -102,11 +103,15 @@ def _stream(text: str) -> dict[str, Any]:
     return {"output_type": "stream", "name": "stdout", "text": text}
 
 
-def output_bundles(figures: list[Figure], tables: list[pd.DataFrame]) -> tuple[dict[str, Any], ...]:
+def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[dict[str, Any], ...]:
     """Figures as PNG (drawn once) and tables as pandas HTML, as an output area's outputs."""
     bundles: list[dict[str, Any]] = []
-    for fig in figures:
-        png = base64.b64encode(plots.to_png(fig)).decode("ascii")
+    for drawing in figures:
+        if isinstance(drawing, Figure):
+            fig, raw = drawing, plots.to_png(drawing)
+        else:
+            fig, raw = drawing.figure, drawing.png()
+        png = base64.b64encode(raw).decode("ascii")
         width, height = fig.get_size_inches()
         text = f"<Figure size {width * fig.dpi:g}x{height * fig.dpi:g} with {len(fig.axes)} Axes>"
         bundles.append(
@@ -186,11 +191,15 @@ def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
 
 
 def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Drops per flow against every split on both days, the chosen split marked."""
+    """Drops per flow against every split on both days, the chosen split marked.
+
+    The panel keeps one :class:`plots.TradeoffFigure` and redraws it in place.
+    """
+    figure = plots.TradeoffFigure()
 
     def render(**values: Any):
         view = views.tradeoff_view(**_model_args(values))
-        return view, [plots.tradeoff_figure(view)], [view.table()]
+        return view, [figure.update(view)], [view.table()]
 
     return SliderView("tradeoff", {"split": split_slider(split), **hold_sliders(**holds)}, render)
 

@@ -86,6 +86,38 @@ def test_the_layout_view_replays_the_lessons_runs() -> None:
     )
 
 
+@pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
+def test_every_split_of_the_tradeoff_equals_a_run_of_that_split(holds) -> None:
+    sweep = views.tradeoff_view(**holds).sweep
+    for split in range(1, TOTAL):
+        h, y = (run(views.layout_params(split, mode, **holds)) for mode in ("healthy", "slowdown"))
+        expected = [h.tracking_dropped, h.event_dropped, y.tracking_dropped, y.event_dropped, h.idle, y.idle]
+        assert list(sweep.loc[split]) == expected
+
+
+def _compartment_runs(move) -> int:
+    views.tradeoff_view(hold_tracking=5, hold_event=7, slow=30, start=1500)  # fill the memo
+    before = views._compartment.cache_info().misses
+    move()
+    return views._compartment.cache_info().misses - before
+
+
+@pytest.mark.parametrize(
+    ("moved", "reruns"),
+    [
+        ({"hold_tracking": 6}, TOTAL - 1),  # the tracking compartments only, shared by both days
+        ({"hold_event": 8}, 2 * (TOTAL - 1)),  # the event compartments of both days
+        ({"slow": 31}, TOTAL - 1),  # the slowdown day's event compartments only
+        ({"start": 1550}, TOTAL - 1),
+        ({"split": 13}, 0),  # a marker move replays nothing
+    ],
+    ids=lambda v: ",".join(v) if isinstance(v, dict) else str(v),
+)
+def test_a_slider_move_reruns_only_the_compartments_it_touches(moved, reruns) -> None:
+    values = {"hold_tracking": 5, "hold_event": 7, "slow": 30, "start": 1500} | moved
+    assert _compartment_runs(lambda: views.tradeoff_view(**values)) == reruns
+
+
 def test_the_tradeoff_table_lists_the_lessons_splits_and_the_marked_one() -> None:
     table = views.tradeoff_view(split=13).table()
     assert list(table.index) == ["single pool (32)", "28/4", "27/5", "24/8", "20/12", "16/16", "13/19"]
