@@ -21,6 +21,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import compress
 from operator import mul
 
 from .validation import check_int, check_params
@@ -386,7 +387,7 @@ class Compartment:
     busy_rounds: int
     free: tuple[int, ...]
     refused: tuple[int, ...]
-    drop_rounds: frozenset[int]
+    drop_rounds: tuple[int, ...]  # rounds with a refusal, in order
     offset: int
 
 
@@ -440,7 +441,7 @@ def compartment(params: Params, flow: int, slots: int, *, stream: ArrivalStream 
         busy_rounds=rounds * slots - sum(free_at),
         free=tuple(free_at),
         refused=tuple(refused),
-        drop_rounds=frozenset(drop_rounds),
+        drop_rounds=tuple(drop_rounds),
         offset=offset,
     )
 
@@ -461,7 +462,12 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
             idle += sum(map(mul, own, other))
         else:
             idle += sum(map(mul, map(own.__getitem__, rounds), map(other.__getitem__, rounds)))
-    both = tracking.drop_rounds & event.drop_rounds
+    fewer, other_refused = (
+        (tracking.drop_rounds, ref_e)
+        if len(tracking.drop_rounds) <= len(event.drop_rounds)
+        else (event.drop_rounds, ref_t)
+    )
+    both = list(compress(fewer, map(other_refused.__getitem__, fewer)))  # rounds where both refuse
     if both:
         order = round_order(stream)
         eb, tb = order.before

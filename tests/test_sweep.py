@@ -65,7 +65,7 @@ def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full
         for s in range(1, p.total):
             t = compartment(p.with_(mode="slowdown"), TRACKING, s, stream=stream)
             e = compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream=stream)
-            both += len(t.drop_rounds & e.drop_rounds)
+            both += len(set(t.drop_rounds) & set(e.drop_rounds))
             idle += join(t, e, stream).idle
     assert both > 1000 and idle > 10_000
 
