@@ -454,6 +454,11 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
     """
     if tracking.flow != TRACKING or event.flow != EVENT:
         raise ValueError("join needs a tracking compartment and an event compartment, in that order")
+    if not len(tracking.free) == len(event.free) == stream.rounds:
+        raise ValueError(
+            f"join needs both compartments run over the stream's {stream.rounds} rounds "
+            f"(got {len(tracking.free)} and {len(event.free)})"
+        )
     free_t, free_e = tracking.free, event.free
     ref_t, ref_e = tracking.refused, event.refused
     idle = -tracking.offset - event.offset
@@ -501,9 +506,10 @@ def split_sweep(
 ) -> dict[int, Counters]:
     """``run()``'s counters for every split in ``splits`` (default 1..total-1) on ``params``' day.
 
-    Exactly ``{s: run(params.with_(split=s)) for s in splits}``, but each compartment
-    size runs once per flow and the pairs are joined, so it costs about as much as one
-    run per split of a single flow, not of both.
+    Exactly ``{s: run(params.with_(split=s)) for s in splits}``, built as each split's
+    :func:`compartment` runs joined by :func:`join`. Alone it costs about what those runs
+    cost; the gain is for a caller that memoises the compartments on what they read
+    (``bulkhead_lab.views`` does), since a hold or day changes only one side of every split.
     """
     if stream is None:
         stream = arrival_stream(params)

@@ -7,7 +7,9 @@ cached arrival stream, or from :mod:`bulkhead_lab.lesson` and :mod:`bulkhead_lab
 
 A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking slots and
 ``total - n`` event slots. Runs are memoised on their :class:`~bulkhead_lab.model.Params`,
-so a slider that only moves a marker redraws without replaying a round.
+so a slider that only moves a marker redraws without replaying a round. The trade-off's
+sweep over every split is memoised per compartment (:func:`split_sweep`), so a hold
+slider replays only the compartments that read that hold.
 """
 
 from __future__ import annotations

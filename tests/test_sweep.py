@@ -101,3 +101,11 @@ def test_join_refuses_compartments_in_the_wrong_order() -> None:
     e = compartment(Params(), EVENT, 8)
     with pytest.raises(ValueError, match="tracking compartment and an event compartment"):
         join(e, t, arrival_stream(Params()))
+
+
+def test_join_refuses_compartments_of_another_run_length() -> None:
+    short = Params(rounds=500, start=0)
+    t = compartment(short, TRACKING, 24)
+    e = compartment(Params(), EVENT, 8)
+    with pytest.raises(ValueError, match="stream's 4000 rounds"):
+        join(t, e, arrival_stream(Params()))
