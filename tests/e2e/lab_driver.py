@@ -231,13 +231,13 @@ def pids_using(path: Path) -> list[int]:
 
 @contextlib.contextmanager
 def stopped_by_sigterm() -> Iterator[None]:
-    """Turn SIGTERM into SystemExit meanwhile, so ``finally`` blocks still stop servers and browsers."""
+    """Treat SIGTERM like Ctrl-C meanwhile: pytest stops, and ``finally`` blocks stop the lab and browser."""
 
-    def _raise(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
+    def _interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
 
     try:
-        previous = signal.signal(signal.SIGTERM, _raise)
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
