@@ -17,7 +17,7 @@ The model is pure: no I/O, no plotting, no widgets.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -320,11 +320,11 @@ def _run_bulkhead(params: Params, stream: ArrivalStream, trace: bool) -> tuple[C
 # rejection adds the other compartment's free slots at that moment in the shuffled order.
 # Per round, with ft/fe each compartment's free slots at the round's start and EB[i] the
 # events shuffled before the i-th tracking arrival, the tracking rejections (i >= ft) add
-# sum(max(fe - EB[i], 0)). When the event compartment has room for all of its arrivals
-# no clip applies and that is refused_t * fe - sum(EB[i] for i >= ft): a product of the
-# two compartments' per-round numbers minus a term of the tracking compartment alone
-# (kept in its `offset`); likewise for event rejections. Only rounds where both
-# compartments refuse someone need the clip, and those are computed exactly from EB.
+# sum(max(fe - EB[i], 0)). Unclipped that is refused_t * fe - sum(EB[i] for i >= ft): a
+# product of the two compartments' per-round numbers minus a term of the tracking
+# compartment alone (kept in its `offset`); likewise for event rejections. The clip
+# matters only if some EB[i] > fe, which needs more events than fe, so only in rounds
+# where both compartments refuse someone; there the overshoot is added back exactly.
 
 
 @dataclass(frozen=True)
@@ -479,9 +479,10 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
         seb, stb = order.after
         for t in both:
             ft, fe = free_t[t], free_e[t]
-            # drop the unclipped guess for this round and add the exact sum
-            idle -= ref_t[t] * fe - seb[t][ft] + ref_e[t] * ft - stb[t][fe]
-            idle += _clipped(eb[t], seb[t], ft, fe) + _clipped(tb[t], stb[t], fe, ft)
+            if eb[t][-1] > fe:
+                idle += _overshoot(eb[t], seb[t], ft, fe)
+            if tb[t][-1] > ft:
+                idle += _overshoot(tb[t], stb[t], fe, ft)
     return Counters(
         tracking_responses=tracking.responses,
         tracking_dropped=tracking.dropped,
@@ -492,13 +493,12 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
     )
 
 
-def _clipped(before: tuple[int, ...], after: tuple[int, ...], own_free: int, other_free: int) -> int:
-    # sum(max(other_free - before[i], 0) for i >= own_free); `before` never decreases, so
-    # the positive terms are those before the first i with before[i] >= other_free.
-    stop = bisect_left(before, other_free)
-    if stop <= own_free:
-        return 0
-    return (stop - own_free) * other_free - (after[own_free] - after[stop])
+def _overshoot(before: tuple[int, ...], after: tuple[int, ...], own_free: int, other_free: int) -> int:
+    # What the unclipped guess undercounts: sum(before[i] - other_free) over the refused
+    # arrivals (i >= own_free) that came after the other compartment had filled
+    # (before[i] > other_free). `before` never decreases, so they are a tail.
+    first = max(own_free, bisect_right(before, other_free))
+    return after[first] - (len(before) - first) * other_free
 
 
 def split_sweep(
