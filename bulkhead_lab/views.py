@@ -8,7 +8,7 @@ cached arrival stream, or from :mod:`bulkhead_lab.lesson` and :mod:`bulkhead_lab
 A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking slots and
 ``total - n`` event slots. Runs are memoised on their :class:`~bulkhead_lab.model.Params`,
 so a slider that only moves a marker redraws without replaying a round. The trade-off's
-sweep over every split is memoised per compartment (:func:`split_sweep`), so a hold
+sweep over every split is memoised per compartment (:func:`split_counters`), so a hold
 slider replays only the compartments that read that hold.
 """
 
@@ -353,7 +353,7 @@ def _row(h: Counters, y: Counters) -> list[int]:
     return [h.tracking_dropped, h.event_dropped, y.tracking_dropped, y.event_dropped, h.idle, y.idle]
 
 
-def split_sweep(params: Params) -> tuple[Counters, ...]:
+def split_counters(params: Params) -> tuple[Counters, ...]:
     """The counters of splits 1..total-1 on ``params``' day and holds (``params.split`` ignored).
 
     Each split's two compartments are memoised on what they read: the tracking one on
@@ -395,8 +395,8 @@ def tradeoff_view(
 ) -> TradeoffView:
     """Every split 1..total-1 on both days (the trade-off), marking ``split``."""
     splits = range(1, TOTAL)
-    healthy = split_sweep(layout_params(None, "healthy", hold_tracking, hold_event, slow, start))
-    slowdown = split_sweep(layout_params(None, "slowdown", hold_tracking, hold_event, slow, start))
+    healthy = split_counters(layout_params(None, "healthy", hold_tracking, hold_event, slow, start))
+    slowdown = split_counters(layout_params(None, "slowdown", hold_tracking, hold_event, slow, start))
     data = [_row(h, y) for h, y in zip(healthy, slowdown, strict=True)]
     sweep = pd.DataFrame(data, index=pd.Index(splits, name="split"), columns=list(SWEEP_COLUMNS))
     single = pd.Series(_sweep_row(None, hold_tracking, hold_event, slow, start), index=list(SWEEP_COLUMNS))
