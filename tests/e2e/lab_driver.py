@@ -479,6 +479,19 @@ def press_slider(page: Any, name: str, key: str, presses: int = 1, panel: str | 
         page.keyboard.press(key)
 
 
+def drag_slider(page: Any, name: str, dx_px: float, panel: str | None = None) -> None:
+    """Drag the slider's handle ``dx_px`` pixels sideways with the mouse (press, move in steps, release)."""
+    handle = slider(page, name, panel).locator(".noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    assert box is not None, f"slider bl-slider-{name} has no visible handle"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx_px, y, steps=12)
+    page.mouse.up()
+
+
 _KERNEL_IDLE_JS = """
 () => { const s = document.querySelector(
           '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');

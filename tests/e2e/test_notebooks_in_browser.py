@@ -55,7 +55,7 @@ class Move:
     panel: str  # bl-panel-<panel>
     slider: str  # bl-slider-<slider>, inside the panel
     view: str  # bl-view-<view>, the output area the slider redraws
-    key: str  # ArrowLeft / ArrowRight
+    key: str  # ArrowLeft / ArrowRight, pressed ``presses`` times; or "drag": drag the handle ``presses`` px
     presses: int
     lesson: str  # what the move should show, in the lesson's words
     check: Check  # (before, after, readout before, readout after) -> asserts
@@ -121,6 +121,23 @@ def longer_event_hold_stays_behind_the_bulkhead(before: ld.View, after: ld.View,
     assert number(new["tracking dropped"]) > number(old["tracking dropped"])
 
 
+def bigger_tracking_pool_leaves_events_full_longer(
+    before: ld.View, after: ld.View, was: str, now: str
+) -> None:
+    tracking_was, tracking_now = number(was.split("/")[0]), number(now.split("/")[0])
+    assert tracking_now > tracking_was, f"the tracking pool did not grow: {was} -> {now}"
+    by_pool = {r["pool"].split(" (")[0]: r for r in after.table()}
+    old = {r["pool"].split(" (")[0]: r for r in before.table()}
+    assert number(by_pool["tracking pool"]["slots"]) == tracking_now
+    # During the slowdown the smaller event compartment is full for more rounds; tracking for no more.
+    assert number(by_pool["event pool"]["rounds full after"]) > number(old["event pool"]["rounds full after"])
+    assert number(by_pool["tracking pool"]["rounds full after"]) <= number(
+        old["tracking pool"]["rounds full after"]
+    )
+    # The single pool does not depend on the split.
+    assert by_pool["single pool"] == old["single pool"]
+
+
 def _split_of(view: ld.View) -> str:
     layouts = {r["layout"] for r in view.table()} - {"single pool (32)"}
     assert len(layouts) == 1, f"expected one split layout, table has {sorted(layouts)}"
@@ -173,6 +190,9 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("layout", "event-hold", "layout", "ArrowRight", 2,
              "longer event holds cost tracking drops in the single pool only",
              longer_event_hold_stays_behind_the_bulkhead),
+        Move("occupancy", "split", "occupancy", "drag", 25,
+             "dragging the split right: a smaller event pool stays full longer in the slowdown",
+             bigger_tracking_pool_leaves_events_full_longer),
     ),
     "03_pool_placement.ipynb": (
         Move("placement", "placement", "placement", "ArrowRight", 1,
@@ -228,12 +248,15 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
     was = ld.slider_value(page, move.slider, move.panel)
     ld.screenshot(page, move.panel, screenshots / f"{move.id}-before.png")
 
-    ld.press_slider(page, move.slider, move.key, move.presses, move.panel)
+    if move.key == "drag":
+        ld.drag_slider(page, move.slider, move.presses, move.panel)
+    else:
+        ld.press_slider(page, move.slider, move.key, move.presses, move.panel)
     after = ld.wait_until_settled(page, move.view, before)
     now = ld.slider_value(page, move.slider, move.panel)
     ld.screenshot(page, move.panel, screenshots / f"{move.id}-after.png")
 
-    assert now != was, f"{move.id}: {move.key} x{move.presses} did not move the slider (still {was})"
+    assert now != was, f"{move.id}: {move.key} {move.presses} did not move the slider (still {was})"
     assert after.images != before.images, f"{move.id}: the figure did not change"
     assert after.tables != before.tables, f"{move.id}: the table did not change"
     try:
