@@ -7,10 +7,17 @@ For every panel of notebooks 01 and 02 at the lesson's defaults it prints the me
 matplotlib figure, and the panel's output bundles exactly as a panel builds them
 (``widgets.output_bundles``: PNG drawn once with Agg, base64, pandas HTML table). Two cases:
 
-- *replayed*: the memoised runs are cleared first, so every run is replayed from the
-  cached arrival stream (a hold, slowdown or failure-round slider move);
+- *replayed*: the memoised runs (and the trade-off's memoised compartments) are cleared
+  first, so every run is replayed from the cached arrival stream: worse than any one
+  slider move, which leaves part of the memo valid;
 - *memoised*: the runs are already cached (a move of a slider that only marks a
   split, or a move back to a value seen before).
+
+The trade-off panel keeps one figure and repaints only what moved over its kept frame
+(``plots.TradeoffFigure``), as the panel does; its first draw, when the panel is built,
+is timed once and printed apart. Then each trade-off slider is moved alone to values not
+seen before, which times what a learner's move really replays (only the compartments
+that read that slider).
 
 The goal is <= 150 ms per move.
 """
