@@ -27,8 +27,8 @@ from . import plots, views
 from .model import HOLD_EVENT, HOLD_TRACKING, LESSON_SPLIT, ROUNDS, SLOW, START, TOTAL
 
 SINGLE_POOL = 0  # the split slider's value for "one shared pool"
-SLIDER_STYLE = {"description_width": "11em"}
-SLIDER_LAYOUT = w.Layout(width="36em")
+SLIDER_STYLE = {"description_width": "13em"}
+SLIDER_LAYOUT = w.Layout(width="38em")
 
 Drawing = Figure | plots.TradeoffFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
 Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
@@ -42,7 +42,13 @@ class SliderView:
     """
 
     def __init__(
-        self, name: str, controls: dict[str, w.ValueWidget], render: Render, extra: tuple[w.Widget, ...] = ()
+        self,
+        name: str,
+        controls: dict[str, w.ValueWidget],
+        render: Render,
+        extra: tuple[w.Widget, ...] = (),
+        *,
+        draw: bool = True,
     ) -> None:
         self.name = name
         self.controls = controls
@@ -57,7 +63,8 @@ class SliderView:
             control.observe(self._changed, names="value")
         self.widget = w.VBox([*extra, *controls.values(), self.output])
         self.widget.add_class(f"bl-panel-{name}")
-        self.redraw()
+        if draw:  # draw=False: a panel that draws on its first slider move or set()
+            self.redraw()
 
     def values(self) -> dict[str, Any]:
         """The sliders' current values, by parameter name."""
@@ -126,7 +133,9 @@ def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[
 # --- sliders -------------------------------------------------------------------------
 
 
-def _slider(cls, name: str, description: str, **kwargs: Any) -> w.ValueWidget:
+def slider(cls: Any, name: str, description: str, **kwargs: Any) -> Any:
+    """A slider (``cls``: IntSlider, FloatSlider, SelectionSlider ...) that redraws on release,
+    labelled ``description`` and classed ``bl-slider-<name>`` for the browser tests."""
     widget = cls(
         description=description, style=SLIDER_STYLE, layout=SLIDER_LAYOUT, continuous_update=False, **kwargs
     )
@@ -134,10 +143,45 @@ def _slider(cls, name: str, description: str, **kwargs: Any) -> w.ValueWidget:
     return widget
 
 
+class LiveProgress:
+    """A progress bar and a status line for a live run that takes seconds.
+
+    ``on_progress(done, total)`` is handed to the live run; :meth:`running`,
+    :meth:`done` and :meth:`failed` frame it. Classed ``bl-progress-<name>`` and
+    ``bl-status-<name>``.
+    """
+
+    def __init__(self, name: str, unit: str = "answered", total: int = 1) -> None:
+        self.unit = unit
+        self.bar = w.IntProgress(value=0, min=0, max=total, description="live run", style=SLIDER_STYLE)
+        self.bar.add_class(f"bl-progress-{name}")
+        self.status = w.Label("")
+        self.status.add_class(f"bl-status-{name}")
+        self.widget = w.HBox([self.bar, self.status])
+
+    def running(self, text: str = "running live on 127.0.0.1 ...") -> None:
+        self.bar.value = 0
+        self.bar.bar_style = "info"
+        self.status.value = text
+
+    def on_progress(self, done: int, total: int) -> None:
+        self.bar.max = total
+        self.bar.value = done
+        self.status.value = f"{done}/{total} {self.unit}"
+
+    def done(self, text: str) -> None:
+        self.bar.bar_style = "success"
+        self.status.value = text
+
+    def failed(self, text: str) -> None:
+        self.bar.bar_style = "danger"
+        self.status.value = text
+
+
 def split_slider(value: int | None = LESSON_SPLIT) -> w.SelectionSlider:
     """The split: "single pool", then 1/31 .. 31/1 (tracking slots / event slots)."""
     options = [("single pool", SINGLE_POOL)] + [(views.split_label(s), s) for s in range(1, TOTAL)]
-    return _slider(
+    return slider(
         w.SelectionSlider, "split", "split (tracking/event)", options=options, value=_to_slider(value)
     )
 
@@ -155,14 +199,14 @@ def hold_sliders(
 ) -> dict[str, w.ValueWidget]:
     """Tracking hold, event hold, slowdown hold (rounds) and the failure round."""
     return {
-        "hold_tracking": _slider(
+        "hold_tracking": slider(
             w.IntSlider, "tracking-hold", "tracking hold (rounds)", min=1, max=20, value=hold_tracking
         ),
-        "hold_event": _slider(
+        "hold_event": slider(
             w.IntSlider, "event-hold", "event hold (rounds)", min=1, max=20, value=hold_event
         ),
-        "slow": _slider(w.IntSlider, "slowdown-hold", "slowdown hold (rounds)", min=1, max=60, value=slow),
-        "start": _slider(
+        "slow": slider(w.IntSlider, "slowdown-hold", "slowdown hold (rounds)", min=1, max=60, value=slow),
+        "start": slider(
             w.IntSlider, "failure-round", "failure round", min=0, max=ROUNDS - 100, step=50, value=start
         ),
     }
@@ -226,7 +270,7 @@ def step_through(
     The Play button is linked to the round slider in the browser (``jslink``), so each
     tick moves the slider and the slider's change redraws the compartments.
     """
-    round_slider = _slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
+    round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
     play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
     play.add_class("bl-play-round")
     link = w.jslink((play, "value"), (round_slider, "value"))
@@ -250,7 +294,7 @@ def littles_law_panel(
 ) -> SliderView:
     """Arrival rate, hold, pool size and headroom factor: Little's Law, Erlang-B and the model."""
     controls = {
-        "arrival_rate": _slider(
+        "arrival_rate": slider(
             w.FloatSlider,
             "arrival-rate",
             "arrival rate (calls/s)",
@@ -259,9 +303,9 @@ def littles_law_panel(
             step=0.01,
             value=arrival_rate,
         ),
-        "hold": _slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
-        "slots": _slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),
-        "factor": _slider(w.FloatSlider, "headroom", "headroom factor", min=1, max=5, step=0.5, value=factor),
+        "hold": slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
+        "slots": slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),
+        "factor": slider(w.FloatSlider, "headroom", "headroom factor", min=1, max=5, step=0.5, value=factor),
     }
 
     def render(**values: Any):

@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..plots import to_png
-from ..widgets import SLIDER_LAYOUT, SLIDER_STYLE, SliderView
+from ..widgets import LiveProgress, SliderView, slider
 from . import orders
 from .orders import OrdersRun, check_orders, keepalive_facts, run_orders
 from .runner import run_sync
@@ -290,14 +290,6 @@ def show(r: OrdersRun) -> None:
 # --- the live panel -------------------------------------------------------------------------
 
 
-def _slider(cls: Any, name: str, description: str, **kwargs: Any) -> Any:
-    widget = cls(
-        description=description, style=SLIDER_STYLE, layout=SLIDER_LAYOUT, continuous_update=False, **kwargs
-    )
-    widget.add_class(f"bl-slider-{name}")
-    return widget
-
-
 def orders_panel(
     variant: str = "limited", pool: int = 10, limit: int = 5, queue: int = 5, slow_latency: float = 0.3
 ) -> SliderView:
@@ -309,31 +301,22 @@ def orders_panel(
     """
     controls = {
         "variant": w.ToggleButtons(options=list(orders.VARIANTS), value=variant, description="variant"),
-        "pool": _slider(w.IntSlider, "pool", "shared pool size", min=1, max=30, value=pool),
-        "limit": _slider(w.IntSlider, "limit", "limit per pool", min=1, max=20, value=limit),
-        "queue": _slider(w.IntSlider, "queue", "bulkhead queue", min=0, max=20, value=queue),
-        "slow_latency": _slider(
+        "pool": slider(w.IntSlider, "pool", "shared pool size", min=1, max=30, value=pool),
+        "limit": slider(w.IntSlider, "limit", "limit per pool", min=1, max=20, value=limit),
+        "queue": slider(w.IntSlider, "queue", "bulkhead queue", min=0, max=20, value=queue),
+        "slow_latency": slider(
             w.FloatSlider, "slowdown", "Payment slow (s)", min=0.1, max=3.0, step=0.1, value=slow_latency
         ),
     }
     controls["variant"].add_class("bl-toggle-variant")
-    progress = w.IntProgress(value=0, min=0, max=30, description="live run")
-    progress.add_class("bl-progress-orders")
-    status = w.HTML("")
-    status.add_class("bl-status-orders")
-
-    def on_progress(done: int, total: int) -> None:
-        progress.max = total
-        progress.value = done
-        status.value = f"{done}/{total} answered"
+    progress = LiveProgress("orders", unit="answered", total=30)
 
     def render(**values: Any):
-        progress.value = 0
-        progress.bar_style = "info"
-        status.value = "running live on 127.0.0.1 ..."
-        r = run(on_progress=on_progress, **values)
-        progress.bar_style = "success"
-        status.value = f"done: {r.duration:.2f} s, {len(r.requests)} answers"
+        progress.running()
+        r = run(on_progress=progress.on_progress, **values)
+        progress.done(f"done: {r.duration:.2f} s, {len(r.requests)} answers")
         return r, [orders_figure(r)], [summary_table([r])]
 
-    return SliderView("orders", controls, render, extra=(w.HBox([progress, status]),))
+    panel = SliderView("orders", controls, render, extra=(progress.widget,))
+    panel.progress = progress
+    return panel

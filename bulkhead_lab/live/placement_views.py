@@ -22,10 +22,10 @@ from typing import Any
 
 import ipywidgets as w
 import pandas as pd
-from IPython.display import HTML, Image, display
+from IPython.display import display
 from matplotlib.figure import Figure
 
-from .. import plots
+from ..widgets import LiveProgress, SliderView, slider
 from . import pools as pools_module
 from .placement import (
     CALLS,
@@ -306,17 +306,6 @@ def round_facts(result: PlacementResult) -> str:
 
 # --- the slider panel -----------------------------------------------------------------------
 
-SLIDER_STYLE = {"description_width": "13em"}
-SLIDER_LAYOUT = w.Layout(width="38em")
-
-
-def _slider(cls: type, name: str, description: str, **kwargs: Any) -> Any:
-    widget = cls(
-        description=description, style=SLIDER_STYLE, layout=SLIDER_LAYOUT, continuous_update=False, **kwargs
-    )
-    widget.add_class(f"bl-slider-{name}")
-    return widget
-
 
 def placement_sliders(
     placement: str = "separate",
@@ -327,17 +316,17 @@ def placement_sliders(
 ) -> dict[str, Any]:
     """Placement, both pool sizes, skipped call sites and the notification (slowdown) latency."""
     return {
-        "placement": _slider(
+        "placement": slider(
             w.SelectionSlider,
             "placement",
             "placement",
             options=[("single shared pool", "single"), ("pool per dependency", "separate")],
             value=placement,
         ),
-        "notif": _slider(w.IntSlider, "notification-slots", "notification slots", min=1, max=40, value=notif),
-        "cat": _slider(w.IntSlider, "catalog-slots", "catalog slots", min=1, max=40, value=cat),
-        "skip": _slider(w.IntSlider, "skipped", "skipped call sites", min=0, max=CALLS, value=skip),
-        "latency_ms": _slider(
+        "notif": slider(w.IntSlider, "notification-slots", "notification slots", min=1, max=40, value=notif),
+        "cat": slider(w.IntSlider, "catalog-slots", "catalog slots", min=1, max=40, value=cat),
+        "skip": slider(w.IntSlider, "skipped", "skipped call sites", min=0, max=CALLS, value=skip),
+        "latency_ms": slider(
             w.IntSlider,
             "slowdown-latency",
             "notification latency (ms)",
@@ -349,90 +338,33 @@ def placement_sliders(
     }
 
 
-class PlacementPanel:
-    """Sliders in, one live round, a figure and a table out; a progress bar while it runs.
+def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
+    """The "try it" panel of notebook 03: each slider move runs one live round at the
+    sliders' values (a progress bar counts the answers) and redraws its figure and table.
 
-    The output area is rewritten through the Output widget's ``outputs`` (not by
-    printing into it), so a redraw caused from another cell stays inside the widget
-    and the round's timing never lands in a cell nbval compares.
+    ``draw=False`` builds it without a first round. ``panel.set(...)`` moves several
+    sliders, runs once and returns the :class:`~.placement.PlacementResult`.
     """
+    controls = placement_sliders(**values)
+    progress = LiveProgress("placement", unit="calls answered", total=2 * CALLS)
 
-    def __init__(self, controls: dict[str, Any] | None = None, run: bool = True) -> None:
-        self.controls = controls or placement_sliders()
-        self.progress = w.IntProgress(
-            min=0, max=2 * CALLS, description="calls answered", bar_style="info", style=SLIDER_STYLE
-        )
-        self.progress.add_class("bl-progress-placement")
-        self.status = w.Label("")
-        self.output = w.Output()
-        self.output.add_class("bl-view-placement")
-        self.result: PlacementResult | None = None
-        self._quiet = False
-        for control in self.controls.values():
-            control.observe(self._changed, names="value")
-        self.widget = w.VBox([*self.controls.values(), w.HBox([self.progress, self.status]), self.output])
-        self.widget.add_class("bl-panel-placement")
-        if run:
-            self.redraw()
-
-    def values(self) -> dict[str, Any]:
-        """The sliders' current values, by parameter name."""
-        return {key: control.value for key, control in self.controls.items()}
-
-    def _changed(self, _change: dict) -> None:
-        if not self._quiet:
-            self.redraw()
-
-    def _on_progress(self, done: int, total: int) -> None:
-        self.progress.max = total
-        self.progress.value = done
-        self.status.value = f"{done}/{total} calls answered"
-
-    def redraw(self) -> PlacementResult | None:
-        """Run one live round with the sliders' values and redraw the figure and table."""
-        v = self.values()
-        self.progress.value = 0
-        self.progress.bar_style = "info"
-        self.status.value = "running a live round on 127.0.0.1 ..."
+    def render(placement: str, notif: int, cat: int, skip: int, latency_ms: int):
+        progress.running("running a live round on 127.0.0.1 ...")
         try:
             result = run_placement_sync(
-                v["placement"],
-                v["notif"],
-                v["cat"],
-                v["skip"],
-                notification_latency=v["latency_ms"] / 1000,
-                on_progress=self._on_progress,
+                placement,
+                notif,
+                cat,
+                skip,
+                notification_latency=latency_ms / 1000,
+                on_progress=progress.on_progress,
             )
-        except ValueError as err:  # a learner sees one line, never a traceback
-            self.status.value = f"cannot run this round: {err}"
-            self.progress.bar_style = "danger"
-            return None
-        self.result = result
-        fig = placement_figure(result)
-        self.output.outputs = ()
-        self.output.append_display_data(Image(data=plots.to_png(fig), format="png"))
-        self.output.append_display_data(HTML(round_table(result).to_html()))
-        self.progress.bar_style = "success"
-        self.status.value = f"done in {result.duration_ms:.0f} ms"
-        return result
+        except ValueError as err:  # the panel shows the one line too
+            progress.failed(f"cannot run this round: {err}")
+            raise
+        progress.done(f"done in {result.duration_ms:.0f} ms")
+        return result, [placement_figure(result)], [round_table(result)]
 
-    def set(self, **values: Any) -> PlacementResult | None:
-        """Move several sliders at once, run one round, and return its result."""
-        unknown = sorted(set(values) - set(self.controls))
-        if unknown:
-            raise ValueError(f"slider must be one of {', '.join(self.controls)} (got {unknown[0]!r})")
-        self._quiet = True
-        try:
-            for key, value in values.items():
-                self.controls[key].value = value
-        finally:
-            self._quiet = False
-        return self.redraw()
-
-    def _ipython_display_(self) -> None:
-        display(self.widget)
-
-
-def placement_panel(**values: Any) -> PlacementPanel:
-    """The "try it" panel of notebook 03, started with one live round at ``values``."""
-    return PlacementPanel(placement_sliders(**values))
+    panel = SliderView("placement", controls, render, extra=(progress.widget,), draw=draw)
+    panel.progress = progress
+    return panel

@@ -69,12 +69,13 @@ def test_the_pool_definition_shown_is_the_marked_block_of_the_package() -> None:
 
 @pytest.mark.live
 def test_the_panel_runs_a_live_round_and_redraws_a_figure_and_a_table() -> None:
-    panel = pv.PlacementPanel(pv.placement_sliders(latency_ms=50), run=False)
+    panel = pv.placement_panel(latency_ms=50, draw=False)
     assert panel.output.outputs == ()
     done = panel.set(notif=2, cat=4, skip=3)
     assert done is panel.result and (done.notification, done.catalog) == (2 + 3, 4)
     assert done.notification_latency == 0.05
-    assert panel.progress.value == panel.progress.max == 80
+    assert panel.progress.bar.value == panel.progress.bar.max == 80
+    assert panel.progress.status.value.startswith("done in ")
     image, table = panel.output.outputs
     assert "image/png" in image["data"] and "text/html" in table["data"]
     assert "notification peak" in table["data"]["text/html"]
@@ -83,7 +84,7 @@ def test_the_panel_runs_a_live_round_and_redraws_a_figure_and_a_table() -> None:
 
 
 def test_the_panel_refuses_an_unknown_slider_with_one_line() -> None:
-    panel = pv.PlacementPanel(run=False)
+    panel = pv.placement_panel(draw=False)
     with pytest.raises(ValueError, match=r"^slider must be one of placement, notif, cat, skip, latency_ms"):
         panel.set(pool=3)
 
