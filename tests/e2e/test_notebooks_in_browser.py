@@ -217,6 +217,9 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
 ) -> None:
     writes: list[str] = []  # the browser must never save (rewrite) a committed notebook
     page.on("request", lambda r: writes.append(f"{r.method} {r.url}") if _writes_contents(r) else None)
+    script_errors: list[str] = []  # the widgets' JavaScript must not throw or log errors either
+    page.on("pageerror", lambda e: script_errors.append(f"uncaught: {e}"))
+    page.on("console", lambda m: script_errors.append(f"console: {m.text}") if m.type == "error" else None)
     try:
         ld.open_notebook(page, notebooks_lab, notebook)
         ld.run_all(page)
@@ -227,13 +230,12 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
             "() => [...new Set([...document.querySelectorAll('[class*=\"bl-slider-\"]')]"
             ".flatMap((e) => [...e.classList].filter((c) => c.startsWith('bl-slider-'))))]"
         )
-        moves = MOVES.get(notebook)
-        if moves is None:
-            assert not sliders, f"{notebook} has sliders {sliders} but no expected moves in MOVES"
-            return
+        moves = MOVES.get(notebook, ())
+        assert moves or not sliders, f"{notebook} has sliders {sliders} but no expected moves in MOVES"
         for move in moves:
             _move_and_check(page, move, screenshots)
         assert ld.error_outputs(page) == [], f"{notebook}: slider moves left errors or stderr"
+        assert script_errors == [], f"{notebook}: the page reported script errors"
     finally:
         notebooks_lab.shutdown_kernels()
     assert writes == [], f"the browser wrote to the notebooks folder (autosave?): {writes}"
