@@ -17,9 +17,13 @@ import pytest
 SCREENSHOTS = ld.REPO / "test-artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by playwright (skips with the reason if it cannot start)."""
+    """Debian's Chromium, headless, driven by playwright (skips with the reason if it cannot start).
+
+    Module scope, not session: while playwright's sync API is open it keeps an asyncio loop running on
+    the main thread, which would break every asyncio test that runs after these in the same process.
+    """
     try:
         with ld.launch_chromium() as chromium:
             yield chromium
