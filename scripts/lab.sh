@@ -6,4 +6,4 @@ cd "$ROOT"
 ROOT_FLAG=()
 [ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-root)
 echo "==> opening JupyterLab on notebooks/ (Ctrl-C twice to stop)"
-exec jupyter lab --notebook-dir="$ROOT/notebooks" "${ROOT_FLAG[@]}" "$@"
+exec jupyter lab --config="$ROOT/jupyter/jupyter_lab_config.py" "${ROOT_FLAG[@]}" "$@"
