@@ -126,6 +126,9 @@ def lab_command(root_dir: Path, work_dir: Path, port: int, token: str) -> list[s
         f"--ServerApp.root_dir={root_dir}",
         f"--LabApp.workspaces_dir={work_dir / 'workspaces'}",
         f"--LabApp.user_settings_dir={work_dir / 'user-settings'}",
+        # JupyterLab makes a checkpoint of a notebook it opens for the first time; keep those
+        # copies out of the repository (a fresh clone has none, a used tree has some).
+        f"--FileCheckpoints.root_dir={work_dir / 'checkpoints'}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
