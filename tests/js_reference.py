@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from bulkhead_lab.model import Params
+from bulkhead_lab.model import COUNTER_NAMES, Params
 
 _CONSTANT_LINES = (
     (
@@ -68,21 +68,6 @@ def run_js(
     out = subprocess.run([node, str(path)], capture_output=True, text=True, timeout=120, check=True).stdout
     report, _, tail = out.partition(_MARK)
     counters = [
-        {
-            snake: c[js]
-            for snake, js in zip(
-                (
-                    "tracking_responses",
-                    "tracking_dropped",
-                    "event_responses",
-                    "event_dropped",
-                    "idle",
-                    "busy_rounds",
-                ),
-                _JS_KEYS,
-                strict=True,
-            )
-        }
-        for c in json.loads(tail)
+        {snake: c[js] for snake, js in zip(COUNTER_NAMES, _JS_KEYS, strict=True)} for c in json.loads(tail)
     ]
     return report, counters

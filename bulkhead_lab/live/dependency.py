@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -101,7 +101,33 @@ async def _finish(coro: Any) -> None:
         raise asyncio.CancelledError
 
 
-class LoopbackServer:
+S = TypeVar("S", bound="Service")
+
+
+class Service:
+    """Something started and stopped around a block: ``async with thing: ...``.
+
+    Subclasses define :meth:`start` and :meth:`stop`; ``stop`` runs on a normal exit,
+    an exception and a cancelled task alike, so nothing stays listening.
+    """
+
+    async def start(self) -> None:
+        raise NotImplementedError
+
+    async def stop(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self: S) -> S:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+
+class LoopbackServer(Service):
     """Serve an aiohttp ``app`` on 127.0.0.1 for the length of an ``async with``.
 
     ``port`` 0 picks a free ephemeral port; :attr:`port` and :attr:`url` say which.
@@ -178,15 +204,6 @@ class LoopbackServer:
             if sock is not None and sock.fileno() != -1:
                 sock.close()
 
-    async def __aenter__(self) -> LoopbackServer:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.stop()
-
 
 @dataclass(frozen=True)
 class Route:
@@ -206,7 +223,7 @@ class Route:
             raise ValueError(f"path must start with / or be * (got {self.path!r})")
 
 
-class Dependency:
+class Dependency(Service):
     """A counting HTTP dependency on 127.0.0.1; use as ``async with Dependency(...) as dep``.
 
     Without ``routes`` it answers every method and path (outside ``/admin``) after
@@ -325,15 +342,6 @@ class Dependency:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def __aenter__(self) -> Dependency:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.stop()
 
     # -- serving -----------------------------------------------------------------
     def _changed(self, delta: int) -> None:

@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import SimpleNamespace, TracebackType
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import aiohttp
@@ -38,7 +38,7 @@ from aiohttp import web
 
 from ..validation import check_choice, check_int, check_real
 from .bulkhead import Bulkhead, BulkheadRejectedError
-from .dependency import LOOPBACK, Dependency, LoopbackServer, Route, check_host, check_port
+from .dependency import LOOPBACK, Dependency, LoopbackServer, Route, Service, check_host, check_port
 
 VARIANTS = ("shared", "separate", "limited")
 MAX_SLOTS = 1000  # connections or bulkhead places; more is no longer a limit worth the name
@@ -140,7 +140,7 @@ class _Pool:
                 tally[name] = 0
 
 
-class OrderService:
+class OrderService(Service):
     """Lesson 004's Order Service for one :class:`OrderSettings`; ``async with`` starts and stops it."""
 
     def __init__(
@@ -194,15 +194,6 @@ class OrderService:
         pools, self._pools = self._pools, {}
         for p in {id(p): p for p in pools.values()}.values():
             await p.session.close()
-
-    async def __aenter__(self) -> OrderService:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.stop()
 
     def bulkhead_stats(self) -> dict[str, int] | None:
         """``GET /admin/bulkhead``'s numbers, or None for a variant without a bulkhead."""
