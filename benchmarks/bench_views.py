@@ -36,7 +36,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from bulkhead_lab import plots, views  # noqa: E402
-from bulkhead_lab.model import Params, arrival_stream, round_order  # noqa: E402
+from bulkhead_lab.model import Params, arrival_stream  # noqa: E402
+from bulkhead_lab.sweep import round_order  # noqa: E402
 from bulkhead_lab.widgets import output_bundles  # noqa: E402
 
 GOAL_MS = 150.0

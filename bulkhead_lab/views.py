@@ -33,16 +33,14 @@ from .model import (
     START,
     TOTAL,
     TRACKING,
-    Compartment,
     Counters,
     Occupancy,
     Params,
     arrival_stream,
-    compartment,
-    join,
     run,
     run_with_occupancy,
 )
+from .sweep import Compartment, compartment, join
 from .validation import check_int, check_real
 
 LESSON_SPLITS: tuple[int, ...] = (28, 24, 20, 16)  # the lesson's sizing table (besides the single pool)
@@ -359,7 +357,7 @@ def split_counters(params: Params) -> tuple[Counters, ...]:
     Each split's two compartments are memoised on what they read: the tracking one on
     the tracking hold only, the event one on the event holds and the day. So a tracking
     hold move reruns only tracking compartments, an event, slowdown or failure-round move
-    only event compartments, and the pairs are joined again (see :func:`model.join`).
+    only event compartments, and the pairs are joined again (see :func:`sweep.join`).
     """
     return _split_sweep(_canonical(replace(params, split=None)))
 

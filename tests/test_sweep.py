@@ -7,7 +7,8 @@ import random
 import pytest
 
 from bulkhead_lab import model
-from bulkhead_lab.model import EVENT, TRACKING, Params, arrival_stream, compartment, join, run, split_sweep
+from bulkhead_lab.model import EVENT, TRACKING, Params, arrival_stream, run
+from bulkhead_lab.sweep import compartment, join, split_sweep
 
 
 def _random_params(rng: random.Random) -> Params:
