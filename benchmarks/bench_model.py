@@ -1,37 +1,30 @@
-"""How fast the seeded model is, against the issue's targets (run it; it prints figures).
+"""How fast the seeded model is (run it; it prints figures and one verdict per target).
 
     python benchmarks/bench_model.py [--pairs 11]
 
-Figures are medians from one run on this machine; the targets are ratios or budgets:
-reproduce <= 0.5x node's wall time (paired runs side by side), one 4,000-round run
-<= 5 ms once the stream exists, all 31 splits x both days <= 150 ms, 60,000 rounds
-<= 100 ms warm with cost linear in rounds.
+Targets (medians on this machine):
+- ``bulkhead-lab reproduce`` <= 0.5x the wall time of the lesson's own ``node bulkhead-run.mjs``
+  (paired runs side by side; the lesson's script is read from $BULKHEAD_LAB_SEEDS);
+- one 4,000-round run <= 5 ms once the stream exists;
+- all 31 splits x both days <= 150 ms;
+- 60,000 rounds <= 100 ms warm, with the cost per round linear (max/min <= 1.3x).
+
+Exit status: see ``bench.py`` (0 all met, 1 one missed, 2 bad argument).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
+
+from bench import Verdicts, load_line, median_ms, seeds_dir
 
 from bulkhead_lab.model import MODES, Params, arrival_stream, run
-
-REPO = Path(__file__).resolve().parents[1]
-SCRIPT = REPO.parent / "shared" / "seeds" / "code" / "bulkhead-run.mjs"
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
 
 
 def wall_ms(cmd: list[str]) -> float:
@@ -40,19 +33,20 @@ def wall_ms(cmd: list[str]) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def line(name: str, value: float, unit: str, goal: str, ok: bool) -> None:
-    print(f"{name:<46}{value:>10.2f} {unit:<3} goal {goal:<10} {'ok' if ok else 'MISSED'}")
-
-
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=11, help="paired reproduce/node runs")
     args = ap.parse_args()
-
+    if args.pairs < 1:
+        ap.error("--pairs must be >= 1")
+    print(load_line())
+    verdicts = Verdicts()
+    line = verdicts.check
+    script = seeds_dir() / "code" / "bulkhead-run.mjs"
     node = shutil.which("node")
-    if node and SCRIPT.exists():
+    if node and script.exists():
         py_cmd = [sys.executable, "-m", "bulkhead_lab", "reproduce"]
-        js_cmd = [node, str(SCRIPT)]
+        js_cmd = [node, str(script)]
         wall_ms(py_cmd), wall_ms(js_cmd)  # warm the file cache for both
         pairs = [(wall_ms(py_cmd), wall_ms(js_cmd)) for _ in range(args.pairs)]
         py = statistics.median(p for p, _ in pairs)
@@ -61,7 +55,7 @@ def main() -> None:
         print(f"reproduce: python {py:.1f} ms, node {js:.1f} ms (medians of {args.pairs} pairs)")
         line("reproduce / node, median of paired ratios", ratio, "x", "<= 0.5", ratio <= 0.5)
     else:
-        print("node or the lesson's script is missing: reproduce-vs-node skipped")
+        print(f"node or the lesson's script ({script}) is missing: reproduce-vs-node not measured here")
 
     base = Params()
     t0 = time.perf_counter()
@@ -82,14 +76,15 @@ def main() -> None:
     for rounds in (15_000, 30_000, 60_000):
         p = Params(rounds=rounds, start=1000, split=24, mode="slowdown")
         s = arrival_stream(p)
-        per_round[rounds] = median_ms(lambda p=p, s=s: run(p, stream=s), 9)
+        per_round[rounds] = median_ms(functools.partial(run, p, stream=s), 9)
     long = per_round[60_000]
     line("60,000 rounds (10-minute failure), warm", long, "ms", "<= 100", long <= 100)
     slope = [per_round[r] / r * 1e6 for r in per_round]
     spread = max(slope) / min(slope)
     print("ns per round at 15k/30k/60k rounds: " + ", ".join(f"{x:.0f}" for x in slope))
     line("linearity: max/min cost per round", spread, "x", "<= 1.3", spread <= 1.3)
+    return verdicts.status()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -102,15 +102,15 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_serve_pools(ns: argparse.Namespace) -> int:
-    from .live.placement import serve_main
+    from .live.serve import serve_pools_main
 
-    return serve_main(ns)
+    return serve_pools_main(ns)
 
 
 def _cmd_serve_orders(ns: argparse.Namespace) -> int:
-    from .live.orders import serve_main
+    from .live.serve import serve_orders_main
 
-    return serve_main(ns)
+    return serve_orders_main(ns)
 
 
 COMMANDS = {

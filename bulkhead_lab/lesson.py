@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
+from . import cache
 from .jsfmt import js_str, to_fixed
-from .model import LESSON_SPLIT, MODES, Counters, Params, arrival_stream, run
+from .model import LESSON_SPLIT, MODES, Counters, Params, split_label
 from .sizing import utilization as pool_utilization
 
 SIZING_SPLITS: tuple[int | None, ...] = (None, 28, 24, 20, 16)  # the lesson's sizing table
@@ -87,16 +87,8 @@ class Day:
 
 
 def day_pair(base: Params, split: int | None) -> Day:
-    """Both days for one layout, replaying the same arrival stream."""
-    return _day_pair(base.with_(split=None, mode="healthy"), split)
-
-
-@lru_cache(maxsize=64)
-def _day_pair(base: Params, split: int | None) -> Day:
-    # Params and Counters are frozen, so a layout's two days are computed once per
-    # parameter set, however many tables ask for them.
-    stream = arrival_stream(base)
-    h, s = (run(base.with_(split=split, mode=m), stream=stream) for m in MODES)
+    """Both days for one layout, replaying the same arrival stream (runs kept by ``cache``)."""
+    h, s = (cache.counters(base.with_(split=split, mode=m)) for m in MODES)
     return Day(split, h, s)
 
 
@@ -105,14 +97,117 @@ def sizing_table(base: Params = Params(), splits: Iterable[int | None] = SIZING_
     return [day_pair(base, split) for split in splits]
 
 
-def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Counters:
-    """The healthy day at a narrower event share (the lesson's 27/5)."""
-    return run(base.with_(split=split, mode="healthy"))
+# --- the lesson's sentences, as data --------------------------------------------------
 
 
-def split_label(split: int | None, total: int) -> str:
-    """'single pool (32)' or '24/8', as the lesson's sizing table writes a layout."""
-    return f"single pool ({total})" if split is None else f"{split}/{total - split}"
+@dataclass(frozen=True)
+class FailureFreeCost:
+    """The healthy day's price of the bulkhead: lost sharing."""
+
+    single: Counters
+    bulkhead: Counters
+    drop_ratio: float
+    single_utilization: float
+    bulkhead_utilization: float
+
+    @property
+    def single_dropped(self) -> int:
+        return dropped(self.single)
+
+    @property
+    def bulkhead_dropped(self) -> int:
+        return dropped(self.bulkhead)
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        s, b = self.single, self.bulkhead
+        return (
+            f"With no failure at all, drops go {self.single_dropped} -> {self.bulkhead_dropped} "
+            f"({self.drop_ratio:.1f}x): tracking {s.tracking_dropped} -> {b.tracking_dropped} "
+            f"({b.tracking_dropped - s.tracking_dropped:+d}), event {s.event_dropped} -> {b.event_dropped} "
+            f"({b.event_dropped - s.event_dropped:+d}); utilization {self.single_utilization:.3f} -> "
+            f"{self.bulkhead_utilization:.3f} ({self.bulkhead_utilization - self.single_utilization:+.3f}). "
+            f"Idle slots in the other pool, summed over the rejections: {s.idle} -> {b.idle}."
+        )
+
+
+def failure_free_cost(base: Params = Params(), split: int = LESSON_SPLIT) -> FailureFreeCost:
+    """Single pool against a bulkhead on the healthy day (105 -> 578 drops in the lesson)."""
+    s = cache.counters(base.with_(split=None, mode="healthy"))
+    b = cache.counters(base.with_(split=split, mode="healthy"))
+    return FailureFreeCost(
+        single=s,
+        bulkhead=b,
+        drop_ratio=drop_ratio(s, b),
+        single_utilization=utilization(s, base.rounds, base.total),
+        bulkhead_utilization=utilization(b, base.rounds, base.total),
+    )
+
+
+@dataclass(frozen=True)
+class FailingDayGain:
+    """The slowdown day's gain for the neighbouring (tracking) flow."""
+
+    single: Counters
+    bulkhead: Counters
+    percent_less: float
+    rescued: float
+    minutes: float
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        return (
+            f"On the slowdown day tracking drops go {self.single.tracking_dropped} -> "
+            f"{self.bulkhead.tracking_dropped} ({self.percent_less:.1f}% less); scaled to a "
+            f"{self.minutes:g}-minute failure that is {self.rescued:,.0f} tracking requests rescued. "
+            f"The event flow is not rescued: {self.single.event_dropped} -> {self.bulkhead.event_dropped}."
+        )
+
+
+def failing_day_gain(
+    base: Params = Params(), split: int = LESSON_SPLIT, minutes: float = FAILURE_MINUTES
+) -> FailingDayGain:
+    """Single pool against a bulkhead on the slowdown day (2654 -> 172 in the lesson)."""
+    s = cache.counters(base.with_(split=None, mode="slowdown"))
+    b = cache.counters(base.with_(split=split, mode="slowdown"))
+    return FailingDayGain(
+        single=s,
+        bulkhead=b,
+        percent_less=percent_less(s.tracking_dropped, b.tracking_dropped),
+        rescued=rescued(s.tracking_dropped, b.tracking_dropped, base, minutes),
+        minutes=minutes,
+    )
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """The lesson's sensitivity row: 27/5 instead of 24/8 on the healthy day."""
+
+    lesson_split: Counters
+    narrower: Counters
+    split: int
+    utilization_at: dict[int, float]
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        u = ", ".join(f"{v:.3f} at {k} slots" for k, v in self.utilization_at.items())
+        return (
+            f"With {split_label(self.split)} instead of {split_label(LESSON_SPLIT)}, healthy-day tracking "
+            f"drops go {self.lesson_split.tracking_dropped} -> {self.narrower.tracking_dropped} and event "
+            f"drops {self.lesson_split.event_dropped} -> {self.narrower.event_dropped}; the event pool "
+            f"runs at utilization {u}."
+        )
+
+
+def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Sensitivity:
+    """The healthy day at 24/8 and at a narrower split (the lesson's 27/5), and Little's Law
+    utilization of the event pool at 8 and 5 slots."""
+    return Sensitivity(
+        lesson_split=cache.counters(base.with_(split=LESSON_SPLIT, mode="healthy")),
+        narrower=cache.counters(base.with_(split=split, mode="healthy")),
+        split=split,
+        utilization_at={n: event_pool_utilization(base, n) for n in SENSITIVITY_EVENT_SLOTS},
+    )
 
 
 # --- the printed text ---------------------------------------------------------------
@@ -179,7 +274,7 @@ def report(base: Params = Params()) -> str:
             + str(day.slowdown.tracking_dropped).rjust(27)
             + str(day.slowdown.event_dropped).rjust(24)
         )
-    sens = sensitivity(p)
+    sens = sensitivity(p).narrower
     u8, u5 = (event_pool_utilization(p, n) for n in SENSITIVITY_EVENT_SLOTS)
     lines.append(
         f"sensitivity: with 27/5 instead of 24/8, failure-free tracking dropped would go "

@@ -7,20 +7,21 @@ MINSTD generator and shuffled; each arrival takes one *slot* from its pool for i
 shared pool into a bulkhead: ``split`` slots for tracking, the rest for events.
 
 The arrival stream depends only on the seed, the two rates, ``cycle`` and the
-number of rounds, never on the layout or the holds, so it is drawn once
-(:func:`arrival_stream`, cached) and replayed by :func:`run` for every layout.
-That is what makes a slider move cheap.
+number of rounds, never on the layout or the holds, so it can be drawn once
+(:func:`arrival_stream`) and replayed by :func:`run` for every layout; the memo that
+keeps it between calls is :func:`bulkhead_lab.cache.stream`. That is what makes a
+slider move cheap.
 
-The model is pure: no I/O, no plotting, no widgets.
+The model is pure: no I/O, no plotting, no widgets, no cache of its own.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from typing import Any
 
-from .validation import check_params
+from .validation import check_choice, check_int, check_real, fail, is_int
 
 # Lesson 000's constants, named once, with where the lesson says they come from.
 TOTAL = 32  # AY2: the gateway's slot pool
@@ -35,12 +36,21 @@ SLOW = 22  # the event hold while carrier validation is slow
 SEED = 20260801
 LESSON_SPLIT = 24  # the lesson's bulkhead: 24 tracking / 8 event
 
-MODULUS = 2147483647  # 2**31 - 1, the MINSTD modulus
+MODULUS = 2147483647  # 2**31 - 1, the MINSTD modulus (a seed that is a multiple of it is stuck at 0)
 MULTIPLIER = 48271  # MINSTD's multiplier
+MAX_SEED = 2**53 - 1  # the seed must stay exact as a JavaScript number
+MAX_ROUNDS = 1_000_000  # ~2.8 model hours at 100 rounds/s; bounds memory and time
+MAX_ARRIVALS_PER_ROUND = 100.0  # per flow: Knuth's Poisson draw costs O(mean) per round
 
 TRACKING, EVENT = 0, 1  # flow codes in the arrival stream
 FLOWS = ("tracking", "event")
 MODES = ("healthy", "slowdown")
+SINGLE_POOL_LABEL = "single pool"  # how a layout of one shared pool (split None) is written
+
+
+def split_label(split: int | None, total: int = TOTAL) -> str:
+    """'single pool (32)' or '24/8', as the lesson's sizing table writes a layout."""
+    return f"{SINGLE_POOL_LABEL} ({total})" if split is None else f"{split}/{total - split}"
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,7 @@ class Params:
     """Every knob of one run; the defaults are lesson 000's.
 
     ``split`` is the tracking pool's size (the event pool gets ``total - split``);
-    ``None`` means one shared pool of ``total`` slots.
+    ``None`` means one shared pool of ``total`` slots (the only spelling of it in the model).
     """
 
     split: int | None = None
@@ -67,7 +77,7 @@ class Params:
     def __post_init__(self) -> None:
         check_params(self)
 
-    def with_(self, **changes: object) -> Params:
+    def with_(self, **changes: Any) -> Params:
         """A copy with some fields changed (and checked again)."""
         return replace(self, **changes)
 
@@ -131,13 +141,41 @@ class Occupancy:
     event: tuple[int, ...] | None
 
 
+def check_params(p: Params) -> None:
+    """Refuse a parameter set the lesson's model cannot run as written (one line, the first bad one)."""
+    total = check_int("total", p.total, 2)
+    if p.split is not None:
+        check_int("split", p.split, 1, total - 1)
+    rounds = check_int("rounds", p.rounds, 1, MAX_ROUNDS)
+    check_int("start", p.start, 0, rounds)
+    check_int("hold_tracking", p.hold_tracking, 1)
+    check_int("hold_event", p.hold_event, 1)
+    check_int("slow", p.slow, 1)
+    check_choice("mode", p.mode, MODES)
+    cycle = check_real("cycle", p.cycle, 0.0, 1e9, low_open=True)
+    # A rate's top follows the cycle (at most MAX_ARRIVALS_PER_ROUND a round). When the
+    # cycle was changed, a rate over that top is the cycle's doing: say so, naming the cycle.
+    top = MAX_ARRIVALS_PER_ROUND * cycle
+    for name, rate in (("tracking_rate", p.tracking_rate), ("event_rate", p.event_rate)):
+        if cycle != CYCLE and isinstance(rate, (int, float)) and math.isfinite(rate) and rate > top:
+            least = rate / MAX_ARRIVALS_PER_ROUND
+            raise fail(
+                "cycle",
+                p.cycle,
+                f"a number >= {least:g} rounds/s for {name} {rate:g}/s "
+                f"(at most {MAX_ARRIVALS_PER_ROUND:g} arrivals a round)",
+            )
+        check_real(name, rate, 0.0, top)
+    if not is_int(p.seed) or not 1 <= p.seed <= MAX_SEED or p.seed % MODULUS == 0:
+        raise fail("seed", p.seed, f"an integer in 1..{MAX_SEED} that is not a multiple of {MODULUS}")
+
+
 def arrival_stream(params: Params) -> ArrivalStream:
-    """The seeded arrivals for these parameters (cached on what they depend on)."""
-    return _draw_stream(*params.stream_key)
+    """The seeded arrivals for these parameters, drawn afresh (``cache.stream`` keeps them)."""
+    return draw_stream(*params.stream_key)
 
 
-@lru_cache(maxsize=16)
-def _draw_stream(
+def draw_stream(
     seed: int, tracking_rate: float, event_rate: float, cycle: float, rounds: int
 ) -> ArrivalStream:
     # Draws in exactly the lesson's order: tracking's Poisson, event's Poisson, then
@@ -197,7 +235,7 @@ def run_with_occupancy(
 def _simulate(params: Params, stream: ArrivalStream | None, trace: bool) -> tuple[Counters, Occupancy | None]:
     if stream is None:
         stream = arrival_stream(params)
-    elif stream.rounds != params.rounds:
+    if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
     if params.split is None:
         return _run_single(params, stream, trace)

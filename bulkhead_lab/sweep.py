@@ -6,7 +6,9 @@ share nothing but the ``idle`` counter, so each flow is run alone per compartmen
 (cached on only what it depends on) and each pair is joined back into the six counters
 of :func:`bulkhead_lab.model.run`, exactly (``tests/test_sweep.py`` checks that).
 
-Pure, like the model; kept apart from it so ``reproduce`` does not pay for it at start-up.
+Pure, like the model: no cache of its own (``bulkhead_lab.cache`` keeps the compartments
+and each stream's :class:`RoundOrder`); kept apart from the model so ``reproduce`` does
+not pay for it at start-up.
 """
 
 from __future__ import annotations
@@ -17,15 +19,7 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import mul
 
-from .model import (
-    EVENT,
-    TRACKING,
-    ArrivalStream,
-    Counters,
-    Params,
-    arrival_stream,
-    event_holds,
-)
+from .model import EVENT, TRACKING, ArrivalStream, Counters, Params, arrival_stream, event_holds
 from .validation import check_int
 
 # --- a split sweep, one compartment at a time ------------------------------------------
@@ -57,18 +51,12 @@ class RoundOrder:
     after: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
 
-_ORDERS: dict[int, tuple[ArrivalStream, RoundOrder]] = {}
-
-
 def round_order(stream: ArrivalStream) -> RoundOrder:
-    """The stream's :class:`RoundOrder`, computed once per stream (kept for the last few)."""
-    hit = _ORDERS.get(id(stream))
-    if hit is not None and hit[0] is stream:
-        return hit[1]
+    """The stream's :class:`RoundOrder` (``cache.round_order`` keeps it per stream)."""
     before: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
     after: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
     for arrivals in stream.order:
-        seen = [[], []]  # per flow: the other flow's count before each of its arrivals
+        seen: list[list[int]] = [[], []]  # per flow: the other flow's count before each of its arrivals
         counts = [0, 0]
         for flow in arrivals:
             seen[flow].append(counts[1 - flow])
@@ -80,13 +68,9 @@ def round_order(stream: ArrivalStream) -> RoundOrder:
                 sums[i] = sums[i + 1] + b[i]
             before[flow].append(tuple(b))
             after[flow].append(tuple(sums))
-    result = RoundOrder(
+    return RoundOrder(
         (tuple(before[TRACKING]), tuple(before[EVENT])), (tuple(after[TRACKING]), tuple(after[EVENT]))
     )
-    if len(_ORDERS) >= 4:
-        _ORDERS.pop(next(iter(_ORDERS)))
-    _ORDERS[id(stream)] = (stream, result)
-    return result
 
 
 @dataclass(frozen=True)
@@ -109,15 +93,16 @@ class Compartment:
     offset: int
 
 
-def compartment(params: Params, flow: int, slots: int, *, stream: ArrivalStream | None = None) -> Compartment:
+def compartment(
+    params: Params, flow: int, slots: int, stream: ArrivalStream, order: RoundOrder
+) -> Compartment:
     """Run ``flow`` (TRACKING or EVENT) alone in ``slots`` slots with ``params``' holds and day.
 
     The tracking compartment reads only ``hold_tracking``; the event compartment reads
-    ``hold_event`` and, on the slowdown day, ``slow`` from round ``start`` on.
+    ``hold_event`` and, on the slowdown day, ``slow`` from round ``start`` on. ``order``
+    is ``round_order(stream)``.
     """
-    if stream is None:
-        stream = arrival_stream(params)
-    elif stream.rounds != params.rounds:
+    if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
     check_int("flow", flow, TRACKING, EVENT)
     slots = check_int("slots", slots, 0)
@@ -129,7 +114,7 @@ def compartment(params: Params, flow: int, slots: int, *, stream: ArrivalStream 
     else:
         counts = stream.event
         hold_before, hold_after, start = event_holds(params)
-    after = round_order(stream).after[flow]
+    after = order.after[flow]
     ends = [0] * (2 * rounds + 1)  # a slot held past the last round simply never frees
     free_at = [0] * rounds
     refused = [0] * rounds
@@ -164,7 +149,7 @@ def compartment(params: Params, flow: int, slots: int, *, stream: ArrivalStream 
     )
 
 
-def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Counters:
+def join(tracking: Compartment, event: Compartment, order: RoundOrder) -> Counters:
     """The six counters of the split whose compartments are ``tracking`` and ``event``.
 
     Equal to :func:`run` for that split: drops, responses and busy slot-rounds add up;
@@ -172,9 +157,10 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
     """
     if tracking.flow != TRACKING or event.flow != EVENT:
         raise ValueError("join needs a tracking compartment and an event compartment, in that order")
-    if not len(tracking.free) == len(event.free) == stream.rounds:
+    length = len(order.before[TRACKING])
+    if not len(tracking.free) == len(event.free) == length:
         raise ValueError(
-            f"join needs both compartments run over the stream's {stream.rounds} rounds "
+            f"join needs both compartments run over the stream's {length} rounds "
             f"(got {len(tracking.free)} and {len(event.free)})"
         )
     free_t, free_e = tracking.free, event.free
@@ -192,7 +178,6 @@ def join(tracking: Compartment, event: Compartment, stream: ArrivalStream) -> Co
     )
     both = list(compress(fewer, map(other_refused.__getitem__, fewer)))  # rounds where both refuse
     if both:
-        order = round_order(stream)
         eb, tb = order.before
         seb, stb = order.after
         for t in both:
@@ -227,16 +212,18 @@ def split_sweep(
     Exactly ``{s: run(params.with_(split=s)) for s in splits}``, built as each split's
     :func:`compartment` runs joined by :func:`join`. Alone it costs about what those runs
     cost; the gain is for a caller that memoises the compartments on what they read
-    (``bulkhead_lab.views`` does), since a hold or day changes only one side of every split.
+    (``bulkhead_lab.cache.split_counters`` does), since a hold or day changes only one
+    side of every split.
     """
     if stream is None:
         stream = arrival_stream(params)
+    order = round_order(stream)
     chosen = list(range(1, params.total)) if splits is None else list(splits)
     for s in chosen:
         check_int("split", s, 1, params.total - 1)
     result = {}
     for s in chosen:
-        t = compartment(params, TRACKING, s, stream=stream)
-        e = compartment(params, EVENT, params.total - s, stream=stream)
-        result[s] = join(t, e, stream)
+        t = compartment(params, TRACKING, s, stream, order)
+        e = compartment(params, EVENT, params.total - s, stream, order)
+        result[s] = join(t, e, order)
     return result

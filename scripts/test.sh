@@ -11,9 +11,11 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     || echo "==> Chromium could not be installed: the browser tests will be skipped"
 fi
 
-echo "==> ruff (style and lint)"
+echo "==> ruff (lint and format) and mypy (types)"
 lint=0
 ruff check . || lint=$?
+ruff format --check . || lint=$?
+mypy || lint=$?
 echo "==> pytest: unit, differential and live tests, and every notebook under nbval"
 paths=(tests)
 compgen -G "notebooks/*.ipynb" >/dev/null && paths+=(notebooks)
@@ -30,6 +32,6 @@ if [ -d tests/e2e ]; then
   [ "$e2e" = 5 ] && e2e=0
   [ "$status" = 0 ] && status=$e2e
 fi
-[ "$lint" = 0 ] || echo "==> ruff found problems (above): failing the run"
+[ "$lint" = 0 ] || echo "==> ruff or mypy found problems (above): failing the run"
 [ "$status" = 0 ] && exit "$lint"
 exit "$status"

@@ -7,7 +7,7 @@ from js_reference import run_js
 from test_model import OTHER_PARAMS
 
 from bulkhead_lab import lesson
-from bulkhead_lab.model import LESSON_SPLIT, Params
+from bulkhead_lab.model import LESSON_SPLIT, Params, split_label
 
 
 def test_report_is_byte_identical_to_the_lessons_output(seeds) -> None:
@@ -59,7 +59,7 @@ def test_the_bulkhead_keeps_tracking_drops_equal_on_both_days(days) -> None:
 
 def test_the_sizing_table_and_sensitivity_row() -> None:
     rows = {
-        lesson.split_label(d.split, 32): (
+        split_label(d.split, 32): (
             d.healthy.tracking_dropped,
             d.healthy.event_dropped,
             d.slowdown.tracking_dropped,
@@ -74,7 +74,7 @@ def test_the_sizing_table_and_sensitivity_row() -> None:
         "20/12": (868, 37, 868, 1416),
         "16/16": (2591, 0, 2591, 942),
     }
-    s = lesson.sensitivity()
+    s = lesson.sensitivity().narrower
     assert (s.tracking_dropped, s.event_dropped) == (26, 1303)
     assert [round(lesson.event_pool_utilization(Params(), n), 3) for n in (8, 5)] == [0.729, 1.167]
 

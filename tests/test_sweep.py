@@ -8,7 +8,7 @@ import pytest
 
 from bulkhead_lab import model
 from bulkhead_lab.model import EVENT, TRACKING, Params, arrival_stream, run
-from bulkhead_lab.sweep import compartment, join, split_sweep
+from bulkhead_lab.sweep import compartment, join, round_order, split_sweep
 
 
 def _random_params(rng: random.Random) -> Params:
@@ -63,26 +63,30 @@ def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full
     both = idle = 0
     for p in RANDOM_PARAMS:
         stream = arrival_stream(p)
+        order = round_order(stream)
         for s in range(1, p.total):
-            t = compartment(p.with_(mode="slowdown"), TRACKING, s, stream=stream)
-            e = compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream=stream)
+            t = compartment(p.with_(mode="slowdown"), TRACKING, s, stream, order)
+            e = compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream, order)
             both += len(set(t.drop_rounds) & set(e.drop_rounds))
-            idle += join(t, e, stream).idle
+            idle += join(t, e, order).idle
     assert both > 1000 and idle > 10_000
 
 
 def test_the_tracking_compartment_ignores_the_day_and_the_event_holds() -> None:
     stream = arrival_stream(Params())
-    a = compartment(Params(), TRACKING, 20, stream=stream)
-    b = compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream=stream)
+    order = round_order(stream)
+    a = compartment(Params(), TRACKING, 20, stream, order)
+    b = compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream, order)
     assert a == b
 
 
 def test_a_compartment_carries_its_flows_counters_from_run() -> None:
     p = Params(split=24, mode="slowdown")
     c = run(p)
-    t = compartment(p, TRACKING, 24)
-    e = compartment(p, EVENT, 8)
+    stream = arrival_stream(p)
+    order = round_order(stream)
+    t = compartment(p, TRACKING, 24, stream, order)
+    e = compartment(p, EVENT, 8, stream, order)
     assert (t.responses, t.dropped, e.responses, e.dropped) == (
         c.tracking_responses,
         c.tracking_dropped,
@@ -98,15 +102,20 @@ def test_a_sweep_refuses_a_split_outside_the_pool() -> None:
 
 
 def test_join_refuses_compartments_in_the_wrong_order() -> None:
-    t = compartment(Params(), TRACKING, 24)
-    e = compartment(Params(), EVENT, 8)
+    stream = arrival_stream(Params())
+    order = round_order(stream)
+    t = compartment(Params(), TRACKING, 24, stream, order)
+    e = compartment(Params(), EVENT, 8, stream, order)
     with pytest.raises(ValueError, match="tracking compartment and an event compartment"):
-        join(e, t, arrival_stream(Params()))
+        join(e, t, order)
 
 
 def test_join_refuses_compartments_of_another_run_length() -> None:
     short = Params(rounds=500, start=0)
-    t = compartment(short, TRACKING, 24)
-    e = compartment(Params(), EVENT, 8)
+    short_stream = arrival_stream(short)
+    stream = arrival_stream(Params())
+    order = round_order(stream)
+    t = compartment(short, TRACKING, 24, short_stream, round_order(short_stream))
+    e = compartment(Params(), EVENT, 8, stream, order)
     with pytest.raises(ValueError, match="stream's 4000 rounds"):
-        join(t, e, arrival_stream(Params()))
+        join(t, e, order)

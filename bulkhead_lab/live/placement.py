@@ -1,64 +1,50 @@
 """Lesson 003's scenario on real sockets: where the pool sits, and who pays for it.
 
 Two dependencies on 127.0.0.1: notification (slow, 300 ms) and catalog (fast, 5 ms).
-A round sends ``calls`` concurrent calls to each, through :func:`~.pools.pools`'s
+A batch sends ``calls`` concurrent calls to each, through :func:`~.pools.pools`'s
 placement, and reads back what each dependency saw: its peak concurrency, and how
 many catalog calls finished before the first notification answer (``catalogBefore``).
 
-:func:`run_placement` starts both dependencies on free ports, runs one round and
-stops them; :func:`serve_main` is ``python -m bulkhead_lab serve-pools``, the
-lesson's ``node services.mjs`` with the loan service answering ``GET /run``.
+:func:`run_placement` starts both dependencies on free ports, runs one batch and
+stops them; :func:`loan_app` is the lesson's loan service, answering ``GET /run`` with
+one batch against dependencies already running (``python -m bulkhead_lab serve-pools``
+serves it, see :mod:`.serve`); :func:`code_cost` counts the pool definition's lines.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import inspect
 import json
 import math
 import re
-import signal
-import socket
-import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from ..validation import check_int, check_real
+from ..validation import check_int, check_real, fail, int_range, parse_int
 from . import pools as pools_module
-from .dependency import (
-    LOOPBACK,
-    Dependency,
-    LoopbackServer,
-    bad_request,
-    bind_loopback,
-    check_host,
-    check_port,
-)
-from .pools import SKIPPED, DependencyError, call, check_placement, pools
-from .runner import run_sync
+from .dependency import Dependency
+from .pools import MAX_POOL_SLOTS, SKIPPED, DependencyError, call, check_placement, pools
+from .server import Progress, bad_request
 
-CALLS = 40  # concurrent calls per stream, as in the lesson
+CALLS = 40  # concurrent calls per stream in a batch, as in the lesson
 MAX_CALLS = 1000
 NOTIFICATION_LATENCY = 0.300  # seconds
 CATALOG_LATENCY = 0.005
-MAX_LATENCY = 10.0  # seconds; one slot x 40 calls x 10 s is already a long wait
-ROUND_MS = 500  # the protocol's duration is rounded to this, like the lesson's
-
-Progress = Callable[[int, int], None]
+MAX_PLACEMENT_LATENCY = 10.0  # seconds, either dependency's; 1 slot x 40 calls x 10 s is already long
+ROUNDING_MS = 500  # the protocol's duration is rounded to a multiple of this, like the lesson's
 
 
 @dataclass
 class PlacementResult:
-    """One round: the lesson's five fields plus what the plots need.
+    """One batch: the lesson's five fields plus what the plots need.
 
     ``notification`` and ``catalog`` are the peaks each dependency saw; ``duration_ms``
     is measured (not rounded); ``latencies_ms[stream][j]`` is call ``j``'s time from
-    the round's start to its answer; ``timelines[stream]`` is ``(seconds, open)``.
+    the batch's start to its answer; ``timelines[stream]`` is ``(seconds, open)``.
     """
 
     placement: str
@@ -86,7 +72,7 @@ class PlacementResult:
         }
 
     def ideal_ms(self) -> float:
-        """The shortest this round can take: ``ceil(calls / slots) x latency`` for the slower stream."""
+        """The shortest this batch can take: ``ceil(calls / slots) x latency`` for the slower stream."""
         return ideal_ms(
             self.placement,
             self.notif,
@@ -100,7 +86,7 @@ class PlacementResult:
 
 def rounded(duration_ms: float) -> int:
     """Round to 500 ms as the lesson's ``Math.round(ms / 500) * 500`` (halves go up)."""
-    return int(math.floor(duration_ms / ROUND_MS + 0.5)) * ROUND_MS
+    return int(math.floor(duration_ms / ROUNDING_MS + 0.5)) * ROUNDING_MS
 
 
 def ideal_ms(
@@ -124,14 +110,14 @@ def ideal_ms(
     return max(math.ceil(pooled / notif) * slow_ms, math.ceil(calls / cat) * fast_ms, skipped_ms)
 
 
-def check_round(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
-    """Refuse bad round parameters with one line naming the parameter and its range."""
+def check_batch(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
+    """Refuse bad batch parameters with one line naming the parameter and its range."""
     p, n, c = check_placement(placement, notif, cat)
     calls = check_int("calls", calls, 1, MAX_CALLS)
     return p, n, c, check_int("skip", skip, 0, calls), calls
 
 
-async def run_round(
+async def run_batch(
     notification: Dependency,
     catalog: Dependency,
     placement: str = "separate",
@@ -144,10 +130,10 @@ async def run_round(
     """Send ``calls`` concurrent calls to each running dependency and read their peaks.
 
     The first ``skip`` notification call sites use no pool. A dependency that fails
-    mid-round raises :class:`~.pools.DependencyError`; every other call is cancelled
+    mid-batch raises :class:`~.pools.DependencyError`; every other call is cancelled
     and every pool closed before it propagates.
     """
-    placement, notif, cat, skip, calls = check_round(placement, notif, cat, skip, calls)
+    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
     latencies: dict[str, list[float]] = {"notification": [0.0] * calls, "catalog": [0.0] * calls}
     state = {"done": 0, "finished": 0, "before": -1}
 
@@ -157,12 +143,12 @@ async def run_round(
         if on_progress is not None:
             on_progress(state["finished"], 2 * calls)
 
-    async def slow(j: int, pending: asyncio.Future[float]) -> None:
+    async def slow(j: int, pending: Awaitable[float]) -> None:
         finished("notification", j, await pending)
         if state["before"] < 0:
             state["before"] = state["done"]
 
-    async def fast(j: int, pending: asyncio.Future[float]) -> None:
+    async def fast(j: int, pending: Awaitable[float]) -> None:
         finished("catalog", j, await pending)
         state["done"] += 1
 
@@ -217,23 +203,18 @@ async def run_placement(
     catalog_latency: float = CATALOG_LATENCY,
     on_progress: Progress | None = None,
 ) -> PlacementResult:
-    """Start notification and catalog on free 127.0.0.1 ports, run one round, stop both.
+    """Start notification and catalog on free 127.0.0.1 ports, run one batch, stop both.
 
-    Nothing stays listening afterwards, whether the round ends, fails or is cancelled.
+    Nothing stays listening afterwards, whether the batch ends, fails or is cancelled.
     """
-    check_round(placement, notif, cat, skip, calls)
-    check_real("notification_latency", notification_latency, 0.0, MAX_LATENCY)
-    check_real("catalog_latency", catalog_latency, 0.0, MAX_LATENCY)
+    check_batch(placement, notif, cat, skip, calls)
+    check_real("notification_latency", notification_latency, 0.0, MAX_PLACEMENT_LATENCY)
+    check_real("catalog_latency", catalog_latency, 0.0, MAX_PLACEMENT_LATENCY)
     async with (
         Dependency("notification", notification_latency, timeline=True) as notification,
         Dependency("catalog", catalog_latency, timeline=True) as catalog,
     ):
-        return await run_round(notification, catalog, placement, notif, cat, skip, calls, on_progress)
-
-
-def run_placement_sync(*args: object, **kwargs: object) -> PlacementResult:
-    """:func:`run_placement` from plain code (a notebook cell or a slider callback)."""
-    return run_sync(run_placement(*args, **kwargs))  # type: ignore[arg-type]
+        return await run_batch(notification, catalog, placement, notif, cat, skip, calls, on_progress)
 
 
 # -- the code cost, counted from this package's own source ---------------------------------
@@ -257,11 +238,11 @@ class CodeCost:
 
 def code_cost() -> CodeCost:
     """Count, as measure.mjs does, the lines between ``# >>> pool definition`` and ``# <<<``
-    in pools.py and the outbound call sites of :func:`run_round`."""
+    in pools.py and the outbound call sites of :func:`run_batch`."""
     block = re.search(r"# >>> pool definition[^\n]*\n(.*?)# <<<", inspect.getsource(pools_module), re.S)
     if block is None:
         raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
-    body = inspect.getsource(run_round)
+    body = inspect.getsource(run_batch)
     return CodeCost(
         block_lines=len(block.group(1).strip().split("\n")),
         call_sites=len(re.findall(r'\bcall\([\w.]+, "', body)),
@@ -269,30 +250,30 @@ def code_cost() -> CodeCost:
     )
 
 
-# -- serve-pools: the lesson's services.mjs in the foreground -------------------------------
+# -- the loan service: the lesson's GET /run, one batch per request -------------------------
 
 
 def _query_int(query: dict[str, str], name: str, low: int, high: int, default: int | None = None) -> int:
     raw = query.get(name)
-    if raw is None and default is not None:
-        return default
-    if raw is None or not re.fullmatch(r"[0-9]{1,9}", raw):
-        raise ValueError(f"{name} must be an integer in {low}..{high} (got {raw!r})")
-    return check_int(name, int(raw), low, high)
+    if raw is None:
+        if default is not None:
+            return default
+        raise fail(name, raw, int_range(low, high))
+    return parse_int(name, raw, low, high)
 
 
 def parse_run_query(query: dict[str, str]) -> tuple[str, int, int, int]:
     """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad."""
     placement, notif, cat = check_placement(
         query.get("placement"),
-        _query_int(query, "notif", 1, pools_module.MAX_SLOTS),
-        _query_int(query, "cat", 1, pools_module.MAX_SLOTS),
+        _query_int(query, "notif", 1, MAX_POOL_SLOTS),
+        _query_int(query, "cat", 1, MAX_POOL_SLOTS),
     )
     return placement, notif, cat, _query_int(query, "skip", 0, CALLS, default=0)
 
 
 def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
-    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one round, one at a time."""
+    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one batch, one at a time."""
     lock = asyncio.Lock()
 
     async def run(request: web.Request) -> web.Response:
@@ -300,9 +281,9 @@ def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
             placement, notif, cat, skip = parse_run_query(dict(request.query))
         except ValueError as exc:
             return bad_request(str(exc))
-        async with lock:  # rounds share the dependencies' counters
+        async with lock:  # batches share the dependencies' counters
             try:
-                result = await run_round(notification, catalog, placement, notif, cat, skip)
+                result = await run_batch(notification, catalog, placement, notif, cat, skip)
             except DependencyError as exc:
                 return web.json_response({"error": str(exc)}, status=502)
         return web.Response(text=json.dumps(result.protocol()), content_type="application/json")
@@ -310,88 +291,3 @@ def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
     app = web.Application()
     app.router.add_get("/run", run)
     return app
-
-
-async def serve_pools(
-    host: str = LOOPBACK,
-    port: int = 8401,
-    notification_port: int = 8402,
-    catalog_port: int = 8403,
-    *,
-    ready: Callable[[str], None] | None = None,
-    stop: asyncio.Event | None = None,
-) -> None:
-    """Serve notification, catalog and the loan service until ``stop`` is set (or cancelled).
-
-    Every port is bound before any service answers; a busy one raises a one-line
-    ValueError and whatever was bound is closed again.
-    """
-    check_host(host)
-    for name, value in (
-        ("port", port),
-        ("notification_port", notification_port),
-        ("catalog_port", catalog_port),
-    ):
-        check_port(name, value)
-    stop = stop or asyncio.Event()
-    socks: list[socket.socket] = []
-    try:  # bind all three before any answers: a busy port leaves nothing half-started
-        for name, value in (
-            ("port", port),
-            ("notification port", notification_port),
-            ("catalog port", catalog_port),
-        ):
-            socks.append(bind_loopback(value, host=host, name=name))
-    except ValueError:
-        for sock in socks:
-            sock.close()
-        raise
-    loan_sock, notification_sock, catalog_sock = socks
-    notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
-    catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
-    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock)
-    async with contextlib.AsyncExitStack() as stack:
-        stack.callback(_close_all, socks)  # the servers close what they started; this closes the rest
-        await stack.enter_async_context(notification)
-        await stack.enter_async_context(catalog)
-        await stack.enter_async_context(loan)
-        if ready is not None:
-            ready(
-                f"serve-pools: loan {loan.url}/run, notification {notification.url} "
-                f"({NOTIFICATION_LATENCY * 1000:.0f} ms), catalog {catalog.url} "
-                f"({CATALOG_LATENCY * 1000:.0f} ms); Ctrl-C stops"
-            )
-        await stop.wait()
-
-
-def _close_all(socks: list[socket.socket]) -> None:
-    for sock in socks:
-        if sock.fileno() != -1:
-            sock.close()
-
-
-def serve_main(ns: argparse.Namespace) -> int:
-    """``python -m bulkhead_lab serve-pools``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
-        try:
-            await serve_pools(
-                ns.host,
-                ns.port,
-                ns.notification_port,
-                ns.catalog_port,
-                ready=lambda line: print(line, flush=True),
-                stop=stop,
-            )
-        finally:
-            loop.remove_signal_handler(signal.SIGTERM)
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
-    print("serve-pools: stopped", file=sys.stdout, flush=True)
-    return 0

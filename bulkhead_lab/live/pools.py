@@ -17,10 +17,10 @@ from types import TracebackType
 import aiohttp
 
 from ..validation import check_choice, check_int
-from .dependency import LOOPBACK
+from .server import LOOPBACK
 
 PLACEMENTS = ("single", "separate")
-MAX_SLOTS = 1000  # connections per pool; more is no longer a limit worth the name
+MAX_POOL_SLOTS = 1000  # connections per pool (or bulkhead places); more is no longer a limit worth the name
 SKIPPED = None  # a call site that uses no pool at all: its own connection, like Node's `agent: false`
 _NO_TIMEOUT = aiohttp.ClientTimeout(total=None)  # a call waits for its slot as long as Node's would
 
@@ -31,7 +31,7 @@ class DependencyError(RuntimeError):
 
 def pool(limit: int) -> aiohttp.ClientSession:
     """A pool of at most ``limit`` connections in use at once (Node's ``maxTotalSockets``)."""
-    check_int("limit", limit, 1, MAX_SLOTS)
+    check_int("limit", limit, 1, MAX_POOL_SLOTS)
     return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=limit), timeout=_NO_TIMEOUT)
 
 
@@ -71,8 +71,8 @@ def check_placement(placement: object, notif: object, cat: object) -> tuple[str,
     """Refuse an unknown placement or a pool size outside 1..1000 with one line."""
     return (
         check_choice("placement", placement, PLACEMENTS),
-        check_int("notif", notif, 1, MAX_SLOTS),
-        check_int("cat", cat, 1, MAX_SLOTS),
+        check_int("notif", notif, 1, MAX_POOL_SLOTS),
+        check_int("cat", cat, 1, MAX_POOL_SLOTS),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
@@ -27,3 +28,34 @@ def listening_addresses(port: int) -> set[str]:
                 ipv4 = len(address) == 8
                 found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]) if ipv4 else "ipv6:" + address)
     return found
+
+
+def own_sockets(state: str) -> list[tuple[int, int]]:
+    """(local port, remote port) of this process's TCP sockets in ``state`` (from /proc, nothing assumed)."""
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    found = []
+    with open("/proc/net/tcp") as f:
+        next(f)
+        for line in f:
+            cols = line.split()
+            if cols[3] == state and cols[9] in inodes:
+                found.append((int(cols[1].split(":")[1], 16), int(cols[2].split(":")[1], 16)))
+    return found
+
+
+def listening_ports() -> set[int]:
+    """The TCP ports this process is listening on."""
+    return {local for local, _ in own_sockets("0A")}  # 0A = LISTEN
+
+
+def refused(port: int) -> bool:
+    """True if nothing accepts a TCP connection on 127.0.0.1:port."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0

@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from loopback import listening, listening_addresses
 
-from bulkhead_lab.live.dependency import Dependency, LoopbackServer, Route, bind_loopback
+from bulkhead_lab.live.dependency import Dependency, Route
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -62,6 +62,16 @@ async def test_a_bad_slow_switch_is_a_400_with_one_line() -> None:
             assert r.status == 400
             text = (await r.text()).strip()
         assert "\n" not in text and "on must be 1 or 0" in text
+        assert dep.slow is False
+
+
+async def test_a_slow_latency_in_other_digits_is_a_400_not_a_crash() -> None:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+        for ms in ("\u00b2", "\u0661\u0662", "-5", "3600001"):  # superscript two, Arabic-Indic 12
+            async with s.post(dep.url + "/admin/slow", params={"on": "1", "ms": ms}) as r:
+                assert r.status == 400
+                error = (await r.json())["error"]
+            assert error.startswith("ms must be an integer in 0..3600000 (got ") and "\n" not in error
         assert dep.slow is False
 
 
@@ -156,24 +166,3 @@ async def test_a_killed_dependency_cuts_its_open_requests_off() -> None:
         assert asyncio.get_running_loop().time() - t0 < 1.0
         assert not listening(dep.port)
         assert dep.open == 0
-
-
-async def test_a_loopback_server_serves_any_app_and_reports_its_port() -> None:
-    from aiohttp import web
-
-    async def hello(request: web.Request) -> web.Response:
-        return web.Response(text="hi")
-
-    app = web.Application()
-    app.router.add_get("/", hello)
-    async with LoopbackServer(app) as server, aiohttp.ClientSession() as s:
-        async with s.get(server.url + "/") as r:
-            assert await r.text() == "hi"
-    assert not server.running and not listening(server.port)
-
-
-def test_bind_loopback_refuses_a_busy_port_before_anything_starts() -> None:
-    with bind_loopback(0) as held:
-        port = held.getsockname()[1]
-        with pytest.raises(ValueError, match=f"port {port} on 127.0.0.1 is busy"):
-            bind_loopback(port)

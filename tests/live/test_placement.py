@@ -2,34 +2,31 @@
 
 One test runs at the lesson's own numbers (300 ms / 5 ms, 40 calls, 8 slots); the others
 use shorter latencies where the fact does not depend on them, to keep the suite fast.
+The ``serve-pools`` command's tests are in test_serve.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-import json
-import re
-import socket
 
 import aiohttp
 import pytest
-from loopback import listening, listening_addresses
+from loopback import listening
 
 from bulkhead_lab.live.dependency import Dependency
 from bulkhead_lab.live.placement import (
     CodeCost,
     code_cost,
     ideal_ms,
+    loan_app,
     parse_run_query,
     rounded,
+    run_batch,
     run_placement,
-    run_placement_sync,
-    run_round,
-    serve_pools,
 )
 from bulkhead_lab.live.pools import DependencyError
+from bulkhead_lab.live.server import LoopbackServer
 
 pytestmark = pytest.mark.live
 anyio = pytest.mark.anyio
@@ -37,9 +34,10 @@ anyio = pytest.mark.anyio
 FAST = {"notification_latency": 0.1, "catalog_latency": 0.002}  # same shape, a third of the time
 
 
-def test_at_the_lessons_numbers_a_pool_per_dependency_saves_the_neighboring_stream() -> None:
-    single = run_placement_sync("single", 4, 4, 0)
-    separate = run_placement_sync("separate", 4, 4, 0)
+@anyio
+async def test_at_the_lessons_numbers_a_pool_per_dependency_saves_the_neighboring_stream() -> None:
+    single = await run_placement("single", 4, 4, 0)
+    separate = await run_placement("separate", 4, 4, 0)
     assert (single.catalog_before, single.notification) == (0, 8)
     assert (separate.catalog_before, separate.notification, separate.catalog) == (40, 4, 4)
     assert single.n == separate.n == 40
@@ -96,7 +94,7 @@ async def test_a_dependency_killed_mid_run_gives_a_clear_error_and_the_next_run_
     async with Dependency("catalog", 0.002) as catalog:
         async with Dependency("notification", 0.2) as notification:
             port = notification.port
-            running = asyncio.ensure_future(run_round(notification, catalog, "separate", 4, 4, 0))
+            running = asyncio.ensure_future(run_batch(notification, catalog, "separate", 4, 4, 0))
             while notification.open < 4:
                 await asyncio.sleep(0.01)
             await notification.kill()
@@ -105,7 +103,7 @@ async def test_a_dependency_killed_mid_run_gives_a_clear_error_and_the_next_run_
             assert "\n" not in str(info.value)
         gc.collect()  # an unclosed session or socket would warn (an error under pytest) here
         async with Dependency("notification", 0.1) as notification:
-            result = await run_round(notification, catalog, "separate", 4, 4, 0)
+            result = await run_batch(notification, catalog, "separate", 4, 4, 0)
     assert (result.catalog_before, result.notification, result.catalog) == (40, 4, 4)
     assert notification.open == 0 and catalog.open == 0
 
@@ -141,9 +139,10 @@ async def test_a_cancelled_run_leaves_nothing_listening() -> None:
         ({"notification_latency": -0.1}, r"^notification_latency must be a number >= 0"),
     ],
 )
-def test_bad_round_parameters_are_refused_with_one_line(kwargs: dict, message: str) -> None:
+@anyio
+async def test_bad_batch_parameters_are_refused_with_one_line(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        run_placement_sync(**kwargs)
+        await run_placement(**kwargs)
 
 
 def test_the_protocol_rounds_duration_to_500_ms_like_math_round() -> None:
@@ -195,118 +194,8 @@ def test_a_missing_skip_means_no_skipped_call_site() -> None:
     assert parse_run_query({"placement": "single", "notif": "4", "cat": "4"}) == ("single", 4, 4, 0)
 
 
-@contextlib.asynccontextmanager
-async def served(**ports: int):
-    lines: list[str] = []
-    stop = asyncio.Event()
-    up = asyncio.Event()
-
-    def ready(line: str) -> None:
-        lines.append(line)
-        up.set()
-
-    task = asyncio.ensure_future(serve_pools(ready=ready, stop=stop, **ports))
-    waiter = asyncio.ensure_future(up.wait())
-    await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
-    waiter.cancel()
-    if task.done():
-        await task  # raises what stopped it
-    try:
-        yield lines[0]
-    finally:
-        stop.set()
-        await task
-
-
 @anyio
-async def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queries() -> None:
-    async with served(port=0, notification_port=0, catalog_port=0) as line:
-        url = line.split("loan ")[1].split(",")[0]  # http://127.0.0.1:PORT/run
-        async with aiohttp.ClientSession() as s:
-            async with s.get(url + "?placement=separate&notif=40&cat=4&skip=0") as r:
-                assert r.status == 200
-                body = json.loads(await r.text())
-            async with s.get(url + "?placement=both&notif=4&cat=4") as r:
-                assert r.status == 400
-                reason = (await r.text()).strip()
-    assert list(body) == ["n", "catalogBefore", "notification", "catalog", "duration"]
-    assert (body["n"], body["catalogBefore"], body["notification"], body["catalog"]) == (40, 40, 40, 4)
-    assert body["duration"] % 500 == 0
-    assert "\n" not in reason and "placement must be one of single, separate" in reason
-
-
-@anyio
-async def test_every_service_binds_127_0_0_1_only() -> None:
-    async with served(port=0, notification_port=0, catalog_port=0) as line:
-        ports = [int(p) for p in re.findall(r"http://127\.0\.0\.1:(\d+)", line)]
-        assert len(ports) == 3
-        for port in ports:
-            assert listening_addresses(port) == {"127.0.0.1"}
-    assert not any(listening(p) for p in ports)
-
-
-@anyio
-async def test_a_busy_port_stops_serve_pools_before_anything_is_left_half_started() -> None:
-    async with Dependency("holder", 0.0) as holder:
-        probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
-        free = probe.getsockname()[1]
-        probe.close()
-        with pytest.raises(ValueError, match=rf"^port {holder.port} on 127.0.0.1 is busy"):
-            async with served(port=holder.port, notification_port=free, catalog_port=0):
-                pass
-        assert not listening(free)
-
-
-def test_serve_pools_on_a_busy_port_exits_2_with_one_line_and_leaves_nothing_listening() -> None:
-    import subprocess
-    import sys
-
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", 0))
-        holder.listen()
-        busy = holder.getsockname()[1]
-        free = []
-        for _ in range(2):
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                free.append(probe.getsockname()[1])
-        run = subprocess.run(
-            [sys.executable, "-m", "bulkhead_lab", "serve-pools", "--port", str(busy)]
-            + ["--notification-port", str(free[0]), "--catalog-port", str(free[1])],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.splitlines() == [
-        f"bulkhead-lab serve-pools: error: port {busy} on 127.0.0.1 is busy "
-        "(something is already listening there)"
-    ]
-    assert not any(listening(p) for p in free)
-
-
-def test_serve_pools_refuses_a_non_loopback_host_with_one_line() -> None:
-    import subprocess
-    import sys
-
-    run = subprocess.run(
-        [sys.executable, "-m", "bulkhead_lab", "serve-pools", "--host", "0.0.0.0"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert run.returncode == 2
-    assert run.stderr.splitlines() == [
-        "bulkhead-lab serve-pools: error: host must be 127.0.0.1, loopback only (got '0.0.0.0')"
-    ]
-
-
-@anyio
-async def test_the_loan_service_answers_502_with_one_line_when_a_dependency_dies_mid_round() -> None:
-    from bulkhead_lab.live.dependency import LoopbackServer
-    from bulkhead_lab.live.placement import loan_app
-
+async def test_the_loan_service_answers_502_with_one_line_when_a_dependency_dies_mid_batch() -> None:
     async with Dependency("catalog", 0.002) as catalog, Dependency("notification", 0.3) as notification:
         async with LoopbackServer(loan_app(notification, catalog)) as loan, aiohttp.ClientSession() as s:
             pending = asyncio.ensure_future(s.get(loan.url + "/run?placement=separate&notif=4&cat=4"))

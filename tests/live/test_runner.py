@@ -1,4 +1,4 @@
-"""run_sync: a live run from synchronous code, inside or outside a running loop."""
+"""course.live.run_sync: a live run from synchronous code, inside or outside a running loop."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from bulkhead_lab.live.runner import run_sync
+from bulkhead_lab.course.live import run_sync
 
 
 async def _answer(x: int) -> int:
@@ -41,7 +41,7 @@ def test_an_error_in_the_coroutine_reaches_the_caller() -> None:
 def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
     cleaned = threading.Event()
 
-    async def long_round() -> None:
+    async def long_run() -> None:
         try:
             await asyncio.sleep(30)
         finally:
@@ -49,7 +49,7 @@ def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
 
     async def inside() -> None:
         threading.Timer(0.3, _thread.interrupt_main).start()  # a learner pressing stop
-        run_sync(long_round())
+        run_sync(long_run())
 
     # A bare loop, as in a kernel: asyncio.run() would turn SIGINT into a cancel instead.
     loop = asyncio.new_event_loop()

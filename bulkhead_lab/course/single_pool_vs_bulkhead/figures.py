@@ -1,14 +1,12 @@
-"""Matplotlib figures of the slider views: one function per view, numbers in, figure out.
+"""Notebook 02's figures: one function per view of :mod:`.views`, numbers in, figure out.
 
-Figures are built on :class:`matplotlib.figure.Figure` directly, never through pyplot's
-global list, so a slider callback leaks nothing and the notebook's inline backend
-shows exactly the figure it is handed.
+Colours and the figure style are :mod:`bulkhead_lab.course.style`'s.
 """
 
 from __future__ import annotations
 
-import io
 import math
+from typing import Any
 
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -16,41 +14,21 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from PIL import Image
 
-from .model import TOTAL
+from ...model import TOTAL, split_label
+from ..style import EVENT_COLOR, FAILURE_COLOR, SINGLE_COLOR, TRACKING_COLOR, canvas_png
+from ..style import figure as _figure
 from .views import (
     LESSON_SPLITS,
     SENSITIVITY_SPLIT,
     CompartmentView,
     IdleView,
     LayoutView,
-    LittleView,
     OccupancyView,
     TradeoffView,
-    split_label,
 )
 
-TRACKING_COLOR = "tab:blue"
-EVENT_COLOR = "tab:orange"
-SINGLE_COLOR = "tab:gray"
-FAILURE_COLOR = "tab:red"
 DAYS = ("healthy", "slowdown")
-
-
-def _figure(width: float, height: float, **margins: float) -> Figure:
-    # Fixed margins instead of a layout engine: a layout pass costs as much as a draw,
-    # and a slider redraw has 150 ms in all.
-    fig = Figure(figsize=(width, height))
-    fig.subplots_adjust(**margins)
-    return fig
-
-
-def to_png(fig: Figure, dpi: float = 90) -> bytes:
-    """The figure as PNG bytes, drawn once (no tight-bbox second pass) and lightly compressed."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
-    return buffer.getvalue()
 
 
 def _pool_color(pool: str) -> str:
@@ -143,15 +121,15 @@ class TradeoffFigure:
             line.set_ydata(list(sweep[col]))
         for col, line in self._levels.items():
             line.set_ydata([view.single[col]] * 2)
-        marked = view.split is not None
+        split = view.split
         for mark in self._marks:
-            mark.set_visible(marked)
-            if marked:
-                mark.set_xdata([view.split] * 2)
+            mark.set_visible(split is not None)
+            if split is not None:
+                mark.set_xdata([split] * 2)
         for col, marker in self._markers.items():
-            marker.set_visible(marked)
-            if marked:
-                marker.set_data([view.split], [sweep.loc[view.split, col]])
+            marker.set_visible(split is not None)
+            if split is not None:
+                marker.set_data([split], [sweep.loc[split, col]])
         for ax in self._axes:
             ax.set_ylim(0, _tradeoff_top(view))
         suffix = "" if view.split is None else f" (marked: {split_label(view.split)})"
@@ -186,18 +164,12 @@ class TradeoffFigure:
         renderer = canvas.get_renderer()
         for artist in moving:
             artist.draw(renderer)
-        return _encode(canvas)
+        return canvas_png(canvas)
 
 
-def _encode(canvas: FigureCanvasAgg) -> bytes:
-    width, height = canvas.get_width_height(physical=True)
-    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, format="png", compress_level=1)
-    return buffer.getvalue()
-
-
-def _bars(ax, labels: list[str], left, right, colors: tuple[str, str], names: tuple[str, str]) -> None:
+def _bars(
+    ax: Any, labels: list[str], left: Any, right: Any, colors: tuple[str, str], names: tuple[str, str]
+) -> None:
     x = list(range(len(labels)))
     ax.bar([i - 0.2 for i in x], left, 0.4, color=colors[0], label=names[0])
     ax.bar([i + 0.2 for i in x], right, 0.4, color=colors[1], label=names[1])
@@ -263,7 +235,7 @@ def occupancy_figure(view: OccupancyView) -> Figure:
     return fig
 
 
-def _idle_axes(ax, view: IdleView) -> None:
+def _idle_axes(ax: Any, view: IdleView) -> None:
     frame = view.frame
     labels = [f"{layout}\n{day}" for layout, day in frame.index]
     _bars(
@@ -335,35 +307,4 @@ def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
         else f"{view.start - view.round} rounds before the failure"
     )
     ax.set_title(f"round {view.round} ({phase})", color=FAILURE_COLOR if view.failing else "black")
-    return fig
-
-
-def blocking_figure(view: LittleView) -> Figure:
-    """Blocking against pool size: Erlang-B curves and the seeded model's measured drop rate."""
-    fig = _figure(8, 4.2, left=0.09, right=0.98, top=0.9, bottom=0.12)
-    ax = fig.subplots()
-    curve = view.curve
-    ax.plot(curve.index, curve["Erlang-B"], color="tab:purple", label="Erlang-B (rate x hold)")
-    ax.plot(
-        curve.index,
-        curve["Erlang-B, hold - 1/2 round"],
-        color="tab:purple",
-        linestyle=":",
-        label="Erlang-B with the hold shortened by 1/2 round",
-    )
-    ax.plot(
-        curve.index, curve["seeded model"], "o", color="black", ms=5, label="seeded model (one flow, 40 s)"
-    )
-    ax.axvline(view.slots, color="0.5", linestyle="--", linewidth=1)
-    ax.plot(view.slots, view.simulated, "o", color="tab:red", ms=10, label=f"pool of {view.slots}")
-    ax.axvline(view.in_flight, color="tab:green", linewidth=1, label=f"in flight = {view.in_flight:.2f}")
-    ax.set_xlabel("pool size (slots)")
-    ax.set_ylabel("share of arrivals refused")
-    ax.set_ylim(0, 1)
-    ax.set_title(
-        f"{view.arrival_rate:g} calls/s x {view.hold:g} s ({view.hold_rounds} rounds): "
-        f"blocking against pool size"
-    )
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
     return fig

@@ -1,8 +1,8 @@
-"""Slider panels for notebooks 01 and 02: sliders in, one redrawn figure and table out.
+"""Slider panels for every notebook: sliders in, one redrawn figure and table out.
 
 Every panel is a :class:`SliderView`: named controls, one output area, and a redraw
-that calls a pure view from :mod:`bulkhead_lab.views`, draws it with
-:mod:`bulkhead_lab.plots` and shows the numbers behind it as a pandas table. Its
+that calls a notebook's pure view (``course.<notebook>.views``), draws it with that
+notebook's ``figures`` and shows the numbers behind it as a pandas table. Its
 :meth:`SliderView.set` moves several sliders at once and redraws once, which is how a
 checked notebook cell drives a panel and prints the numbers nbval compares.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import ipywidgets as w
 import pandas as pd
@@ -23,14 +23,21 @@ from IPython.display import display
 from ipywidgets.widgets.widget_link import Link
 from matplotlib.figure import Figure
 
-from . import plots, views
-from .model import HOLD_EVENT, HOLD_TRACKING, LESSON_SPLIT, ROUNDS, SLOW, START, TOTAL
+from .style import to_png
 
-SINGLE_POOL = 0  # the split slider's value for "one shared pool"
 SLIDER_STYLE = {"description_width": "13em"}
 SLIDER_LAYOUT = w.Layout(width="38em")
 
-Drawing = Figure | plots.TradeoffFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
+
+class KeptFigure(Protocol):
+    """A figure a panel keeps and redraws in place: its matplotlib figure and its PNG now."""
+
+    figure: Figure
+
+    def png(self) -> bytes: ...
+
+
+Drawing = Figure | KeptFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
 Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
 
 
@@ -49,14 +56,19 @@ class SliderView:
         extra: tuple[w.Widget, ...] = (),
         *,
         draw: bool = True,
+        to_model: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        to_controls: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         self.name = name
         self.controls = controls
         self._render = render
+        self._to_model = to_model
+        self._to_controls = to_controls
         self._quiet = False
         self.result: Any = None
         self.play: w.Play | None = None
         self.link: Link | None = None
+        self.progress: LiveProgress | None = None  # set by the live panels
         self.output = w.Output()
         self.output.add_class(f"bl-view-{name}")
         for control in controls.values():
@@ -67,8 +79,9 @@ class SliderView:
             self.redraw()
 
     def values(self) -> dict[str, Any]:
-        """The sliders' current values, by parameter name."""
-        return {key: control.value for key, control in self.controls.items()}
+        """The sliders' current values, by parameter name, in the model's terms."""
+        values = {key: control.value for key, control in self.controls.items()}
+        return self._to_model(values) if self._to_model is not None else values
 
     def _changed(self, _change: dict) -> None:
         if not self._quiet:
@@ -93,6 +106,8 @@ class SliderView:
         unknown = sorted(set(values) - set(self.controls))
         if unknown:
             raise ValueError(f"slider must be one of {', '.join(self.controls)} (got {unknown[0]!r})")
+        if self._to_controls is not None:
+            values = self._to_controls(values)
         self._quiet = True
         try:
             for key, value in values.items():
@@ -115,7 +130,7 @@ def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[
     bundles: list[dict[str, Any]] = []
     for drawing in figures:
         if isinstance(drawing, Figure):
-            fig, raw = drawing, plots.to_png(drawing)
+            fig, raw = drawing, to_png(drawing)
         else:
             fig, raw = drawing.figure, drawing.png()
         png = base64.b64encode(raw).decode("ascii")
@@ -176,140 +191,3 @@ class LiveProgress:
     def failed(self, text: str) -> None:
         self.bar.bar_style = "danger"
         self.status.value = text
-
-
-def split_slider(value: int | None = LESSON_SPLIT) -> w.SelectionSlider:
-    """The split: "single pool", then 1/31 .. 31/1 (tracking slots / event slots)."""
-    options = [("single pool", SINGLE_POOL)] + [(views.split_label(s), s) for s in range(1, TOTAL)]
-    return slider(
-        w.SelectionSlider, "split", "split (tracking/event)", options=options, value=_to_slider(value)
-    )
-
-
-def _to_slider(split: int | None) -> int:
-    return SINGLE_POOL if split is None else split
-
-
-def _from_slider(value: int) -> int | None:
-    return None if value == SINGLE_POOL else value
-
-
-def hold_sliders(
-    hold_tracking: int = HOLD_TRACKING, hold_event: int = HOLD_EVENT, slow: int = SLOW, start: int = START
-) -> dict[str, w.ValueWidget]:
-    """Tracking hold, event hold, slowdown hold (rounds) and the failure round."""
-    return {
-        "hold_tracking": slider(
-            w.IntSlider, "tracking-hold", "tracking hold (rounds)", min=1, max=20, value=hold_tracking
-        ),
-        "hold_event": slider(
-            w.IntSlider, "event-hold", "event hold (rounds)", min=1, max=20, value=hold_event
-        ),
-        "slow": slider(w.IntSlider, "slowdown-hold", "slowdown hold (rounds)", min=1, max=60, value=slow),
-        "start": slider(
-            w.IntSlider, "failure-round", "failure round", min=0, max=ROUNDS - 100, step=50, value=start
-        ),
-    }
-
-
-def _model_args(values: dict[str, Any]) -> dict[str, Any]:
-    args = dict(values)
-    if "split" in args:
-        args["split"] = _from_slider(args["split"])
-    return args
-
-
-# --- notebook 02's panels ------------------------------------------------------------
-
-
-def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Single pool against one split on both days: drops per flow and rejections beside idle slots."""
-
-    def render(**values: Any):
-        args = _model_args(values)
-        layout = views.layout_view(**args)
-        idle = views.idle_view(**args)
-        return layout, [plots.layout_figure(layout, idle)], [layout.frame]
-
-    return SliderView("layout", {"split": split_slider(split), **hold_sliders(**holds)}, render)
-
-
-def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Drops per flow against every split on both days, the chosen split marked.
-
-    The panel keeps one :class:`plots.TradeoffFigure` and redraws it in place.
-    """
-    figure = plots.TradeoffFigure()
-
-    def render(**values: Any):
-        view = views.tradeoff_view(**_model_args(values))
-        return view, [figure.update(view)], [view.table()]
-
-    return SliderView("tradeoff", {"split": split_slider(split), **hold_sliders(**holds)}, render)
-
-
-def occupancy_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Busy slots per pool around the failure, single pool above, the split's two pools below."""
-
-    def render(**values: Any):
-        view = views.occupancy_view(**_model_args(values))
-        return view, [plots.occupancy_figure(view)], [view.summary()]
-
-    return SliderView("occupancy", {"split": split_slider(split), **hold_sliders(**holds)}, render)
-
-
-def step_through(
-    split: int | None = LESSON_SPLIT,
-    first: int = START - 50,
-    last: int = START + 250,
-    interval_ms: int = 200,
-    **holds: int,
-) -> SliderView:
-    """A Play control walking the rounds around the failure, each pool drawn as a compartment.
-
-    The Play button is linked to the round slider in the browser (``jslink``), so each
-    tick moves the slider and the slider's change redraws the compartments.
-    """
-    round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
-    play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
-    play.add_class("bl-play-round")
-    link = w.jslink((play, "value"), (round_slider, "value"))
-
-    def render(**values: Any):
-        args = _model_args(values)
-        view = views.compartment_view(**args, **holds)
-        return view, [plots.compartment_figure(view)], [view.frame]
-
-    controls = {"round": round_slider, "split": split_slider(split)}
-    panel = SliderView("step-through", controls, render, extra=(w.HBox([play]),))
-    panel.play, panel.link = play, link  # kept so the link lives as long as the panel
-    return panel
-
-
-# --- notebook 01's panel -------------------------------------------------------------
-
-
-def littles_law_panel(
-    arrival_rate: float = 97.22, hold: float = 0.06, slots: int = 8, factor: float = 2.5
-) -> SliderView:
-    """Arrival rate, hold, pool size and headroom factor: Little's Law, Erlang-B and the model."""
-    controls = {
-        "arrival_rate": slider(
-            w.FloatSlider,
-            "arrival-rate",
-            "arrival rate (calls/s)",
-            min=1,
-            max=300,
-            step=0.01,
-            value=arrival_rate,
-        ),
-        "hold": slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
-        "slots": slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),
-        "factor": slider(w.FloatSlider, "headroom", "headroom factor", min=1, max=5, step=0.5, value=factor),
-    }
-
-    def render(**values: Any):
-        view = views.littles_law_view(**values)
-        return view, [plots.blocking_figure(view)], [view.table()]
-
-    return SliderView("littles-law", controls, render)

@@ -1,54 +1,53 @@
-"""Notebook 04's tables, figures and live panel for lesson 004's Order Service.
+"""What notebook 04 shows, as numbers: lesson 004's runs, their tables and their facts.
 
-Everything here reads :class:`~.orders.OrdersRun` objects that :func:`run` measured on
-real sockets in this session: pandas tables like the lesson's, a figure of each request's
-life by stream above the concurrency Payment and Inventory saw, the invariant facts of a
-run as plain lines (for nbval to compare), and :func:`orders_panel`, sliders over the
-variant's sizes and Payment's slowdown with a progress bar while a live run is in flight.
+Everything here reads :class:`~bulkhead_lab.live.load.OrdersRun` objects that :func:`run`
+measured on real sockets in this session: pandas tables like the lesson's, the invariant
+facts of a run as plain lines (for nbval to compare), check.js's verdicts, and the
+installed aiohttp's own limit rule. The figures are in :mod:`.figures`, the live panel in
+:mod:`.panels`.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import ipywidgets as w
 import pandas as pd
-from matplotlib.figure import Figure
 
-from ..plots import to_png
-from ..widgets import LiveProgress, SliderView, slider
-from . import orders
-from .orders import OrdersRun, check_orders, keepalive_facts, run_orders
-from .runner import run_sync
-
-OUTCOME_COLORS = {"served": "tab:blue", "refused": "tab:red", "failed": "black", "no answer": "black"}
-STOCK_COLOR = "tab:green"
-DEPENDENCY_COLORS = {"payment": "tab:blue", "inventory": "tab:green"}
+from ...live.load import OrdersRun, run_orders
+from ...live.order_checks import check_orders, keepalive_facts
+from ..live import run_sync
 
 __all__ = [
     "checks_table",
-    "concurrency_figure",
+    "checks_text",
     "facts",
     "keepalive_facts_text",
     "keepalive_table",
-    "orders_figure",
-    "orders_panel",
+    "limit_rule_source",
     "requests_table",
     "run",
+    "run_label",
     "summary_table",
+    "waves_needed",
 ]
 
 
 def run(variant: str = "limited", **kwargs: Any) -> OrdersRun:
-    """:func:`~.orders.run_orders` from plain (or notebook) code: start, drive once, stop.
+    """:func:`~bulkhead_lab.live.load.run_orders` from plain (or notebook) code: start, drive once, stop.
 
     An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run and waits
     until its services are closed before the interrupt goes on (``run_sync`` does that),
     so nothing is left listening.
     """
     return run_sync(run_orders(variant, **kwargs))
+
+
+def waves_needed(orders: int, limit: int) -> int:
+    """How many waves of Payment's latency ``orders`` calls need through ``limit`` connections."""
+    return math.ceil(orders / limit)
 
 
 # --- tables ---------------------------------------------------------------------------------
@@ -65,7 +64,8 @@ def _span(values: Sequence[float]) -> str:
     return f"{lo} ms" if lo == hi else f"{lo} - {hi} ms"
 
 
-def _label(r: OrdersRun) -> str:
+def run_label(r: OrdersRun) -> str:
+    """A run's variant and sizes, e.g. ``limited (pools 5+5, bulkhead 5+5)``."""
     s = r.settings
     if s is None:
         return r.variant
@@ -80,7 +80,7 @@ def summary_table(runs: Iterable[OrdersRun]) -> pd.DataFrame:
     rows = {}
     for r in runs:
         slow = f"slow {r.slow_latency:g} s" if r.slow and r.slow_latency else "healthy"
-        rows[f"{_label(r)}, Payment {slow}"] = {
+        rows[f"{run_label(r)}, Payment {slow}"] = {
             "stock checks": _span([x.latency for x in r.stock_checks]),
             "orders served": r.served,
             "orders refused": r.refused,
@@ -140,10 +140,10 @@ def keepalive_table(r: OrdersRun) -> pd.DataFrame:
 
 
 def facts(r: OrdersRun) -> str:
-    """The run's invariant facts, one per line: counts, peaks, who was refused, rounds."""
+    """The run's invariant facts, one per line: counts, peaks, who was refused, waves."""
     s = r.settings
     state = f"slow ({r.slow_latency:g} s)" if r.slow and r.slow_latency else "slow" if r.slow else "healthy"
-    lines = [f"{_label(r)}, Payment {state}"]
+    lines = [f"{run_label(r)}, Payment {state}"]
     lines.append(
         f"orders: {r.served} served, {r.refused} refused, {r.count('failed') + r.count('no answer')} failed"
     )
@@ -157,11 +157,11 @@ def facts(r: OrdersRun) -> str:
             else f"refused, by order of arrival: {who}"
         )
         lines.append(f"every refusal under 200 ms: {r.slowest('order', 'refused') < 0.2}")
-    rounds = r.served_rounds()
-    if rounds:
-        lines.append(
+    waves = r.served_waves()
+    if waves:
+        lines.append(  # the line nbval compares keeps the lesson's word, "round"
             "served per round of Payment's latency: "
-            + ", ".join(f"{n} after {k} x {r.slow_latency:g} s" for k, n in rounds.items())
+            + ", ".join(f"{n} after {k} x {r.slow_latency:g} s" for k, n in waves.items())
         )
     pool = None if s is None else (s.pool if s.variant == "shared" else s.limit)
     peak = r.payment.get("peak")
@@ -208,115 +208,3 @@ def limit_rule_source() -> str:
     from aiohttp.connector import BaseConnector
 
     return inspect.getsource(BaseConnector._available_connections)
-
-
-# --- figures --------------------------------------------------------------------------------
-
-
-def _timeline_axes(ax: Any, r: OrdersRun) -> None:
-    top = 1
-    for name, points in r.timelines.items():
-        if not points:
-            continue
-        t = [p[0] for p in points] + [r.duration]
-        n = [p[1] for p in points] + [points[-1][1]]
-        ax.step(t, n, where="post", color=DEPENDENCY_COLORS.get(name, "gray"), label=f"{name} open calls")
-        top = max(top, max(n))
-    s = r.settings
-    if s is not None:
-        limit = s.pool if s.variant == "shared" else s.limit
-        ax.axhline(limit, color="0.4", linestyle="--", linewidth=1, label=f"pool limit {limit}")
-        top = max(top, limit)
-    ax.set_ylim(0, top + 1.5)
-    ax.set_ylabel("calls at once")
-    ax.set_xlabel("seconds since the orders were sent")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")
-
-
-def _requests_axes(ax: Any, r: OrdersRun) -> None:
-    ticks, labels = [], []
-    y = 0
-    for kind in ("stock", "order"):
-        for x in sorted(r.of(kind), key=lambda x: x.index):
-            color = STOCK_COLOR if kind == "stock" and x.outcome == "served" else OUTCOME_COLORS[x.outcome]
-            ax.plot([x.start, x.end], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
-            ax.plot([x.end], [y], marker="x" if x.outcome == "refused" else "|", color=color, markersize=5)
-            y += 1
-        ticks.append(y - len(r.of(kind)) / 2 - 0.5)
-        labels.append("stock checks" if kind == "stock" else "orders")
-        y += 1.5
-    ax.set_yticks(ticks, labels)
-    ax.invert_yaxis()
-    ax.grid(axis="x", alpha=0.3)
-    handles = [
-        ax.plot([], [], color=OUTCOME_COLORS["served"], linewidth=3, label="order served")[0],
-        ax.plot([], [], color=OUTCOME_COLORS["refused"], linewidth=3, label="order refused (503)")[0],
-        ax.plot([], [], color=STOCK_COLOR, linewidth=3, label="stock check")[0],
-    ]
-    ax.legend(handles=handles, fontsize=8, loc="lower right", bbox_to_anchor=(1, 1), ncol=3, frameon=False)
-    ax.set_title("each request, from sent to answered", fontsize=10, loc="left")
-
-
-def orders_figure(r: OrdersRun) -> Figure:
-    """Above: each request's life by stream. Below: the calls Payment and Inventory held at once."""
-    fig = Figure(figsize=(10, 5.6))
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.88, bottom=0.09, hspace=0.3)
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    _requests_axes(top, r)
-    _timeline_axes(bottom, r)
-    slow = f"Payment slow ({r.slow_latency:g} s)" if r.slow else "Payment healthy"
-    fig.suptitle(f"{_label(r)}, {slow}")
-    return fig
-
-
-def concurrency_figure(r: OrdersRun) -> Figure:
-    """Only the concurrency each dependency saw over time."""
-    fig = Figure(figsize=(10, 2.8))
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.86, bottom=0.18)
-    _timeline_axes(fig.subplots(), r)
-    fig.suptitle(f"{_label(r)}: calls each dependency held at once")
-    return fig
-
-
-def show(r: OrdersRun) -> None:
-    """Display the run's figure and its summary table (a notebook cell's whole output)."""
-    from IPython.display import Image, display
-
-    display(Image(data=to_png(orders_figure(r)), format="png"))
-    display(summary_table([r]))
-
-
-# --- the live panel -------------------------------------------------------------------------
-
-
-def orders_panel(
-    variant: str = "limited", pool: int = 10, limit: int = 5, queue: int = 5, slow_latency: float = 0.3
-) -> SliderView:
-    """Variant, pool size, limit, queue and Payment's slowdown; each change runs the lesson's
-    load live (20 orders, 10 stock checks) and redraws the figure and the summary table.
-
-    A progress bar counts the answers while the run is in flight. ``panel.set(...)`` moves
-    several controls, runs once and returns the :class:`~.orders.OrdersRun`.
-    """
-    controls = {
-        "variant": w.ToggleButtons(options=list(orders.VARIANTS), value=variant, description="variant"),
-        "pool": slider(w.IntSlider, "pool", "shared pool size", min=1, max=30, value=pool),
-        "limit": slider(w.IntSlider, "limit", "limit per pool", min=1, max=20, value=limit),
-        "queue": slider(w.IntSlider, "queue", "bulkhead queue", min=0, max=20, value=queue),
-        "slow_latency": slider(
-            w.FloatSlider, "slowdown", "Payment slow (s)", min=0.1, max=3.0, step=0.1, value=slow_latency
-        ),
-    }
-    controls["variant"].add_class("bl-toggle-variant")
-    progress = LiveProgress("orders", unit="answered", total=30)
-
-    def render(**values: Any):
-        progress.running()
-        r = run(on_progress=progress.on_progress, **values)
-        progress.done(f"done: {r.duration:.2f} s, {len(r.requests)} answers")
-        return r, [orders_figure(r)], [summary_table([r])]
-
-    panel = SliderView("orders", controls, render, extra=(progress.widget,))
-    panel.progress = progress
-    return panel

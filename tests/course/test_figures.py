@@ -9,7 +9,11 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
-from bulkhead_lab import plots, views
+from bulkhead_lab.course.littles_law_sizing import figures as figures01
+from bulkhead_lab.course.littles_law_sizing import views as views01
+from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
+from bulkhead_lab.course.style import to_png
+from bulkhead_lab.model import Params
 
 
 def _texts(fig: Figure) -> list[str]:
@@ -23,11 +27,11 @@ def _lines(ax, label: str):
 
 @pytest.fixture(scope="module")
 def tradeoff() -> views.TradeoffView:
-    return views.tradeoff_view(split=22)
+    return views.tradeoff_view(Params(split=22))
 
 
 def test_the_tradeoff_marks_the_lessons_splits_on_both_days(tradeoff) -> None:
-    fig = plots.tradeoff_figure(tradeoff)
+    fig = figures.tradeoff_figure(tradeoff)
     texts = _texts(fig)
     for label in ("28/4", "27/5", "24/8", "20/12", "16/16"):
         assert texts.count(label) == 2  # one mark per day
@@ -36,7 +40,7 @@ def test_the_tradeoff_marks_the_lessons_splits_on_both_days(tradeoff) -> None:
 
 
 def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
-    fig = plots.tradeoff_figure(tradeoff)
+    fig = figures.tradeoff_figure(tradeoff)
     healthy, slowdown = fig.axes[:2]
     (event,) = _lines(slowdown, "event dropped (bulkhead)")
     assert list(event.get_ydata()) == list(tradeoff.sweep["slowdown event dropped"])
@@ -46,31 +50,31 @@ def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
 
 
 def test_the_layout_figure_draws_drops_and_idle_slots_side_by_side() -> None:
-    layout, idle = views.layout_view(20), views.idle_view(20)
-    fig = plots.layout_figure(layout, idle)
+    layout, idle = views.layout_view(Params(split=20)), views.idle_view(Params(split=20))
+    fig = figures.layout_figure(layout, idle)
     texts = _texts(fig)
     assert len(fig.axes) == 2
     assert str(layout.frame.loc[("20/12", "slowdown"), "tracking dropped"]) in texts
     assert str(idle.frame.loc[("20/12", "healthy"), "idle slots at rejections"]) in texts
-    assert len(plots.layout_figure(layout).axes) == 1
+    assert len(figures.layout_figure(layout).axes) == 1
 
 
 def test_the_occupancy_figure_marks_the_failure_and_each_pools_slots() -> None:
-    view = views.occupancy_view(24)
-    fig = plots.occupancy_figure(view)
+    view = views.occupancy_view(Params(split=24))
+    fig = figures.occupancy_figure(view)
     shared, bulk = fig.axes
     assert _lines(bulk, "failure starts (event hold slows)")[0].get_xdata()[0] == 1000
     (cap,) = _lines(bulk, "event pool (8) slots")
     assert cap.get_ydata()[0] == 8
     (busy,) = _lines(shared, "single pool (32) busy")
     assert list(busy.get_ydata()) == list(view.frame["single pool (32)"])
-    assert len(plots.occupancy_figure(views.occupancy_view(None)).axes) == 1
+    assert len(figures.occupancy_figure(views.occupancy_view(Params())).axes) == 1
 
 
 @pytest.mark.parametrize("round_", (960, 1100))
 def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
-    view = views.compartment_view(round_, 24)
-    fig = plots.compartment_figure(view)
+    view = views.compartment_view(round_, Params(split=24))
+    fig = figures.compartment_figure(view)
     (cells,) = [c for c in fig.axes[0].collections if isinstance(c, PatchCollection)]
     faces = cells.get_facecolors()
     assert len(faces) == 32 + 24 + 8
@@ -81,8 +85,8 @@ def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
 
 
 def test_the_blocking_figure_shows_the_curve_and_the_models_points() -> None:
-    view = views.littles_law_view(20.0, 0.1, 5)
-    fig = plots.blocking_figure(view)
+    view = views01.littles_law_view(20.0, 0.1, 5)
+    fig = figures01.blocking_figure(view)
     ax = fig.axes[0]
     (points,) = _lines(ax, "seeded model (one flow, 40 s)")
     assert list(points.get_ydata()) == list(view.curve["seeded model"])
@@ -91,7 +95,7 @@ def test_the_blocking_figure_shows_the_curve_and_the_models_points() -> None:
 
 
 def test_a_figure_renders_to_png_in_one_pass() -> None:
-    png = plots.to_png(plots.idle_figure(views.idle_view(24)))
+    png = to_png(figures.idle_figure(views.idle_view(Params(split=24))))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
 
@@ -101,20 +105,20 @@ def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
 
 
 def test_a_kept_tradeoff_figure_redrawn_in_place_shows_no_trace_of_the_view_before(tradeoff) -> None:
-    kept = plots.TradeoffFigure()
-    kept.update(views.tradeoff_view(None, hold_tracking=7, hold_event=9, slow=40)).png()
+    kept = figures.TradeoffFigure()
+    kept.update(views.tradeoff_view(Params(hold_tracking=7, hold_event=9, slow=40))).png()
     redrawn = kept.update(tradeoff).png()
-    assert _pixels(redrawn) == _pixels(plots.TradeoffFigure().update(tradeoff).png())
+    assert _pixels(redrawn) == _pixels(figures.TradeoffFigure().update(tradeoff).png())
 
 
 def test_a_kept_tradeoff_figure_paints_what_a_full_draw_paints(tradeoff) -> None:
     # Only the stacking of a few edge pixels differs (lines over spines): under 0.5 %.
     # Leaving out the y axis would change ~4,600 of the 372,600 pixels.
-    kept = plots.TradeoffFigure()
+    kept = figures.TradeoffFigure()
     kept.update(views.tradeoff_view()).png()
     (fast, size), (full, full_size) = (
         _pixels(kept.update(tradeoff).png()),
-        _pixels(plots.to_png(plots.tradeoff_figure(tradeoff))),
+        _pixels(to_png(figures.tradeoff_figure(tradeoff))),
     )
     assert size == full_size
     differing = sum(1 for i in range(0, len(fast), 3) if fast[i : i + 3] != full[i : i + 3])

@@ -6,7 +6,7 @@ waits for it; everything the coroutine opened is closed by its own ``async with`
 blocks before the loop ends, so nothing stays listening afterwards.
 
 An interrupted cell (KeyboardInterrupt while waiting) cancels the coroutine on its
-loop and waits for its clean-up, so its services stop at once, not when the round
+loop and waits for its clean-up, so its services stop at once, not when the run
 would have ended.
 """
 

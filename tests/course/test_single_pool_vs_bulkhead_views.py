@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import lesson, views
-from bulkhead_lab.model import LESSON_SPLIT, TOTAL, Params, run
+from bulkhead_lab import cache, lesson
+from bulkhead_lab.course.single_pool_vs_bulkhead import views
+from bulkhead_lab.model import LESSON_SPLIT, TOTAL, Params, run, split_label
 
 SPLITS = (16, 20, 24, 28)
 HOLDS = ({}, {"hold_tracking": 3}, {"hold_event": 8}, {"slow": 40}, {"start": 2000})
@@ -32,8 +33,8 @@ def test_a_bigger_tracking_pool_drops_fewer_tracking_requests_on_both_days(sweep
 @pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
 def test_under_a_bulkhead_the_slowdown_day_does_not_touch_tracking_drops(split, holds) -> None:
-    frame = views.layout_view(split, **holds).frame
-    label = views.split_label(split)
+    frame = views.layout_view(Params(split=split, **holds)).frame
+    label = split_label(split)
     assert (
         frame.loc[(label, "healthy"), "tracking dropped"]
         == frame.loc[(label, "slowdown"), "tracking dropped"]
@@ -42,8 +43,8 @@ def test_under_a_bulkhead_the_slowdown_day_does_not_touch_tracking_drops(split, 
 
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
 def test_in_one_pool_the_slowdown_day_costs_tracking_requests(holds) -> None:
-    frame = views.layout_view(None, **holds).frame
-    label = views.split_label(None)
+    frame = views.layout_view(Params(**holds)).frame
+    label = split_label(None)
     assert (
         frame.loc[(label, "slowdown"), "tracking dropped"] > frame.loc[(label, "healthy"), "tracking dropped"]
     )
@@ -51,34 +52,34 @@ def test_in_one_pool_the_slowdown_day_costs_tracking_requests(holds) -> None:
 
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
 def test_a_single_pool_never_rejects_beside_an_idle_slot(holds) -> None:
-    idle = views.idle_view(24, **holds).frame
-    single = views.split_label(None)
+    idle = views.idle_view(Params(split=24, **holds)).frame
+    single = split_label(None)
     assert list(idle.loc[single, "idle slots at rejections"]) == [0, 0]
-    assert idle.loc[(views.split_label(24), "healthy"), "idle slots at rejections"] > 0
+    assert idle.loc[(split_label(24), "healthy"), "idle slots at rejections"] > 0
 
 
 def test_a_slower_slowdown_drops_more_in_one_pool_and_the_same_tracking_under_a_bulkhead() -> None:
-    slow = [views.tradeoff_view(slow=s).at(None)["slowdown tracking dropped"] for s in (10, 22, 40)]
+    slow = [views.tradeoff_view(Params(slow=s)).at(None)["slowdown tracking dropped"] for s in (10, 22, 40)]
     assert slow[0] < slow[1] < slow[2]
-    bulk = {views.tradeoff_view(slow=s).at(24)["slowdown tracking dropped"] for s in (10, 22, 40)}
+    bulk = {views.tradeoff_view(Params(slow=s)).at(24)["slowdown tracking dropped"] for s in (10, 22, 40)}
     assert len(bulk) == 1
 
 
 def test_a_later_failure_drops_fewer_on_the_slowdown_day() -> None:
-    early, late = (views.layout_view(None, start=s).frame for s in (500, 3000))
-    key = (views.split_label(None), "slowdown")
+    early, late = (views.layout_view(Params(start=s)).frame for s in (500, 3000))
+    key = (split_label(None), "slowdown")
     assert early.loc[key, "dropped"] > late.loc[key, "dropped"]
 
 
 def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> None:
-    a = views.counters(views.layout_params(24, "healthy", slow=5, start=10))
-    b = views.counters(views.layout_params(24, "healthy", slow=50, start=3000))
+    a = cache.counters(Params(split=24, slow=5, start=10))
+    b = cache.counters(Params(split=24, slow=50, start=3000))
     assert a is b
     assert a == run(Params(split=24))
 
 
 def test_the_layout_view_replays_the_lessons_runs() -> None:
-    frame = views.layout_view(LESSON_SPLIT).frame
+    frame = views.layout_view(Params(split=LESSON_SPLIT)).frame
     day = lesson.day_pair(Params(), LESSON_SPLIT)
     assert frame.loc[("24/8", "slowdown"), "event dropped"] == day.slowdown.event_dropped
     assert frame.loc[("24/8", "healthy"), "utilization"] == round(
@@ -88,18 +89,18 @@ def test_the_layout_view_replays_the_lessons_runs() -> None:
 
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
 def test_every_split_of_the_tradeoff_equals_a_run_of_that_split(holds) -> None:
-    sweep = views.tradeoff_view(**holds).sweep
+    sweep = views.tradeoff_view(Params(**holds)).sweep
     for split in range(1, TOTAL):
-        h, y = (run(views.layout_params(split, mode, **holds)) for mode in ("healthy", "slowdown"))
+        h, y = (run(Params(split=split, mode=mode, **holds)) for mode in ("healthy", "slowdown"))
         expected = [h.tracking_dropped, h.event_dropped, y.tracking_dropped, y.event_dropped, h.idle, y.idle]
         assert list(sweep.loc[split]) == expected
 
 
 def _compartment_runs(move) -> int:
-    views.tradeoff_view(hold_tracking=5, hold_event=7, slow=30, start=1500)  # fill the memo
-    before = views._compartment.cache_info().misses
+    views.tradeoff_view(Params(hold_tracking=5, hold_event=7, slow=30, start=1500))  # fill the memo
+    before = cache.stats()["compartments"].misses
     move()
-    return views._compartment.cache_info().misses - before
+    return cache.stats()["compartments"].misses - before
 
 
 @pytest.mark.parametrize(
@@ -115,11 +116,11 @@ def _compartment_runs(move) -> int:
 )
 def test_a_slider_move_reruns_only_the_compartments_it_touches(moved, reruns) -> None:
     values = {"hold_tracking": 5, "hold_event": 7, "slow": 30, "start": 1500} | moved
-    assert _compartment_runs(lambda: views.tradeoff_view(**values)) == reruns
+    assert _compartment_runs(lambda: views.tradeoff_view(Params(**values))) == reruns
 
 
 def test_the_tradeoff_table_lists_the_lessons_splits_and_the_marked_one() -> None:
-    table = views.tradeoff_view(split=13).table()
+    table = views.tradeoff_view(Params(split=13)).table()
     assert list(table.index) == ["single pool (32)", "28/4", "27/5", "24/8", "20/12", "16/16", "13/19"]
     assert (
         table.loc["28/4", "slowdown tracking dropped"] == lesson.sizing_table()[1].slowdown.tracking_dropped
@@ -131,26 +132,26 @@ def test_lesson_tables_match_the_lesson_module() -> None:
     assert main.loc[("bulkhead (24/8)", "healthy"), "idle slots"] == run(Params(split=24)).idle
     sizing = views.sizing_frame()
     assert list(sizing.index) == ["single pool (32)", "28/4", "24/8", "20/12", "16/16"]
-    cost = views.failure_free_cost()
+    cost = lesson.failure_free_cost()
     assert cost.bulkhead_dropped > cost.single_dropped
     assert f"({cost.drop_ratio:.1f}x)" in cost.sentence()
-    gain = views.failing_day_gain()
+    gain = lesson.failing_day_gain()
     assert gain.bulkhead.tracking_dropped < gain.single.tracking_dropped
     assert gain.bulkhead.event_dropped > gain.single.event_dropped  # the flooding compartment is not rescued
-    sens = views.sensitivity()
+    sens = lesson.sensitivity()
     assert sens.narrower.event_dropped > sens.lesson_split.event_dropped
     assert sens.utilization_at[5] > 1 > sens.utilization_at[8]
 
 
 @pytest.mark.parametrize("split", (None, 8, 24, 30))
 def test_busy_slots_never_exceed_a_pools_slots(split) -> None:
-    view = views.occupancy_view(split)
+    view = views.occupancy_view(Params(split=split))
     for pool, slots in view.capacity.items():
         assert 0 <= view.frame[pool].min() and view.frame[pool].max() <= slots
 
 
 def test_the_event_compartment_floods_after_the_failure_while_tracking_stays_below_full() -> None:
-    summary = views.occupancy_view(24).summary()
+    summary = views.occupancy_view(Params(split=24)).summary()
     event, tracking = summary.loc["event pool (8)"], summary.loc["tracking pool (24)"]
     assert event["mean busy after"] > event["mean busy before"]
     assert event["rounds full after"] > 5 * tracking["rounds full after"]
@@ -160,64 +161,22 @@ def test_the_event_compartment_floods_after_the_failure_while_tracking_stays_bel
 
 @pytest.mark.parametrize("round_", (0, 950, 1000, 1150, 3999))
 def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
-    view = views.compartment_view(round_, 24)
+    view = views.compartment_view(round_, Params(split=24))
     assert list(view.frame["busy"] + view.frame["free"]) == list(view.frame["slots"])
-    occ = views.occupancy(views.layout_params(24, "slowdown"))
+    occ = cache.occupancy(Params(split=24, mode="slowdown"))
     assert view.frame.loc["event pool (8)", "busy"] == occ.event[round_]
     assert view.failing == (round_ >= 1000)
-
-
-def test_the_little_view_follows_littles_law_and_erlang_b() -> None:
-    v = views.littles_law_view(20.0, 0.1, 5)
-    assert v.in_flight == pytest.approx(2.0)
-    assert v.hold_rounds == 10
-    assert v.utilization == pytest.approx(0.4)
-    assert v.headroom == pytest.approx(2.5)
-    assert v.suggested_limit == 5
-    assert 0 < v.simulated < v.erlang_b  # the discrete rounds refuse a little less than Erlang-B
-    assert v.simulated == pytest.approx(v.curve.loc[5, "seeded model"])
-
-
-@pytest.mark.parametrize(("rate", "hold"), ((97.22, 0.06), (20.0, 0.1), (150.0, 0.05)))
-def test_a_bigger_pool_refuses_fewer_calls_and_the_model_tracks_erlang_b(rate, hold) -> None:
-    curve = views.littles_law_view(rate, hold, 8).curve
-    sim = list(curve["seeded model"])
-    assert all(a >= b for a, b in zip(sim, sim[1:], strict=False))
-    assert (curve["seeded model"] - curve["Erlang-B"]).abs().max() < 0.05
-
-
-def test_one_flow_in_a_pool_of_eight_is_the_event_flow_alone() -> None:
-    p = views.one_flow_params(97.22, 6, 8)
-    assert (p.total - p.split, p.tracking_rate) == (8, 0.0)
-    assert run(p).tracking_dropped == 0
-
-
-def test_pool_size_cost_trades_event_drops_for_tracking_drops() -> None:
-    cost = views.pool_size_cost()
-    assert list(cost["healthy event drop %"]) == sorted(cost["healthy event drop %"], reverse=True)
-    assert list(cost["slowdown tracking dropped"]) == sorted(cost["slowdown tracking dropped"])
-    assert cost.loc["27/5", "event utilization"] > 1
-
-
-def test_lesson_examples_of_littles_law() -> None:
-    ex = views.order_service_example()
-    assert (ex.in_flight, ex.limits) == (2.0, (5, 6))
-    ev = views.event_flow_sizing()
-    assert (round(ev.in_flight, 2), round(ev.headroom, 2)) == (5.83, 1.37)
-    assert "1.167 at 5 slots" in ev.sentence()
 
 
 @pytest.mark.parametrize(
     ("call", "name"),
     (
-        (lambda: views.layout_view(0), "split"),
-        (lambda: views.layout_view(24, hold_event=0), "hold_event"),
-        (lambda: views.tradeoff_view(32), "split"),
-        (lambda: views.occupancy_view(24, start=5000), "start"),
+        (lambda: views.layout_view(Params(split=0)), "split"),
+        (lambda: views.layout_view(Params(split=24, hold_event=0)), "hold_event"),
+        (lambda: views.tradeoff_view(Params(split=32)), "split"),
+        (lambda: views.occupancy_view(Params(split=24, start=5000)), "start"),
+        (lambda: views.occupancy_view(Params(split=24), before=-1), "before"),
         (lambda: views.compartment_view(4000), "round"),
-        (lambda: views.littles_law_view(0.0, 0.1, 5), "arrival_rate"),
-        (lambda: views.littles_law_view(20.0, 0.0, 5), "hold"),
-        (lambda: views.littles_law_view(20.0, 0.1, 0), "slots"),
     ),
 )
 def test_a_bad_slider_value_is_one_line_naming_the_parameter(call, name) -> None:

@@ -1,6 +1,6 @@
 """Notebook 02's exercises: checkers with instant feedback, and the worked answers.
 
-Every answer is computed from seeded model runs (through :mod:`bulkhead_lab.views`),
+Every answer is computed from seeded model runs (kept by :mod:`bulkhead_lab.cache`),
 so a checker and its worked answer always agree with the notebook's numbers.
 
 The month in exercises 2 and 3: the lesson's rates are *peak* rates, so a month is
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import lesson
-from .model import MODES, TOTAL, Params
-from .validation import check_int, check_real
-from .views import counters, split_label
+from ... import lesson
+from ...cache import counters
+from ...model import MODES, TOTAL, Params, split_label
+from ...validation import check_int, check_real
 
 PEAK_HOURS = 30.0  # a month of one peak hour a day
 FAILURES = 3  # AY3: three failures a month

@@ -6,19 +6,24 @@ import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget_link import Link
 
-from bulkhead_lab import views, widgets
+from bulkhead_lab.course import controls
+from bulkhead_lab.course.littles_law_sizing import panels as panels01
+from bulkhead_lab.course.panel import SliderView
+from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
+from bulkhead_lab.course.single_pool_vs_bulkhead import views
+from bulkhead_lab.model import Params
 
 PANELS = {
-    "layout": widgets.layout_panel,
-    "tradeoff": widgets.tradeoff_panel,
-    "occupancy": widgets.occupancy_panel,
-    "step-through": widgets.step_through,
-    "littles-law": widgets.littles_law_panel,
+    "layout": panels02.layout_panel,
+    "tradeoff": panels02.tradeoff_panel,
+    "occupancy": panels02.occupancy_panel,
+    "step-through": panels02.step_through,
+    "littles-law": panels01.littles_law_panel,
 }
 
 
 @pytest.fixture(scope="module")
-def panels() -> dict[str, widgets.SliderView]:
+def panels() -> dict[str, SliderView]:
     return {name: build() for name, build in PANELS.items()}
 
 
@@ -34,7 +39,7 @@ def test_each_panel_marks_its_output_area_and_sliders_for_the_browser(panels, na
 
 
 def test_the_split_slider_offers_the_single_pool_and_every_split() -> None:
-    slider = widgets.split_slider()
+    slider = controls.split_slider()
     labels = [label for label, _ in slider.options]
     assert labels[0] == "single pool" and labels[1] == "1/31" and labels[-1] == "31/1"
     assert slider.value == 24 and "bl-slider-split" in slider._dom_classes
@@ -52,32 +57,34 @@ def test_notebook_02_has_sliders_for_every_hold_and_the_failure_round(panels) ->
 
 
 def test_set_moves_sliders_and_returns_the_same_numbers_as_the_view() -> None:
-    panel = widgets.tradeoff_panel()
-    result = panel.set(split=widgets.SINGLE_POOL, slow=40, hold_event=7)
-    expected = views.tradeoff_view(None, slow=40, hold_event=7)
+    panel = panels02.tradeoff_panel()
+    result = panel.set(split=None, slow=40, hold_event=7)
+    expected = views.tradeoff_view(Params(slow=40, hold_event=7))
     assert result.split is None
     assert result.sweep.equals(expected.sweep)
     assert panel.values()["slow"] == 40
 
 
 def test_set_redraws_once_however_many_sliders_move(monkeypatch) -> None:
-    panel = widgets.layout_panel()
+    panel = panels02.layout_panel()
     calls = []
     original = panel.redraw
     monkeypatch.setattr(panel, "redraw", lambda: (calls.append(1), original())[1])
     panel.set(split=20, hold_tracking=5, slow=30, start=1500)
     assert calls == [1]
-    assert panel.result.frame.equals(views.layout_view(20, hold_tracking=5, slow=30, start=1500).frame)
+    assert panel.result.frame.equals(
+        views.layout_view(Params(split=20, hold_tracking=5, slow=30, start=1500)).frame
+    )
 
 
 def test_a_slider_move_redraws_the_view() -> None:
-    panel = widgets.layout_panel()
+    panel = panels02.layout_panel()
     panel.controls["split"].value = 28
     assert panel.result.split == 28
 
 
 def test_the_step_through_plays_the_rounds_through_a_linked_round_slider() -> None:
-    panel = widgets.step_through()
+    panel = panels02.step_through()
     assert isinstance(panel.play, w.Play) and isinstance(panel.link, Link)
     assert panel.link.source == (panel.play, "value") and panel.link.target == (
         panel.controls["round"],
@@ -85,24 +92,24 @@ def test_the_step_through_plays_the_rounds_through_a_linked_round_slider() -> No
     )
     assert (panel.play.min, panel.play.max) == (panel.controls["round"].min, panel.controls["round"].max)
     view = panel.set(round=1100)
-    assert view.frame.equals(views.compartment_view(1100, 24).frame)
+    assert view.frame.equals(views.compartment_view(1100, Params(split=24)).frame)
 
 
 def test_the_littles_law_panel_shows_lesson_004s_example() -> None:
-    view = widgets.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, factor=3.0)
+    view = panels01.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, factor=3.0)
     assert view.in_flight == pytest.approx(2.0) and view.suggested_limit == 6
 
 
 def test_an_unknown_slider_is_a_one_line_error() -> None:
     with pytest.raises(ValueError, match=r"^slider must be one of split, "):
-        widgets.layout_panel().set(splitt=3)
+        panels02.layout_panel().set(splitt=3)
 
 
 def test_a_view_error_shows_one_line_not_a_traceback() -> None:
     def render(**_values):
         raise ValueError("split must be an integer in 1..31 (got 40)")
 
-    panel = widgets.SliderView("broken", {"split": w.IntSlider(value=1)}, render)
+    panel = SliderView("broken", {"split": w.IntSlider(value=1)}, render)
     (line,) = panel.output.outputs
     assert line["text"] == "cannot draw this view: split must be an integer in 1..31 (got 40)\n"
 
@@ -117,7 +124,7 @@ def test_a_redraw_leaves_the_figure_and_its_table_in_the_output_area(panels, nam
 
 
 def test_a_redraw_prints_nothing_into_the_cell_that_moved_the_slider(capsys) -> None:
-    panel = widgets.tradeoff_panel()
+    panel = panels02.tradeoff_panel()
     panel.set(split=13)
     assert capsys.readouterr().out == ""
     assert "13/19" in panel.output.outputs[1]["data"]["text/html"]

@@ -1,0 +1,219 @@
+"""The numbers notebook 01 shows: Little's Law, headroom, Erlang-B, and the seeded model beside them.
+
+Each function returns plain data (a frozen dataclass, a pandas frame); :mod:`.figures`
+draws it and :mod:`.panels` wires it to sliders. The formulas are
+:mod:`bulkhead_lab.sizing`'s; the measured drop rates are seeded model runs kept by
+:mod:`bulkhead_lab.cache`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ... import cache, lesson, sizing
+from ...model import CYCLE, Params, split_label
+from ...validation import check_int, check_real
+
+
+def _rate(dropped: int, responses: int) -> float:
+    arrivals = dropped + responses
+    return dropped / arrivals if arrivals else 0.0
+
+
+@dataclass(frozen=True)
+class LittleExample:
+    """Little's Law for one flow: in flight, and the limit a few times above it."""
+
+    name: str
+    arrival_rate: float
+    hold: float
+    unit: str
+    in_flight: float
+    limits: tuple[int, ...]
+
+    def sentence(self) -> str:
+        return (
+            f"{self.name}: {self.arrival_rate:g} calls/{self.unit} x {self.hold:g} {self.unit} = "
+            f"{self.in_flight:g} in flight, so a limit of {' or '.join(map(str, self.limits))}."
+        )
+
+
+def order_service_example(rate: float = 20.0, hold: float = 0.1) -> LittleExample:
+    """Lesson 004's Payment flow: 20 calls/s x 0.1 s = 2 in flight; limit 5 or 6 (2.5x or 3x)."""
+    load = sizing.in_flight(rate, hold)
+    limits = tuple(sizing.suggested_limit(rate, hold, f) for f in (2.5, 3.0))
+    return LittleExample("Payment (lesson 004)", rate, hold, "s", round(load, 6), limits)
+
+
+@dataclass(frozen=True)
+class EventFlowSizing:
+    """Lesson 000's event flow against its pool: load, headroom and utilization."""
+
+    arrivals_per_round: float
+    hold: int
+    in_flight: float
+    slots: int
+    headroom: float
+    utilization_at: dict[int, float]
+
+    def sentence(self) -> str:
+        u = " and ".join(f"{v:.3f} at {k} slots" for k, v in self.utilization_at.items())
+        return (
+            f"The event flow: {self.arrivals_per_round:.4f} arrivals/round x {self.hold} rounds = "
+            f"{self.in_flight:.2f} slots in flight; {self.slots} slots is {self.headroom:.2f}x that. "
+            f"Utilization {u}: above 1 the pool cannot carry its own usual load."
+        )
+
+
+def event_flow_sizing(base: Params = Params(), slots: int = 8) -> EventFlowSizing:
+    """0.9722 arrivals/round x 6 rounds = 5.83 slots; 8 slots = 1.37x; utilization 0.729 and 1.167."""
+    rate = base.event_rate / base.cycle
+    return EventFlowSizing(
+        arrivals_per_round=rate,
+        hold=base.hold_event,
+        in_flight=sizing.in_flight(rate, base.hold_event),
+        slots=slots,
+        headroom=sizing.headroom(rate, base.hold_event, slots),
+        utilization_at={n: lesson.event_pool_utilization(base, n) for n in lesson.SENSITIVITY_EVENT_SLOTS},
+    )
+
+
+def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: float = CYCLE) -> Params:
+    """The seeded model with one flow alone in a pool of ``slots``: the event flow, tracking rate 0.
+
+    The tracking pool keeps one slot that nothing ever uses, so the event pool is exactly ``slots``.
+    """
+    check_int("slots", slots, 1, 1000)
+    return Params(
+        split=1,
+        total=slots + 1,
+        mode="healthy",
+        tracking_rate=0.0,
+        event_rate=rate_per_s,
+        hold_event=hold_rounds,
+        cycle=cycle,
+    )
+
+
+def simulated_blocking(rate_per_s: float, hold_rounds: int, slots: int) -> float:
+    """The share of the one flow's arrivals the seeded model drops in a pool of ``slots``."""
+    c = cache.counters(one_flow_params(rate_per_s, hold_rounds, slots))
+    return _rate(c.event_dropped, c.event_responses)
+
+
+def hold_in_rounds(hold_s: float, cycle: float = CYCLE) -> int:
+    """A hold in seconds as the model's whole rounds (at least one)."""
+    check_real("hold", hold_s, 0.0, 60.0, low_open=True)
+    return max(1, round(hold_s * cycle))
+
+
+@dataclass(frozen=True)
+class LittleView:
+    """Notebook 01's slider view: Little's Law, Erlang-B and the seeded model for one pool."""
+
+    arrival_rate: float  # calls/s
+    hold: float  # s
+    hold_rounds: int
+    slots: int
+    factor: float
+    in_flight: float
+    utilization: float
+    headroom: float
+    suggested_limit: int
+    erlang_b: float
+    simulated: float
+    curve: pd.DataFrame  # index slots; erlang-b, erlang-b (hold - 1/2 round), seeded model
+
+    def table(self) -> pd.DataFrame:
+        """The figures for the chosen pool, one row each."""
+        rows = {
+            "arrival rate (calls/s)": self.arrival_rate,
+            "hold (s)": self.hold,
+            "hold (rounds)": self.hold_rounds,
+            "in flight (Little's Law)": round(self.in_flight, 3),
+            "pool size (slots)": self.slots,
+            "utilization": round(self.utilization, 3),
+            "headroom (x in flight)": round(self.headroom, 2),
+            f"suggested limit ({self.factor:g}x)": self.suggested_limit,
+            "Erlang-B blocking": round(self.erlang_b, 4),
+            "seeded model drop rate": round(self.simulated, 4),
+        }
+        return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+
+
+def littles_law_view(
+    arrival_rate: float = 97.22,
+    hold: float = 0.06,
+    slots: int = 8,
+    factor: float = 2.5,
+    max_slots: int | None = None,
+) -> LittleView:
+    """In flight = rate x hold, and the blocking of a pool of ``slots``: Erlang-B against the model.
+
+    ``arrival_rate`` is calls/s and ``hold`` seconds; the model runs at 100 rounds/s, so the
+    hold is rounded to whole rounds there. The curve covers pool sizes 1..``max_slots``
+    (default: a little past both ``slots`` and twice the load).
+    """
+    check_real("arrival_rate", arrival_rate, 0.0, 1000.0, low_open=True)
+    check_int("slots", slots, 1, 64)
+    check_real("factor", factor, 1.0, 10.0)
+    rounds = hold_in_rounds(hold)
+    per_round = arrival_rate / CYCLE
+    load = sizing.in_flight(arrival_rate, hold)
+    if max_slots is None:
+        max_slots = min(64, max(slots + 4, math.ceil(2 * per_round * rounds) + 2, 12))
+    check_int("max_slots", max_slots, 1, 64)
+    sizes = range(1, max_slots + 1)
+    offered = per_round * rounds  # erlangs, in the model's units
+    curve = pd.DataFrame(
+        {
+            "Erlang-B": [sizing.erlang_b(n, offered) for n in sizes],
+            "Erlang-B, hold - 1/2 round": [sizing.erlang_b(n, per_round * (rounds - 0.5)) for n in sizes],
+            "seeded model": [simulated_blocking(arrival_rate, rounds, n) for n in sizes],
+        },
+        index=pd.Index(sizes, name="slots"),
+    )
+    return LittleView(
+        arrival_rate=arrival_rate,
+        hold=hold,
+        hold_rounds=rounds,
+        slots=slots,
+        factor=factor,
+        in_flight=load,
+        utilization=sizing.utilization(arrival_rate, hold, slots),
+        headroom=sizing.headroom(arrival_rate, hold, slots),
+        suggested_limit=sizing.suggested_limit(arrival_rate, hold, factor),
+        erlang_b=sizing.erlang_b(slots, offered),
+        simulated=simulated_blocking(arrival_rate, rounds, slots),
+        curve=curve,
+    )
+
+
+def pool_size_cost(
+    base: Params = Params(), event_slots: tuple[int, ...] = (4, 5, 6, 8, 10, 12, 16)
+) -> pd.DataFrame:
+    """Too small and too big, in the model's numbers: each event pool size's price on both days.
+
+    Too small: the event flow's own healthy-day drops. Too big: the tracking flow, left the
+    rest of the 32 slots, drops more on both days.
+    """
+    rows = []
+    for n in event_slots:
+        check_int("event_slots", n, 1, base.total - 1)
+        split = base.total - n
+        h = cache.counters(base.with_(split=split, mode="healthy"))
+        y = cache.counters(base.with_(split=split, mode="slowdown"))
+        rows.append(
+            {
+                "pool split": split_label(split, base.total),
+                "event slots": n,
+                "event utilization": round(lesson.event_pool_utilization(base, n), 3),
+                "healthy event drop %": round(100 * _rate(h.event_dropped, h.event_responses), 2),
+                "healthy tracking dropped": h.tracking_dropped,
+                "slowdown tracking dropped": y.tracking_dropped,
+            }
+        )
+    return pd.DataFrame(rows).set_index("pool split")

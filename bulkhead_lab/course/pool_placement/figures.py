@@ -1,0 +1,66 @@
+"""Notebook 03's figures: each request's latency by stream, and the concurrency each dependency saw.
+
+Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
+:class:`~bulkhead_lab.live.placement.PlacementResult`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from ...live.placement import PlacementResult
+from .views import describe
+
+NOTIFICATION_COLOR = "tab:orange"
+CATALOG_COLOR = "tab:blue"
+
+
+def latency_axes(ax: Any, result: PlacementResult) -> None:
+    """Each request's time from the batch's start to its answer, by stream."""
+    n = result.n
+    notif = result.latencies_ms["notification"]
+    ax.scatter(range(n), result.latencies_ms["catalog"], s=12, color=CATALOG_COLOR, label="catalog")
+    pooled = [j for j in range(n) if j >= result.skip]
+    ax.scatter(pooled, [notif[j] for j in pooled], s=12, color=NOTIFICATION_COLOR, label="notification")
+    if result.skip:
+        skipped = list(range(result.skip))
+        ax.scatter(
+            skipped, [notif[j] for j in skipped], s=28, marker="x", color="tab:red", label="skipped call site"
+        )
+    first = min(notif) if notif else 0.0
+    ax.axhline(first, color="gray", lw=0.8, ls=":", label="first notification answer")
+    ax.set_xlabel("request")
+    ax.set_ylabel("latency, ms")
+    ax.set_title("each request's latency")
+    ax.legend(fontsize=7, loc="upper left")
+
+
+def concurrency_axes(ax: Any, result: PlacementResult) -> None:
+    """Open requests each dependency saw over time, with the pool limits as dashed lines."""
+    for stream, color in (("notification", NOTIFICATION_COLOR), ("catalog", CATALOG_COLOR)):
+        points = result.timelines.get(stream) or [(0.0, 0)]
+        ax.step(
+            [t * 1000 for t, _ in points], [o for _, o in points], where="post", color=color, label=stream
+        )
+    if result.placement == "single":
+        ax.axhline(result.notif + result.cat, color="gray", ls="--", lw=0.9, label="shared pool limit")
+    else:
+        ax.axhline(result.notif, color=NOTIFICATION_COLOR, ls="--", lw=0.9, label="notification pool")
+        ax.axhline(result.cat, color=CATALOG_COLOR, ls="--", lw=0.9, label="catalog pool")
+    ax.set_xlabel("time since the batch started, ms")
+    ax.set_ylabel("open requests")
+    ax.set_title("concurrency each dependency saw")
+    ax.legend(fontsize=7, loc="center right")
+
+
+def placement_figure(result: PlacementResult, title: str | None = None) -> Figure:
+    """Latency by stream (left) and the concurrency each dependency saw (right) for one batch."""
+    fig = Figure(figsize=(10, 3.4))
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.85, wspace=0.25)
+    left, right = fig.subplots(1, 2)
+    latency_axes(left, result)
+    concurrency_axes(right, result)
+    fig.suptitle(title or describe(result), fontsize=10)
+    return fig

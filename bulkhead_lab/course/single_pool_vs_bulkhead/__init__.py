@@ -1,0 +1,1 @@
+"""Notebook 02 · One pool or a bulkhead: lesson 000's seeded simulations."""

@@ -1,0 +1,91 @@
+"""Notebook 02's slider panels: split and holds in, a figure of :mod:`.figures` and a table out.
+
+Every panel is a :class:`~bulkhead_lab.course.panel.SliderView` over the model's sliders
+(:mod:`bulkhead_lab.course.controls`); its values reach the views as a
+:class:`~bulkhead_lab.model.Params`, so ``panel.set(split=None)`` is the single pool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from ...model import LESSON_SPLIT, START, Params
+from .. import controls
+from ..panel import SliderView, slider
+from . import figures, views
+
+
+def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: Any) -> SliderView:
+    return SliderView(
+        name, controls_, render, to_model=controls.to_model, to_controls=controls.to_controls, **kw
+    )
+
+
+def _model_controls(split: int | None, holds: dict[str, int]) -> dict[str, w.ValueWidget]:
+    return {"split": controls.split_slider(split), **controls.hold_sliders(**holds)}
+
+
+def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
+    """Single pool against one split on both days: drops per flow and rejections beside idle slots."""
+
+    def render(**values: Any) -> Any:
+        params = Params(**values)
+        layout = views.layout_view(params)
+        idle = views.idle_view(params)
+        return layout, [figures.layout_figure(layout, idle)], [layout.frame]
+
+    return _panel("layout", _model_controls(split, holds), render)
+
+
+def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
+    """Drops per flow against every split on both days, the chosen split marked.
+
+    The panel keeps one :class:`.figures.TradeoffFigure` and redraws it in place.
+    """
+    figure = figures.TradeoffFigure()
+
+    def render(**values: Any) -> Any:
+        view = views.tradeoff_view(Params(**values))
+        return view, [figure.update(view)], [view.table()]
+
+    return _panel("tradeoff", _model_controls(split, holds), render)
+
+
+def occupancy_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
+    """Busy slots per pool around the failure, single pool above, the split's two pools below."""
+
+    def render(**values: Any) -> Any:
+        view = views.occupancy_view(Params(**values))
+        return view, [figures.occupancy_figure(view)], [view.summary()]
+
+    return _panel("occupancy", _model_controls(split, holds), render)
+
+
+def step_through(
+    split: int | None = LESSON_SPLIT,
+    first: int = START - 50,
+    last: int = START + 250,
+    interval_ms: int = 200,
+    **holds: Any,
+) -> SliderView:
+    """A Play control walking the rounds around the failure, each pool drawn as a compartment.
+
+    The Play button is linked to the round slider in the browser (``jslink``), so each
+    tick moves the slider and the slider's change redraws the compartments.
+    """
+    round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
+    play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
+    play.add_class("bl-play-round")
+    link = w.jslink((play, "value"), (round_slider, "value"))
+    fixed = Params(**holds)
+
+    def render(round: int, split: int | None) -> Any:
+        view = views.compartment_view(round, fixed.with_(split=split))
+        return view, [figures.compartment_figure(view)], [view.frame]
+
+    controls_ = {"round": round_slider, "split": controls.split_slider(split)}
+    panel = _panel("step-through", controls_, render, extra=(w.HBox([play]),))
+    panel.play, panel.link = play, link  # kept so the link lives as long as the panel
+    return panel

@@ -1,0 +1,295 @@
+"""Lesson 004's load from outside: ``load.js`` and the measuring half of ``check.js``.
+
+:func:`drive` switches Payment slow, sends ``orders`` orders at once and ``stock_checks``
+stock checks a moment later to a running Order Service, and records every answer as a
+:class:`RequestResult` in an :class:`OrdersRun`, with what Payment, Inventory and the
+bulkhead reported. :func:`run_orders` starts Payment, Inventory and Order Service on
+free ports, drives them once and stops them. A *wave* is the orders Payment serves
+together in one stretch of its latency: :meth:`OrdersRun.served_waves` counts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from ..validation import check_int, check_real
+from .order_service import FAST_LATENCY, SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
+from .server import Progress
+
+MAX_REQUESTS = 10_000  # per stream in one drive
+MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
+MAX_STOCK_DELAY = 60.0  # seconds between sending the orders and the stock checks
+
+
+@dataclass(frozen=True)
+class RequestResult:
+    """One answer as the outside client saw it; times in seconds from the drive's start."""
+
+    kind: str  # "order" or "stock"
+    index: int  # the client's sending order, from 1
+    status: int  # HTTP status, or 0 when no answer came (connection failed)
+    latency: float
+    start: float
+    end: float
+    body: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def outcome(self) -> str:
+        """served, refused (503), failed (other status) or no answer."""
+        if self.status == 200:
+            return "served"
+        if self.status == 503:
+            return "refused"
+        return "failed" if self.status else "no answer"
+
+
+@dataclass
+class OrdersRun:
+    """One drive of the Order Service: every answer, what Payment and Inventory saw, the bulkhead."""
+
+    variant: str
+    settings: OrderSettings | None
+    slow: bool
+    slow_latency: float | None
+    requests: list[RequestResult]
+    payment: dict[str, int]
+    inventory: dict[str, int]
+    bulkhead_busy: dict[str, int] | None  # /admin/bulkhead while the orders were in flight
+    bulkhead_after: dict[str, int] | None
+    pools: dict[str, Any] | None
+    duration: float
+    stock_delay: float
+    timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def of(self, kind: str) -> list[RequestResult]:
+        return [r for r in self.requests if r.kind == kind]
+
+    @property
+    def orders(self) -> list[RequestResult]:
+        return self.of("order")
+
+    @property
+    def stock_checks(self) -> list[RequestResult]:
+        return self.of("stock")
+
+    def count(self, outcome: str, kind: str = "order") -> int:
+        return sum(r.outcome == outcome for r in self.of(kind))
+
+    @property
+    def served(self) -> int:
+        return self.count("served")
+
+    @property
+    def refused(self) -> int:
+        return self.count("refused")
+
+    def refused_arrivals(self) -> list[int]:
+        """Which orders were refused, numbered by their arrival at Order Service (1 = first)."""
+        return sorted(int(r.body.get("order", 0)) for r in self.orders if r.outcome == "refused")
+
+    def slowest(self, kind: str, outcome: str | None = None) -> float:
+        """The longest latency of that kind (and outcome), in seconds; 0 when there is none."""
+        times = [r.latency for r in self.of(kind) if outcome is None or r.outcome == outcome]
+        return max(times, default=0.0)
+
+    def served_waves(self) -> dict[int, int]:
+        """How many orders were served in Payment's 1st, 2nd, 3rd ... slow wave.
+
+        A wave is a group of orders answered together: a gap of more than half the slow
+        latency between two answers starts the next one (counting by gaps, not by dividing
+        latencies, so each wave's few milliseconds of overhead never add up to a wrong wave).
+        """
+        if not self.slow or not self.slow_latency:
+            return {}
+        ends = sorted(r.end for r in self.orders if r.outcome == "served")
+        waves: dict[int, int] = {}
+        k, last = 0, -float("inf")
+        for end in ends:
+            if end - last > self.slow_latency / 2:
+                k += 1
+            waves[k] = waves.get(k, 0) + 1
+            last = end
+        return waves
+
+
+async def _json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
+    async with session.request(method, url) as r:
+        text = await r.text()
+        if r.status >= 400:
+            raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
+        return json.loads(text)
+
+
+async def _send(
+    session: aiohttp.ClientSession, kind: str, index: int, method: str, url: str, t0: float
+) -> RequestResult:
+    start = time.monotonic()
+    status, body = 0, {}
+    try:
+        async with session.request(method, url) as r:
+            status = r.status
+            try:
+                body = await r.json(content_type=None)
+            except ValueError:
+                body = {"error": "not JSON"}
+    except aiohttp.ClientError as exc:
+        body = {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+    end = time.monotonic()
+    return RequestResult(kind, index, status, end - start, start - t0, end - t0, body)
+
+
+async def drive(
+    order_url: str,
+    payment_url: str,
+    inventory_url: str,
+    *,
+    slow: bool = True,
+    orders: int = 20,
+    stock_checks: int = 10,
+    stock_delay: float = 0.1,
+    slow_latency: float | None = None,
+    on_progress: Progress | None = None,
+    timeout: float = 120.0,
+) -> OrdersRun:
+    """Lesson 004's load from outside: Payment slow (or not), ``orders`` orders at once and
+    ``stock_checks`` stock checks ``stock_delay`` seconds later; every answer recorded.
+
+    ``slow_latency`` (seconds, optional) sets Payment's slowdown through ``/admin/slow?ms=``.
+    Payment is switched back to normal at the end, whatever happened.
+    """
+    orders = check_int("orders", orders, 0, MAX_REQUESTS)
+    stock_checks = check_int("stock_checks", stock_checks, 0, MAX_REQUESTS)
+    stock_delay = check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY)
+    if slow_latency is not None:
+        check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
+    total = orders + stock_checks
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # the client itself is never the limit
+    async with aiohttp.ClientSession(
+        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
+    ) as client:
+        slow_url = f"{payment_url}/admin/slow?on={int(slow)}"
+        if slow_latency is not None:
+            slow_url += f"&ms={round(slow_latency * 1000)}"
+        await _json(client, "POST", slow_url)
+        try:
+            for url in (payment_url, inventory_url, order_url):
+                await _json(client, "POST", url + "/admin/reset")
+            done = 0
+
+            async def send(kind: str, index: int, method: str, path: str) -> RequestResult:
+                nonlocal done
+                result = await _send(client, kind, index, method, order_url + path, t0)
+                done += 1
+                if on_progress is not None:
+                    on_progress(done, total)
+                return result
+
+            t0 = time.monotonic()
+            tasks: list[asyncio.Task[RequestResult]] = []
+            try:
+                tasks += [asyncio.create_task(send("order", i + 1, "POST", "/orders")) for i in range(orders)]
+                await asyncio.sleep(stock_delay)
+                tasks += [
+                    asyncio.create_task(send("stock", i + 1, "GET", "/stock")) for i in range(stock_checks)
+                ]
+                await asyncio.sleep(0.05)
+                busy = await _bulkhead(client, order_url)
+                results = await asyncio.gather(*tasks)
+            except BaseException:
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                raise
+            duration = time.monotonic() - t0
+            payment = await _stats(client, payment_url)
+            inv = await _stats(client, inventory_url)
+            after = await _bulkhead(client, order_url)
+            pools = await _json(client, "GET", order_url + "/admin/pools")
+        finally:
+            with contextlib.suppress(aiohttp.ClientError, RuntimeError):  # Payment may be gone
+                await _json(client, "POST", f"{payment_url}/admin/slow?on=0")
+    variant = str(pools.get("variant", "?"))
+    return OrdersRun(
+        variant=variant,
+        settings=None,
+        slow=slow,
+        slow_latency=slow_latency,
+        requests=list(results),
+        payment=payment,
+        inventory=inv,
+        bulkhead_busy=busy,
+        bulkhead_after=after,
+        pools=pools,
+        duration=duration,
+        stock_delay=stock_delay,
+    )
+
+
+async def _stats(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    """A dependency's ``/admin/stats``, or ``{"error": ...}`` if it is gone (killed mid-run)."""
+    try:
+        return await _json(client, "GET", url + "/admin/stats")
+    except (aiohttp.ClientError, RuntimeError) as exc:
+        return {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+
+
+async def _bulkhead(client: aiohttp.ClientSession, order_url: str) -> dict[str, int] | None:
+    async with client.get(order_url + "/admin/bulkhead") as r:
+        if r.status == 404:
+            return None
+        return await r.json()
+
+
+async def run_orders(
+    variant: str = "limited",
+    *,
+    pool: int = 10,
+    limit: int = 5,
+    queue: int = 5,
+    keepalive: bool = False,
+    slow: bool = True,
+    orders: int = 20,
+    stock_checks: int = 10,
+    stock_delay: float = 0.1,
+    slow_latency: float = SLOW_LATENCY,
+    fast_latency: float = FAST_LATENCY,
+    on_progress: Progress | None = None,
+) -> OrdersRun:
+    """Start Payment, Inventory and Order Service on free ports, drive them once, stop them.
+
+    The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
+    3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
+    it returns, raises or is cancelled.
+    """
+    settings = OrderSettings(variant, pool, limit, queue, keepalive)
+    check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
+    async with (
+        payment(slow_latency=slow_latency, latency=fast_latency, timeline=True) as pay,
+        inventory(latency=fast_latency, timeline=True) as inv,
+        OrderService(settings, pay.url, inv.url) as service,
+    ):
+        run = await drive(
+            service.url,
+            pay.url,
+            inv.url,
+            slow=slow,
+            orders=orders,
+            stock_checks=stock_checks,
+            stock_delay=stock_delay,
+            slow_latency=slow_latency,
+            on_progress=on_progress,
+            timeout=max(120.0, 4 * (orders + 1) * slow_latency),
+        )
+        run.timelines = {"payment": list(pay.timeline), "inventory": list(inv.timeline)}
+        run.ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
+    run.variant = variant
+    run.settings = settings
+    return run

@@ -1,0 +1,160 @@
+"""The two foreground commands: ``serve-pools`` (lesson 003) and ``serve-orders`` (lesson 004).
+
+``python -m bulkhead_lab serve-pools`` is the lesson's ``node services.mjs``: notification,
+catalog and the loan service answering ``GET /run`` (:func:`serve_pools`).
+``python -m bulkhead_lab serve-orders`` is lesson 004's Payment, Inventory and Order
+Service (:func:`serve_orders`). Both check their values first (:func:`check_serve_args`),
+bind 127.0.0.1 only, and run through :func:`~.server.serve_foreground` until Ctrl-C or
+SIGTERM, then print ``<command>: stopped`` and exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable
+
+from .dependency import Dependency
+from .order_service import SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
+from .placement import CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
+from .server import LOOPBACK, LoopbackServer, bind_loopback, check_host, check_port, serve_foreground
+
+POOLS_PORTS = ("port", "notification_port", "catalog_port")
+ORDERS_PORTS = ("port", "payment_port", "inventory_port")
+
+
+# --- the values both commands take -----------------------------------------------------------
+
+
+def check_serve_args(ns: argparse.Namespace, ports: tuple[str, ...]) -> dict[str, int]:
+    """Refuse a non-loopback ``host`` or a bad port with one line; return the ports by name."""
+    check_host(ns.host)
+    return {name: check_port(name, getattr(ns, name)) for name in ports}
+
+
+def check_orders_args(ns: argparse.Namespace) -> OrderSettings:
+    """Refuse a bad ``serve-orders`` value with one line; return the Order Service settings."""
+    ports = check_serve_args(ns, ORDERS_PORTS)
+    fixed = [p for p in ports.values() if p]
+    if len(set(fixed)) != len(fixed):
+        raise ValueError(f"ports must differ (got {', '.join(f'{k} {v}' for k, v in ports.items())})")
+    return OrderSettings(ns.variant, ns.pool, ns.limit, ns.queue, bool(ns.keepalive))
+
+
+# --- serve-pools: the lesson's services.mjs ---------------------------------------------------
+
+
+async def serve_pools(
+    host: str = LOOPBACK,
+    port: int = 8401,
+    notification_port: int = 8402,
+    catalog_port: int = 8403,
+    *,
+    ready: Callable[[str], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve notification, catalog and the loan service until ``stop`` is set (or cancelled).
+
+    Every port is bound before any service answers; a busy one raises a one-line
+    ValueError and whatever was bound is closed again.
+    """
+    check_host(host)
+    for name, value in zip(POOLS_PORTS, (port, notification_port, catalog_port), strict=True):
+        check_port(name, value)
+    stop = stop or asyncio.Event()
+    socks: list[socket.socket] = []
+    try:  # bind all three before any answers: a busy port leaves nothing half-started
+        for name, value in (
+            ("port", port),
+            ("notification port", notification_port),
+            ("catalog port", catalog_port),
+        ):
+            socks.append(bind_loopback(value, host=host, name=name))
+    except ValueError:
+        for sock in socks:
+            sock.close()
+        raise
+    loan_sock, notification_sock, catalog_sock = socks
+    notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
+    catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
+    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.callback(_close_all, socks)  # the servers close what they started; this closes the rest
+        await stack.enter_async_context(notification)
+        await stack.enter_async_context(catalog)
+        await stack.enter_async_context(loan)
+        if ready is not None:
+            ready(
+                f"serve-pools: loan {loan.url}/run, notification {notification.url} "
+                f"({NOTIFICATION_LATENCY * 1000:.0f} ms), catalog {catalog.url} "
+                f"({CATALOG_LATENCY * 1000:.0f} ms); Ctrl-C stops"
+            )
+        await stop.wait()
+
+
+def _close_all(socks: list[socket.socket]) -> None:
+    for sock in socks:
+        if sock.fileno() != -1:
+            sock.close()
+
+
+def serve_pools_main(ns: argparse.Namespace) -> int:
+    """``python -m bulkhead_lab serve-pools``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
+    check_serve_args(ns, POOLS_PORTS)
+
+    async def serve(stop: asyncio.Event) -> None:
+        await serve_pools(
+            ns.host,
+            ns.port,
+            ns.notification_port,
+            ns.catalog_port,
+            ready=lambda line: print(line, flush=True),
+            stop=stop,
+        )
+
+    return serve_foreground("serve-pools", serve)
+
+
+# --- serve-orders: lesson 004's three services --------------------------------------------------
+
+
+async def serve_orders(
+    settings: OrderSettings,
+    *,
+    host: str = LOOPBACK,
+    port: int = 3001,
+    payment_port: int = 3002,
+    inventory_port: int = 3003,
+    ready: Callable[[str], None] = print,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever)."""
+    async with (
+        payment(port=payment_port, host=host) as pay,
+        inventory(port=inventory_port, host=host) as inv,
+        OrderService(settings, pay.url, inv.url, port=port, host=host) as service,
+    ):
+        ready(f"Payment on {pay.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
+        ready(f"Inventory on {inv.url} (GET /stock: 20 ms)")
+        ready(f"Order Service on {service.url} ({settings.describe()})")
+        await (stop or asyncio.Event()).wait()
+
+
+def serve_orders_main(ns: argparse.Namespace) -> int:
+    """``python -m bulkhead_lab serve-orders``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
+    settings = check_orders_args(ns)
+
+    async def serve(stop: asyncio.Event) -> None:
+        await serve_orders(
+            settings,
+            host=ns.host,
+            port=ns.port,
+            payment_port=ns.payment_port,
+            inventory_port=ns.inventory_port,
+            ready=lambda line: print(line, flush=True),
+            stop=stop,
+        )
+
+    return serve_foreground("serve-orders", serve)

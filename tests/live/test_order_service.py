@@ -1,0 +1,92 @@
+"""Lesson 004's Order Service: its settings, a busy port, and a Payment killed mid-run."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import re
+import socket
+
+import pytest
+
+from bulkhead_lab.live.load import drive, run_orders
+from bulkhead_lab.live.order_checks import check_orders
+from bulkhead_lab.live.order_service import OrderService, OrderSettings, inventory, payment
+from bulkhead_lab.live.server import LOOPBACK
+
+pytestmark = [pytest.mark.anyio, pytest.mark.live]
+
+# --- its settings and its port ----------------------------------------------------------------
+
+
+async def test_bad_settings_are_refused_with_one_line() -> None:
+    cases = [
+        ({"variant": "pooled"}, "variant must be one of shared, separate, limited (got 'pooled')"),
+        ({"limit": 0}, "limit must be an integer in 1..1000 (got 0)"),
+        ({"pool": -3}, "pool must be an integer in 1..1000 (got -3)"),
+        ({"queue": -1}, "queue must be an integer in 0..1000 (got -1)"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(ValueError) as info:
+            OrderSettings(**kwargs)
+        assert str(info.value) == message
+    with pytest.raises(ValueError, match=r"^slow_latency must be a number >= 0 and <= 60 \(got -1\)$"):
+        await run_orders("limited", slow_latency=-1)
+
+
+async def test_an_order_service_on_a_busy_port_refuses_with_one_line_and_closes_its_pools() -> None:
+    with socket.socket() as busy:
+        busy.bind((LOOPBACK, 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        service = OrderService(
+            OrderSettings("separate"), "http://127.0.0.1:1", "http://127.0.0.1:2", port=port
+        )
+        with pytest.raises(ValueError, match=rf"^port {port} on 127\.0\.0\.1 is busy"):
+            await service.start()
+    assert service.pool_stats() == {"variant": "separate", "shared": False}  # no pool left open
+    gc.collect()  # an unclosed session would warn here, and warnings are errors
+
+
+# --- a dependency killed mid-run --------------------------------------------------------------
+
+
+async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_the_next_run_is_clean() -> (
+    None
+):
+    settings = OrderSettings("limited", limit=5, queue=5)
+    async with inventory() as inv:
+        pay = payment(slow_latency=1.0)
+        await pay.start()
+        port = pay.port
+        try:
+            async with OrderService(settings, pay.url, inv.url) as service:
+                load = asyncio.create_task(drive(service.url, pay.url, inv.url, stock_delay=0.1))
+                await asyncio.sleep(0.4)
+                assert service.bulkhead_stats()["running"] == 5
+                await pay.kill()
+                run = await load
+                failed = [r for r in run.orders if r.status == 502]
+                assert len(failed) == 10 and run.refused == 10  # the 5 running and the 5 waiting
+                assert all(
+                    re.fullmatch(r"payment (unreachable|answered HTTP \d+).*", r.body["error"])
+                    for r in failed
+                )
+                assert run.slowest("stock") < 0.3  # Inventory's pool never noticed
+                assert service.bulkhead_stats() == {
+                    "running": 0,
+                    "queued": 0,
+                    "executionSlots": 5,
+                    "queueSlots": 5,
+                    "rejected": 10,
+                }
+                connector = service._pools["payment"].session.connector
+                assert connector is not None and not connector._acquired  # every pool slot given back
+
+                async with payment(port=port, slow_latency=0.2) as again:  # Payment restarts
+                    run = await drive(service.url, again.url, inv.url)
+                    assert (run.served, run.refused) == (10, 10)
+                    assert run.payment["peak"] == 5
+                    assert [c.passed for c in check_orders(run)] == [True, True, True, True]
+        finally:
+            await pay.stop()

@@ -1,0 +1,105 @@
+"""The tree shows the architecture: no import cycles, small modules, pure model, one rule for notebooks."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "bulkhead_lab"
+MAX_LINES = 450
+PURE = ("model", "sweep", "cache", "lesson", "sizing", "jsfmt", "validation", "adaptive", "retries")
+PRESENTATION_LIBRARIES = ("pandas", "matplotlib", "ipywidgets", "IPython", "aiohttp", "numpy")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _runtime_imports(name: str) -> set[str]:
+    """Package modules ``name`` imports when it is imported (not under TYPE_CHECKING, not in functions)."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text())
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in tree.body:  # top level only: an import inside a function runs later, on demand
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for sub in [node] if not isinstance(node, (ast.If, ast.Try)) else ast.walk(node):
+            if isinstance(sub, ast.Import):
+                found |= {a.name for a in sub.names}
+            elif isinstance(sub, ast.ImportFrom):
+                base = sub.module or ""
+                if sub.level:
+                    anchor = package.split(".")[: len(package.split(".")) - (sub.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                found.add(base)
+                found |= {f"{base}.{a.name}" for a in sub.names}
+    return {m for m in found if m in MODULES and m != name}
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    graph = {name: _runtime_imports(name) for name in MODULES}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt) :] + [nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for name in MODULES:
+        if name not in state:
+            visit(name)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_is_a_grab_bag_over_450_lines(name: str) -> None:
+    lines = len(MODULES[name].read_text().splitlines())
+    assert lines <= MAX_LINES, f"{name} has {lines} lines"
+
+
+@pytest.mark.parametrize("name", [f"bulkhead_lab.{m}" for m in PURE if f"bulkhead_lab.{m}" in MODULES])
+def test_the_model_side_is_pure_python(name: str) -> None:
+    source = MODULES[name].read_text()
+    for library in PRESENTATION_LIBRARIES:
+        assert not re.search(rf"^\s*(import|from) {library}\b", source, re.M), f"{name} imports {library}"
+    assert "bulkhead_lab.course" not in source and "from .course" not in source
+
+
+def test_the_live_services_never_reach_into_the_presentation_layer() -> None:
+    for name in MODULES:
+        if name.startswith("bulkhead_lab.live"):
+            imports = _runtime_imports(name)
+            assert not any(m.startswith("bulkhead_lab.course") for m in imports), name
+            source = MODULES[name].read_text()
+            assert not re.search(r"^\s*(import|from) (ipywidgets|matplotlib|IPython)\b", source, re.M), name
+
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_a_notebook_reaches_what_it_shows_through_its_own_course_package(notebook: Path) -> None:
+    topic = notebook.stem.split("_", 1)[1]
+    assert (PACKAGE / "course" / topic / "__init__.py").exists(), f"no bulkhead_lab/course/{topic}/"
+    cells = json.loads(notebook.read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    imported = set(re.findall(r"^from bulkhead_lab\.course\.(\w+) import", code, re.M))
+    assert imported == {topic}, f"{notebook.name} imports course packages {imported}"
+    assert not re.search(r"^from bulkhead_lab\.course import", code, re.M)
