@@ -1,0 +1,228 @@
+"""Lesson 000's pool governed by adaptive limits: exact against the lesson where it must be, and its facts."""
+
+from __future__ import annotations
+
+import pytest
+from test_model import OTHER_PARAMS
+
+from bulkhead_lab import cache, model
+from bulkhead_lab.adaptive import Fixed
+from bulkhead_lab.adaptive_compare import COLUMNS, ROW_NAMES, around_failure, comparison, layout
+from bulkhead_lab.adaptive_pool import ALGORITHMS, LimiterSpec, model_spec, run_pool
+from bulkhead_lab.model import EVENT, TRACKING, Params
+
+LESSON = Params()
+DAYS = [LESSON.with_(mode=m) for m in ("healthy", "slowdown")]
+
+
+class Spy(Fixed):
+    """A fixed compartment that writes down every sample it is given."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.samples: list[tuple[float, int, bool]] = []
+
+    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
+        self.samples.append((rtt, inflight, dropped))
+        return self.limit
+
+    def on_samples(self, rtt: float, first_inflight: int, count: int) -> int:
+        self.samples += [(rtt, i, False) for i in range(first_inflight, first_inflight + count)]
+        return self.limit
+
+
+# --- exact where the layout is the lesson's ---------------------------------------------------
+
+
+@pytest.mark.parametrize("p", DAYS + OTHER_PARAMS, ids=lambda p: f"{p.mode}-seed{p.seed}")
+def test_with_no_limiter_the_pool_run_is_the_single_pool_exactly(p: Params) -> None:
+    assert run_pool(p.with_(split=None), stream=model.arrival_stream(p)).counters == model.run(
+        p.with_(split=None)
+    )
+
+
+@pytest.mark.parametrize("p", DAYS + OTHER_PARAMS, ids=lambda p: f"{p.mode}-seed{p.seed}")
+def test_with_fixed_compartments_the_pool_run_is_the_lessons_split_exactly(p: Params) -> None:
+    stream = model.arrival_stream(p)
+    for split in sorted({1, 4, p.total // 2, p.total - 8 if p.total > 8 else 1, p.total - 1}):
+        expected = model.run(p.with_(split=split), stream=stream)
+        assert run_pool(p, split, p.total - split, stream=stream).counters == expected  # all six counters
+
+
+def test_the_24_8_row_equals_lesson_000s_counters_exactly() -> None:
+    rows = {row.name: row for row in comparison()}
+    fixed, single = rows["24/8"], rows["single pool (32)"]
+    assert fixed.healthy == model.run(LESSON.with_(split=24)) and fixed.slowdown == model.run(
+        LESSON.with_(split=24, mode="slowdown")
+    )
+    assert fixed.as_dict() == dict(zip(COLUMNS, (172, 406, 172, 2011, 49640.0), strict=True))
+    assert single.as_dict() == dict(zip(COLUMNS, (78, 27, 2654, 600, 0.0), strict=True))
+
+
+# --- the table notebook 05 shows, pinned ------------------------------------------------------
+
+TABLE = {  # healthy tracking, healthy event, slowdown tracking, slowdown event dropped; tracking rescued
+    "both": {
+        "AIMD": (78, 32, 2541, 637, 2260.0),
+        "Vegas": (78, 32, 2648, 609, 120.0),
+        "Gradient2": (78, 32, 2491, 679, 3260.0),
+        "Envoy": (300, 100, 2434, 1013, 4400.0),
+    },
+    "event": {
+        "AIMD": (78, 32, 2517, 642, 2740.0),
+        "Vegas": (78, 32, 2648, 609, 120.0),
+        "Gradient2": (78, 32, 2491, 679, 3260.0),
+        "Envoy": (74, 100, 2208, 1013, 8920.0),
+    },
+}
+
+
+@pytest.mark.parametrize("flows", ["both", "event"])
+def test_the_comparison_table_on_the_lessons_stream(flows: str) -> None:
+    rows = comparison(flows=flows)
+    assert tuple(row.name for row in rows) == ROW_NAMES == ("single pool (32)", "24/8", *ALGORITHMS)
+    for row in rows[2:]:
+        assert tuple(row.as_dict().values()) == pytest.approx(TABLE[flows][row.name]), row.name
+
+
+@pytest.mark.parametrize("flows", ["both", "event"])
+def test_no_algorithm_at_its_sources_defaults_comes_near_24_8_on_the_failing_day(flows: str) -> None:
+    rows = {row.name: row for row in comparison(flows=flows)}
+    fixed = rows["24/8"].slowdown.tracking_dropped
+    for name in ALGORITHMS:
+        assert rows[name].slowdown.tracking_dropped > 10 * fixed, name
+
+
+def test_aimd_vegas_and_gradient2_cost_no_tracking_request_on_the_healthy_day_but_envoy_does() -> None:
+    rows = {row.name: row for row in comparison(flows="both")}
+    single = rows["single pool (32)"].healthy.tracking_dropped
+    assert [rows[n].healthy.tracking_dropped for n in ("AIMD", "Vegas", "Gradient2")] == [single] * 3
+    # Envoy pins its first minRTT window to min_concurrency 3: tracking waits for 50 samples at 3.
+    envoy = run_pool(LESSON, *layout("Envoy", "both"))
+    assert rows["Envoy"].healthy.tracking_dropped > 3 * single
+    assert envoy.refused_by_limit[TRACKING] > 0
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_under_the_slowdown_the_event_limit_falls_and_tracking_drops_fewer_than_the_single_pool(
+    name: str,
+) -> None:
+    p = LESSON.with_(mode="slowdown")
+    run = run_pool(p, *layout(name, "event"), trace=True)
+    assert run.trace is not None
+    limit = run.trace.event_limit
+    assert min(limit[p.start :]) < limit[p.start]
+    assert run.counters.tracking_dropped < model.run(p).tracking_dropped
+
+
+# --- the semantics: samples, drops, idle, determinism -----------------------------------------
+
+
+def test_a_limiters_own_refusals_are_no_samples_and_a_pool_refusal_is_a_drop_sample_at_once() -> None:
+    p = LESSON.with_(mode="slowdown")
+    spies: dict[int, Spy] = {}
+
+    def spy(flow: int, size: int):
+        return lambda: spies.setdefault(flow, Spy(size))
+
+    run = run_pool(p, spy(TRACKING, 20), spy(EVENT, 20), trace=True)
+    assert run.refused_by_limit[TRACKING] > 0 and run.refused_by_pool[TRACKING] > 0
+    for flow in (TRACKING, EVENT):
+        drops = [s for s in spies[flow].samples if s[2]]
+        assert len(drops) == run.refused_by_pool[flow]  # one drop sample per pool refusal, none per own
+        assert all(rtt == 0 and 1 <= inflight <= 20 for rtt, inflight, _ in drops)
+        assert all(1 <= inflight <= 20 for _, inflight, _ in spies[flow].samples)  # in flight when admitted
+    holds = {rtt for rtt, _, dropped in spies[TRACKING].samples if not dropped}
+    assert holds == {p.hold_tracking}
+    assert {rtt for rtt, _, dropped in spies[EVENT].samples if not dropped} == {p.hold_event, p.slow}
+    # Every admitted call is a sample when it completes; those admitted in the last hold rounds never do.
+    assert run.trace is not None
+    arrivals = cache.stream(p).tracking
+    held_at_end = sum(
+        arrivals[t] - run.trace.tracking_dropped[t] for t in range(p.rounds - p.hold_tracking, p.rounds)
+    )
+    completed = [s for s in spies[TRACKING].samples if not s[2]]
+    assert len(completed) == run.counters.tracking_responses - held_at_end
+
+
+def test_every_refusal_is_a_drop_counted_once_and_the_pool_never_overflows() -> None:
+    for p in DAYS:
+        stream = cache.stream(p)
+        for name in ALGORITHMS:
+            run = run_pool(p, *layout(name, "both"), trace=True)
+            c, trace = run.counters, run.trace
+            assert trace is not None
+            assert c.tracking_responses + c.tracking_dropped == sum(stream.tracking)
+            assert c.event_responses + c.event_dropped == sum(stream.event)
+            assert run.refused_by_limit[TRACKING] + run.refused_by_pool[TRACKING] == c.tracking_dropped
+            assert run.refused_by_limit[EVENT] + run.refused_by_pool[EVENT] == c.event_dropped
+            assert sum(trace.tracking_dropped) == c.tracking_dropped
+            assert c.busy_rounds == sum(trace.tracking_inflight) + sum(trace.event_inflight)
+            assert max(map(sum, zip(trace.tracking_inflight, trace.event_inflight, strict=True))) <= p.total
+            assert all(1 <= x <= p.total for x in trace.tracking_limit + trace.event_limit)
+
+
+def test_an_ungoverned_flow_is_limited_by_the_pool_alone() -> None:
+    run = run_pool(LESSON.with_(mode="slowdown"), *layout("Gradient2", "event"), trace=True)
+    assert run.trace is not None and set(run.trace.tracking_limit) == {32}
+    assert run.refused_by_limit[TRACKING] == 0 and set(run.trace.tracking_baseline) == {0.0}
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_the_same_parameters_give_the_same_trace(name: str) -> None:
+    p = LESSON.with_(mode="slowdown")
+    first = run_pool(p, *layout(name, "both"), trace=True)
+    again = run_pool(p, *layout(name, "both"), stream=model.arrival_stream(p), trace=True)
+    assert first == again
+
+
+def test_a_trace_is_only_made_when_asked_and_does_not_change_the_counters() -> None:
+    p = LESSON.with_(mode="slowdown")
+    plain, traced = run_pool(p, *layout("Vegas")), run_pool(p, *layout("Vegas"), trace=True)
+    assert plain.trace is None and traced.trace is not None
+    assert plain.counters == traced.counters
+
+
+def test_model_spec_uses_the_sources_defaults_with_the_pools_bounds_and_the_models_seconds() -> None:
+    aimd = dict(model_spec("AIMD", TRACKING).settings)
+    assert aimd == {"initial": 24, "min_limit": 1, "max_limit": 32, "backoff_ratio": 0.9, "timeout": 500}
+    g2 = dict(model_spec("Gradient2", EVENT).settings)
+    assert (g2["initial"], g2["smoothing"], g2["queue_size"], g2["long_window"], g2["tolerance"]) == (
+        8,
+        0.2,
+        4,
+        600,
+        1.5,
+    )
+    envoy = dict(model_spec("Envoy", EVENT, Params(cycle=50)).settings)
+    assert (envoy["min_limit"], envoy["update_interval"], envoy["min_rtt_interval"], envoy["jitter"]) == (
+        3,
+        5,
+        3000,
+        0.15,
+    )
+    assert model_spec("Vegas", EVENT, smoothing=0.5).get("smoothing") == 0.5
+
+
+def test_a_spec_is_plain_hashable_data_and_builds_a_fresh_limiter_each_time() -> None:
+    spec = LimiterSpec.of("Vegas", initial=8, max_limit=32)
+    assert spec == LimiterSpec.of("Vegas", max_limit=32, initial=8) and hash(spec) == hash(spec.with_())
+    assert spec.build(seed=1) is not spec.build(seed=1)
+    with pytest.raises(ValueError, match="algorithm must be one of AIMD, Vegas, Gradient2, Envoy"):
+        LimiterSpec.of("BBR")
+
+
+def test_bad_layouts_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"tracking compartment must be an integer in 1\.\.32"):
+        run_pool(LESSON, 33, None)
+    with pytest.raises(ValueError, match="stream has 4000 rounds but params.rounds is 100"):
+        run_pool(LESSON.with_(rounds=100, start=50), stream=cache.stream(LESSON))
+    with pytest.raises(ValueError, match="flows must be one of both, event"):
+        comparison(flows="tracking")
+
+
+def test_around_failure_cuts_the_trace_around_the_failure_round() -> None:
+    w = around_failure("Gradient2", "event", before=100, after=300)
+    assert (w.first, w.start, len(w.event_limit), w.rounds) == (900, 1000, 400, range(900, 1300))
+    full = run_pool(LESSON.with_(mode="slowdown"), *layout("Gradient2", "event"), trace=True).trace
+    assert full is not None and w.event_limit == full.event_limit[900:1300]
