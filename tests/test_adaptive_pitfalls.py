@@ -1,0 +1,89 @@
+"""What users of adaptive limits trip over, on lesson 000's pool: the facts each pitfall function shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.adaptive_pitfalls import gradient2_drift, reaction_and_stability, vegas_slow_start
+from bulkhead_lab.model import Params
+
+
+def test_a_short_slowdown_stays_confined_under_gradient2() -> None:
+    drift = gradient2_drift(300)
+    assert drift.lowest < drift.before / 2  # the event limit fell by more than half ...
+    assert drift.back_at is None  # ... and was still down when the slowdown ended
+    assert len(drift.event_limit) == drift.start + 300
+
+
+def test_a_long_enough_slowdown_becomes_gradient2s_baseline_and_its_limit_climbs_back() -> None:
+    drift = gradient2_drift(3000)
+    assert drift.back_at is not None and drift.lowest_at < drift.back_at < drift.start + 1000
+    # the long average has moved from the 6-round hold to the slow one
+    assert drift.baseline[drift.start] == pytest.approx(6.0, abs=0.5)
+    assert drift.baseline[-1] == pytest.approx(22.0, abs=0.5)
+    # once it is back, the tracking flow pays as in the single pool
+    confined = sum(drift.tracking_dropped[drift.start : drift.back_at])
+    after = sum(drift.tracking_dropped[drift.back_at : drift.back_at + (drift.back_at - drift.start)])
+    assert after > 2 * confined
+
+
+def test_a_larger_tolerance_lets_gradient2_drift_back_sooner() -> None:
+    back = [gradient2_drift(2000, tolerance=t).back_at for t in (1.5, 2.0)]
+    assert back[0] is not None and back[1] is not None and back[1] < back[0]
+
+
+def test_the_drift_is_the_same_run_whatever_the_slowdown_length_until_it_ends() -> None:
+    short, long = gradient2_drift(500), gradient2_drift(1500)
+    assert long.event_limit[: len(short.event_limit)] == short.event_limit
+
+
+def test_vegas_from_a_low_start_is_slow_without_slow_start_once_windowed() -> None:
+    ramps = {(r.windowed, r.slow_start): r for r in vegas_slow_start(initial=1)}
+    per_sample = [ramps[(False, s)].reached_at for s in (True, False)]
+    windowed = [ramps[(True, s)].reached_at for s in (True, False)]
+    # Updated every sample, even +1 a sample grows the limit geometrically: both reach 24 within 0.5 s.
+    assert all(r is not None and r < 50 for r in per_sample)
+    # One update a second (WindowedLimit): slow start's + beta takes seconds, + 1 most of the run.
+    assert windowed[0] is not None and windowed[1] is not None and windowed[1] > 4 * windowed[0]
+    assert ramps[(True, False)].tracking_dropped > 3 * ramps[(True, True)].tracking_dropped
+
+
+def test_vegas_slow_start_ramps_start_from_the_initial_limit() -> None:
+    for ramp in vegas_slow_start(initial=2):
+        assert ramp.tracking_limit[0] == 2 and ramp.target == 24
+
+
+def test_smoothing_slows_vegas_reaction_and_steadies_its_healthy_day() -> None:
+    slow, fast = reaction_and_stability("Vegas", "smoothing", (0.1, 1.0))
+    assert slow.reaction is not None and fast.reaction is not None and slow.reaction > fast.reaction
+    assert slow.moves_per_second < fast.moves_per_second and slow.spread < fast.spread
+
+
+def test_aimd_is_blind_to_a_slowdown_under_its_timeout_and_confines_it_over_it() -> None:
+    blind, seeing = reaction_and_stability(
+        "AIMD", "timeout", (500, 10)
+    )  # 5 s, and 0.1 s (under the 22-round hold)
+    assert blind.tracking_dropped > 2000 and blind.lowest > 8
+    assert seeing.lowest == 1 and seeing.tracking_dropped < 100  # fewer than 24/8's 172 ...
+    assert seeing.event_dropped > 2011  # ... by dropping more events than 24/8's 2011
+    assert seeing.healthy_dropped == blind.healthy_dropped  # a healthy call never reaches 10 rounds
+
+
+def test_a_tolerance_above_the_slowdowns_ratio_hides_it_from_gradient2() -> None:
+    tight, loose = reaction_and_stability("Gradient2", "tolerance", (1.0, 4.0))  # 22/6 = 3.7
+    assert tight.lowest < tight.before and tight.reaction is not None
+    assert loose.reaction is None and loose.lowest == loose.before
+
+
+def test_reaction_and_stability_on_both_flows_and_other_constants() -> None:
+    rows = reaction_and_stability("Envoy", "buffer", (0.25,), base=Params(seed=12345), flows="both")
+    assert len(rows) == 1 and rows[0].value == 0.25 and rows[0].healthy_dropped > 0
+
+
+def test_pitfall_inputs_are_checked() -> None:
+    with pytest.raises(ValueError, match="setting must be one of"):
+        reaction_and_stability("AIMD", "smoothing", (0.5,))
+    with pytest.raises(ValueError, match="slowdown_rounds must be an integer in 1.."):
+        gradient2_drift(0)
+    with pytest.raises(ValueError, match=r"initial must be an integer in 1\.\.32"):
+        vegas_slow_start(initial=0)
