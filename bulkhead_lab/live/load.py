@@ -26,6 +26,7 @@ from .server import Progress
 MAX_REQUESTS = 10_000  # per stream in one drive
 MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
 MAX_STOCK_DELAY = 60.0  # seconds between sending the orders and the stock checks
+_POLL = 0.01  # seconds between two readings of /admin/bulkhead while waiting for it to be busy
 
 
 @dataclass(frozen=True)
@@ -100,20 +101,22 @@ class OrdersRun:
         times = [r.latency for r in self.of(kind) if outcome is None or r.outcome == outcome]
         return max(times, default=0.0)
 
-    def served_waves(self) -> dict[int, int]:
+    def served_waves(self, slow_latency: float | None = None) -> dict[int, int]:
         """How many orders were served in Payment's 1st, 2nd, 3rd ... slow wave.
 
         A wave is a group of orders answered together: a gap of more than half the slow
         latency between two answers starts the next one (counting by gaps, not by dividing
         latencies, so each wave's few milliseconds of overhead never add up to a wrong wave).
+        ``slow_latency``: Payment's slowdown when the run did not set it (a server's default).
         """
-        if not self.slow or not self.slow_latency:
+        latency = slow_latency if slow_latency is not None else self.slow_latency
+        if not self.slow or not latency:
             return {}
         ends = sorted(r.end for r in self.orders if r.outcome == "served")
         waves: dict[int, int] = {}
         k, last = 0, -float("inf")
         for end in ends:
-            if end - last > self.slow_latency / 2:
+            if end - last > latency / 2:
                 k += 1
             waves[k] = waves.get(k, 0) + 1
             last = end
@@ -200,8 +203,7 @@ async def drive(
                 tasks += [
                     asyncio.create_task(send("stock", i + 1, "GET", "/stock")) for i in range(stock_checks)
                 ]
-                await asyncio.sleep(0.05)
-                busy = await _bulkhead(client, order_url)
+                busy = await _bulkhead_when_busy(client, order_url, tasks[:orders], timeout)
                 results = await asyncio.gather(*tasks)
             except BaseException:
                 for t in tasks:
@@ -239,6 +241,34 @@ async def _stats(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
         return await _json(client, "GET", url + "/admin/stats")
     except (aiohttp.ClientError, RuntimeError) as exc:
         return {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+
+
+async def _bulkhead_when_busy(
+    client: aiohttp.ClientSession,
+    order_url: str,
+    orders: list[asyncio.Task[RequestResult]],
+    timeout: float,
+) -> dict[str, int] | None:
+    """``/admin/bulkhead`` once it is seen busy, polled with a deadline (not after a guessed pause).
+
+    Busy means every running place is taken and every order has reached the bulkhead
+    (running, waiting, refused or already answered), which is the moment lesson 004
+    reads "5 running, 0 free waiting places". If every order is answered first (a
+    healthy Payment), or the deadline passes, the last reading is returned.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        stats = await _bulkhead(client, order_url)
+        if stats is None:
+            return None  # a variant without a bulkhead
+        answered = [t.result() for t in orders if t.done()]
+        if len(answered) == len(orders) or time.monotonic() >= deadline:
+            return stats
+        reached = stats["running"] + stats["queued"] + stats["rejected"]
+        reached += sum(r.outcome != "refused" for r in answered)  # refusals are in "rejected" already
+        if stats["executionSlots"] == 0 and reached >= len(orders):
+            return stats
+        await asyncio.sleep(_POLL)
 
 
 async def _bulkhead(client: aiohttp.ClientSession, order_url: str) -> dict[str, int] | None:

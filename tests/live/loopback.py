@@ -1,10 +1,34 @@
-"""What the kernel says is listening: the tests' view of a port, independent of the package."""
+"""What the kernel says is listening, and waiting for a condition with a deadline: the tests' view
+of a port, independent of the package."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+DEADLINE = 20.0  # seconds a poll waits before it fails: far above what an idle machine needs
+
+
+async def until(condition: Callable[[], object], what: str, timeout: float = DEADLINE) -> None:
+    """Poll ``condition`` every few milliseconds until it holds; fail naming ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not seen within {timeout:g} s: {what}")
+        await asyncio.sleep(0.005)
+
+
+def until_sync(condition: Callable[[], object], what: str, timeout: float = DEADLINE) -> None:
+    """:func:`until` for code without an event loop."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not seen within {timeout:g} s: {what}")
+        time.sleep(0.005)
 
 
 def listening(port: int) -> bool:

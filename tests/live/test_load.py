@@ -1,7 +1,9 @@
 """Lesson 004's load from outside: the three variants, keep-alive, and what a run leaves behind.
 
-Most runs scale Payment's slowdown down (the facts are counts and waves, not seconds);
-test_serve.py runs the lesson's own numbers against ``python -m bulkhead_lab serve-orders``.
+Most runs scale Payment's slowdown down, so the facts asserted here are counts, peaks, waves
+and the order of answers, never seconds: a stock check "did not wait for Payment" means it
+was answered before the first order was served. check.js's own budgets (300 ms, 200 ms) are
+pinned once, at the lesson's numbers, in test_serve.py.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from loopback import listening_ports, own_sockets, refused
+from loopback import listening_ports, own_sockets, refused, until
+from orders_facts import first_served, refusals_before_payment, stock_before_payment
 
 from bulkhead_lab.live.load import run_orders
 from bulkhead_lab.live.order_checks import check_orders, keepalive_facts
@@ -17,8 +20,9 @@ from bulkhead_lab.live.order_service import KEEPALIVE_TIMEOUT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
-SLOW = 0.4  # seconds: Payment's scaled-down slowdown
-SHARED_SLOW = 0.8  # a shared pool's stock check waits ~slowdown - 0.1 s: keep that far above 300 ms
+SLOW = 0.6  # seconds: Payment's scaled-down slowdown; the 20 orders must all arrive within one call
+SHARED_SLOW = 0.8  # a shared pool's stock check waits ~slowdown - 0.1 s for a slot
+
 
 # --- the three variants through the API -------------------------------------------------------
 
@@ -48,43 +52,44 @@ async def test_limited_serves_ten_refuses_ten_at_once_and_payment_never_sees_mor
     assert all(
         r.body["bulkhead"] == "bulkhead full: 5/5 running, 5/5 queued" for r in run.orders if r.status == 503
     )
-    assert [c.passed for c in check_orders(run)] == [True, True, True, True]
-    assert run.slowest("stock") < 0.3
-    assert run.slowest("order", "refused") < 0.2
+    checks = check_orders(run)  # the two count checks; the two budgets are asserted as their invariant
+    assert [checks[1].passed, checks[2].passed] == [True, True]
+    assert stock_before_payment(run) and refusals_before_payment(run)
 
 
 async def test_a_shared_pool_makes_healthy_stock_checks_wait_for_slow_payment() -> None:
     run = await run_orders("shared", slow_latency=SHARED_SLOW)
     assert run.served == 20 and run.refused == 0
     assert run.payment["peak"] == 10  # Payment had the whole pool
-    assert run.slowest("stock") >= SHARED_SLOW / 2  # waited for a slow call to free a connection
+    assert all(r.end > first_served(run) for r in run.stock_checks)  # each waited for a slow call to end
+    assert run.slowest("stock") >= SHARED_SLOW / 2  # ... for at least what was left of it
     assert [c.passed for c in check_orders(run)] == [False, False, False, True]  # as check.js: 3 fail
 
 
-async def test_separate_pools_keep_stock_checks_fast_but_orders_queue_in_four_waves() -> None:
+async def test_separate_pools_keep_stock_checks_off_payment_but_orders_queue_in_four_waves() -> None:
     run = await run_orders("separate", slow_latency=SLOW)
     assert run.served == 20 and run.payment["peak"] == 5
     assert run.inventory["peak"] <= 5
-    assert run.slowest("stock") < 0.3
+    assert stock_before_payment(run)
     assert run.served_waves() == {1: 5, 2: 5, 3: 5, 4: 5}
-    assert run.slowest("order") >= 4 * SLOW
+    assert run.slowest("order") >= 4 * SLOW  # the last wave waited for three slow calls, then made one
 
 
-async def test_a_healthy_payment_answers_fast_in_every_variant() -> None:
+async def test_a_healthy_payment_serves_every_order_in_every_variant() -> None:
     for variant in ("shared", "separate"):
         run = await run_orders(variant, slow=False)
         assert (run.served, run.refused) == (20, 0)
-        assert run.slowest("stock") < 0.3 and run.slowest("order") < 1.0
+        assert run.count("served", "stock") == 10
     run = await run_orders("limited", slow=False)  # a burst of 20 at once can still overflow 5 + 5
     assert run.served + run.refused == 20 and run.served >= 10 and run.payment["peak"] <= 5
-    assert run.slowest("stock") < 0.3 and run.slowest("order") < 1.0
+    assert run.count("served", "stock") == 10
 
 
 async def test_a_bigger_queue_serves_more_and_refuses_fewer() -> None:
-    run = await run_orders("limited", limit=3, queue=7, slow_latency=0.2)
+    run = await run_orders("limited", limit=3, queue=7, slow_latency=SLOW)
     assert (run.served, run.refused) == (10, 10)
     assert run.payment["peak"] == 3
-    run = await run_orders("limited", limit=5, queue=15, slow_latency=0.2)
+    run = await run_orders("limited", limit=5, queue=15, slow_latency=SLOW)
     assert (run.served, run.refused) == (20, 0)
 
 
@@ -107,7 +112,7 @@ async def test_idle_keepalive_connections_do_not_count_against_aiohttps_shared_l
     assert facts.payment_opened == 10 and facts.payment_reused == 10  # 10 sockets, kept and reused
     assert facts.kept_open > facts.pool_limit  # more sockets open at once than the pool's limit
     assert run.duration < KEEPALIVE_TIMEOUT  # so none of Payment's idle sockets had closed
-    assert facts.slowest_stock < 0.3 and not facts.idle_counted
+    assert run.count("served", "stock") == 10 and not facts.idle_counted  # none waited for them to
 
 
 # --- nothing stays listening ------------------------------------------------------------------
@@ -134,8 +139,7 @@ async def test_nothing_listens_after_an_exception_mid_run() -> None:
 async def test_nothing_listens_after_an_interrupted_run() -> None:
     before = listening_ports()
     task = asyncio.create_task(run_orders("separate", slow_latency=2.0))
-    await asyncio.sleep(0.5)
-    assert len(listening_ports() - before) == 3  # Payment, Inventory, Order Service
+    await until(lambda: len(listening_ports() - before) == 3, "Payment, Inventory and Order Service up")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

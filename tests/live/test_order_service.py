@@ -8,6 +8,7 @@ import re
 import socket
 
 import pytest
+from loopback import until
 
 from bulkhead_lab.live.load import drive, run_orders
 from bulkhead_lab.live.order_checks import check_orders
@@ -56,14 +57,16 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
 ):
     settings = OrderSettings("limited", limit=5, queue=5)
     async with inventory() as inv:
-        pay = payment(slow_latency=1.0)
+        pay = payment(slow_latency=10.0)  # killed long before its first answer
         await pay.start()
         port = pay.port
         try:
             async with OrderService(settings, pay.url, inv.url) as service:
                 load = asyncio.create_task(drive(service.url, pay.url, inv.url, stock_delay=0.1))
-                await asyncio.sleep(0.4)
-                assert service.bulkhead_stats()["running"] == 5
+                await until(
+                    lambda: pay.open == 5 and service.bulkhead_stats()["rejected"] == 10,
+                    "5 orders at Payment, 5 waiting and 10 refused",
+                )
                 await pay.kill()
                 run = await load
                 failed = [r for r in run.orders if r.status == 502]
@@ -72,7 +75,7 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
                     re.fullmatch(r"payment (unreachable|answered HTTP \d+).*", r.body["error"])
                     for r in failed
                 )
-                assert run.slowest("stock") < 0.3  # Inventory's pool never noticed
+                assert run.count("served", "stock") == 10  # Inventory's pool never noticed
                 assert service.bulkhead_stats() == {
                     "running": 0,
                     "queued": 0,
@@ -83,10 +86,12 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
                 connector = service._pools["payment"].session.connector
                 assert connector is not None and not connector._acquired  # every pool slot given back
 
-                async with payment(port=port, slow_latency=0.2) as again:  # Payment restarts
+                async with payment(port=port, slow_latency=0.6) as again:  # Payment restarts
                     run = await drive(service.url, again.url, inv.url)
                     assert (run.served, run.refused) == (10, 10)
                     assert run.payment["peak"] == 5
-                    assert [c.passed for c in check_orders(run)] == [True, True, True, True]
+                    checks = check_orders(run)  # the count checks; the budgets are test_serve.py's
+                    assert [checks[1].passed, checks[2].passed] == [True, True]
+                    assert run.bulkhead_busy is not None and run.bulkhead_busy["running"] == 5
         finally:
             await pay.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from loopback import until
 
 from bulkhead_lab.live.dependency import Dependency, Route
 from bulkhead_lab.live.pools import SKIPPED, DependencyError, call, pool, pools
@@ -14,13 +15,14 @@ pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
 
 async def test_a_pool_limit_caps_what_the_dependency_sees() -> None:
-    async with Dependency("dep", 0.05) as dep, pool(3) as p:
+    async with Dependency("dep", 0.2) as dep, pool(3) as p:  # 4 waves: long enough for 3 to overlap
         await asyncio.gather(*(call(dep.port, "/x", p) for _ in range(12)))
     assert dep.peak == 3 and dep.calls == 12
 
 
 async def test_a_skipped_call_site_exceeds_the_pool_limit_by_exactly_its_count() -> None:
-    async with Dependency("dep", 0.1) as dep, pool(3) as p:
+    # 0.3 s (the lesson's latency): the five own connections must all open while the others are held
+    async with Dependency("dep", 0.3) as dep, pool(3) as p:
         pooled = [call(dep.port, "/x", p) for _ in range(10)]
         skipped = [call(dep.port, "/x", SKIPPED) for _ in range(5)]
         await asyncio.gather(*pooled, *skipped)
@@ -41,13 +43,14 @@ async def test_a_separate_placement_is_a_pool_each_with_its_own_size() -> None:
 
 
 async def test_a_shared_pool_lets_the_slow_dependency_hold_every_slot() -> None:
-    async with Dependency("slow", 0.2) as slow, Dependency("fast", 0.0) as fast:
+    async with Dependency("slow", 0.5) as slow, Dependency("fast", 0.0) as fast:
         async with pools("single", 2, 2, slow.port, fast.port) as pool_for:
             slow_calls = [asyncio.ensure_future(call(slow.port, "/s", pool_for(slow.port))) for _ in range(8)]
             fast_calls = [asyncio.ensure_future(call(fast.port, "/f", pool_for(fast.port))) for _ in range(4)]
-            await asyncio.sleep(0.1)
-            assert slow.open == 4 and fast.calls == 0  # all four slots held by the slow dependency
+            await until(lambda: slow.open == 4, "the slow dependency holding all four slots")
+            assert fast.calls == 0 and slow.calls == 4  # the fast calls found no slot
             await asyncio.gather(*slow_calls, *fast_calls)
+        assert slow.peak == 4 and fast.calls == 4
 
 
 @pytest.mark.parametrize(

@@ -13,23 +13,24 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import aiohttp
 import pytest
 from loopback import listening, listening_addresses
+from orders_facts import stock_before_payment
 
 from bulkhead_lab.live.dependency import Dependency
 from bulkhead_lab.live.load import drive
 from bulkhead_lab.live.order_checks import check_orders
+from bulkhead_lab.live.order_service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 from bulkhead_lab.live.serve import serve_pools
 from bulkhead_lab.live.server import LOOPBACK
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
-SLOW = 0.4  # seconds: Payment's scaled-down slowdown
+SLOW = 0.6  # seconds: Payment's scaled-down slowdown; the 20 orders must all arrive within one call
 SHARED_SLOW = 0.8  # a shared pool's stock check waits ~slowdown - 0.1 s: keep that far above 300 ms
 
 # --- serve-pools: lesson 003's services.mjs ---------------------------------------------------
@@ -171,7 +172,9 @@ async def drive_service(urls: dict[str, str], **kw: object):  # type: ignore[no-
     return await drive(urls["Order Service"], urls["Payment"], urls["Inventory"], **kw)  # type: ignore[arg-type]
 
 
-async def test_serve_orders_limited_passes_check_js_at_the_lessons_own_numbers() -> None:
+async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_refusals_under_200_ms() -> None:
+    """The one test that pins lesson 004's wall-clock budgets: check.js's own four checks at its own
+    numbers (Payment slow at 3 s). The lesson measured 30 - 53 ms and 16 ms against them."""
     with serve_orders("--variant", "limited") as urls:
         run = await drive_service(urls)  # Payment slow at its own 3 s, 20 orders, 10 stock checks
         checks = check_orders(run)
@@ -179,7 +182,7 @@ async def test_serve_orders_limited_passes_check_js_at_the_lessons_own_numbers()
         assert (run.served, run.refused) == (10, 10)
         assert {r.status for r in run.orders} == {200, 503}
         assert run.slowest("order", "refused") < 0.2
-        assert 5.9 < run.slowest("order") < 7.0  # 5 after 3 s, 5 after 6 s
+        assert run.served_waves(SLOW_LATENCY) == {1: 5, 2: 5}  # 5 after 3 s, 5 after 6 s
         assert run.bulkhead_busy is not None and run.bulkhead_busy["running"] == 5
         assert run.bulkhead_busy["queueSlots"] == 0
 
@@ -191,11 +194,11 @@ async def test_serve_orders_shared_fails_three_of_check_js_checks() -> None:
         assert run.payment["peak"] == 10
 
 
-async def test_serve_orders_separate_queues_orders_and_keeps_stock_fast() -> None:
+async def test_serve_orders_separate_queues_orders_and_keeps_stock_off_payment() -> None:
     with serve_orders("--variant", "separate", "--limit", "5") as urls:
         run = await drive_service(urls, slow_latency=SLOW)
         assert run.served == 20 and run.payment["peak"] == 5
-        assert run.slowest("stock") < 0.3 and run.slowest("order") >= 4 * SLOW
+        assert stock_before_payment(run) and run.slowest("order") >= 4 * SLOW
 
 
 async def test_serve_orders_with_keepalive_keeps_payments_idle_connections_without_blocking_stock() -> None:
@@ -203,7 +206,8 @@ async def test_serve_orders_with_keepalive_keeps_payments_idle_connections_witho
         run = await drive_service(urls, slow=False)
         assert run.pools is not None
         assert run.pools["payment"] == {"limit": 10, "opened": 10, "reused": 10}
-        assert run.pools["inventory"]["opened"] >= 1 and run.slowest("stock") < 0.3
+        assert run.pools["inventory"]["opened"] >= 1 and run.count("served", "stock") == 10
+        assert run.slowest("stock") < KEEPALIVE_TIMEOUT  # no stock check waited for an idle socket to close
 
 
 async def test_serve_orders_admin_routes_answer_bad_values_with_400_and_one_line() -> None:
@@ -257,14 +261,12 @@ def test_serve_orders_refuses_a_busy_port_with_one_line_and_starts_nothing(which
         port = busy.getsockname()[1]
         args = ["--variant", "limited", "--port", "0", "--payment-port", "0", "--inventory-port", "0"]
         args[args.index(which) + 1] = str(port)
-        started = time.monotonic()
-        done = run_cli(*args)
+        done = run_cli(*args)  # run_cli's timeout fails the test if it hangs instead of refusing
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1
     assert re.fullmatch(
         r"bulkhead-lab serve-orders: error: (\w+ )?port \d+ on 127\.0\.0\.1 is busy .*\n", done.stderr
     )
-    assert time.monotonic() - started < 10
 
 
 # --- both commands: one way to stop -----------------------------------------------------------
