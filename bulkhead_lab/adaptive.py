@@ -1,4 +1,4 @@
-"""Adaptive concurrency limits from Netflix concurrency-limits: AIMD, Vegas, Gradient2, ported exactly.
+"""Adaptive concurrency limits from Netflix concurrency-limits: AIMD, Vegas, Gradient2, ported from source.
 
 Each limiter answers one question, "how many calls may be in flight now?", from what
 completed calls report. It has no clock of its own: every time-based setting is in the
@@ -17,9 +17,11 @@ class says what it does with one. ``on_samples`` takes a run of successes of one
 trip at once (the model's hot path; same arithmetic, not re-checked).
 
 Sources read, Netflix/concurrency-limits ``concurrency-limits-core/.../limit/``:
-``AIMDLimit.java`` (commit 784c960, the min/max form), ``VegasLimit.java`` (main, the
-``Log10RootIntFunction`` form of releases 0.4-0.5), ``Gradient2Limit.java`` (commit f2528de,
-with ``rttTolerance``) and ``measurement/ExpAvgMeasurement.java`` (the warm-up form).
+``AIMDLimit.java`` (commit 784c960, the form with minLimit/maxLimit), ``VegasLimit.java``
+(the newest form, on ``Log10RootIntFunction`` and ``AbstractLimit.Builder``),
+``Gradient2Limit.java`` (commit f2528de, the form with ``rttTolerance``) and
+``measurement/ExpAvgMeasurement.java`` (the form with a warm-up window). Each class states
+its formula and defaults as read there, and every deliberate departure.
 
 Pure: no I/O, no plotting; randomness only from a seeded :class:`random.Random`.
 """
@@ -152,7 +154,7 @@ def _log10_root(limit: int) -> int:
 class Vegas(AdaptiveLimit):
     """Delay-based, TCP Vegas: estimate the queue from the no-load round trip, keep it in [alpha, beta].
 
-    Netflix concurrency-limits ``VegasLimit`` (main, the ``Log10RootIntFunction`` form;
+    Netflix concurrency-limits ``VegasLimit`` (the newest, ``Log10RootIntFunction`` form;
     defaults initial 20, maxConcurrency 1000, smoothing 1.0, probeMultiplier 30, and with
     L = (int) limit and log = max(1, (int) log10 L): alpha 3 log, beta 6 log, threshold log,
     increase L + log, decrease L - log)::

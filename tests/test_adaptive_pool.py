@@ -226,3 +226,22 @@ def test_around_failure_cuts_the_trace_around_the_failure_round() -> None:
     assert (w.first, w.start, len(w.event_limit), w.rounds) == (900, 1000, 400, range(900, 1300))
     full = run_pool(LESSON.with_(mode="slowdown"), *layout("Gradient2", "event"), trace=True).trace
     assert full is not None and w.event_limit == full.event_limit[900:1300]
+
+
+@pytest.mark.parametrize("slow", [3, 6, 22])
+def test_every_completed_event_call_is_one_sample_of_its_hold_even_when_the_slowdown_is_shorter(
+    slow: int,
+) -> None:
+    p = LESSON.with_(mode="slowdown", slow=slow, start=1500)
+    spy = Spy(32)
+    run = run_pool(p, None, lambda: spy, trace=True)
+    assert run.trace is not None
+    arrivals = cache.stream(p).event
+    hold = [p.hold_event if t < p.start else slow for t in range(p.rounds)]
+    admitted = [arrivals[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
+    expected = sorted(
+        (hold[t], t + hold[t]) for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds
+    )
+    completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
+    assert sorted(completed) == sorted(h for h, _ in expected)
+    assert sum(1 for *_, dropped in spy.samples if dropped) == run.refused_by_pool[EVENT]
