@@ -11,11 +11,13 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from ...live.load import OrdersRun
+from ..style import EVENT, LIMIT, REFUSED, TRACKING
 from .views import run_label
 
-OUTCOME_COLORS = {"served": "tab:blue", "refused": "tab:red", "failed": "black", "no answer": "black"}
-STOCK_COLOR = "tab:green"
-DEPENDENCY_COLORS = {"payment": "tab:blue", "inventory": "tab:green"}
+# Payment is the dependency that slows (the event role), Inventory the healthy neighbour.
+OUTCOME_COLORS = {"served": EVENT, "refused": REFUSED, "failed": LIMIT, "no answer": LIMIT}
+STOCK_COLOR = TRACKING
+DEPENDENCY_COLORS = {"payment": EVENT, "inventory": TRACKING}
 
 
 def _timeline_axes(ax: Any, r: OrdersRun) -> None:

@@ -11,10 +11,11 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from ...live.placement import PlacementResult
+from ..style import EVENT, REFUSED, TRACKING
 from .views import describe
 
-NOTIFICATION_COLOR = "tab:orange"
-CATALOG_COLOR = "tab:blue"
+NOTIFICATION_COLOR = EVENT  # the slow dependency
+CATALOG_COLOR = TRACKING  # the healthy neighbour
 
 
 def latency_axes(ax: Any, result: PlacementResult) -> None:
@@ -27,7 +28,7 @@ def latency_axes(ax: Any, result: PlacementResult) -> None:
     if result.skip:
         skipped = list(range(result.skip))
         ax.scatter(
-            skipped, [notif[j] for j in skipped], s=28, marker="x", color="tab:red", label="skipped call site"
+            skipped, [notif[j] for j in skipped], s=28, marker="x", color=REFUSED, label="skipped call site"
         )
     first = min(notif) if notif else 0.0
     ax.axhline(first, color="gray", lw=0.8, ls=":", label="first notification answer")
