@@ -132,13 +132,23 @@ class ArrivalStream:
 
 @dataclass(frozen=True)
 class Occupancy:
-    """Busy slots per pool at the end of each round (after that round's admissions).
+    """Busy slots per flow at the start of each round: after that round's frees, before its arrivals.
 
-    For a single pool ``event`` is ``None`` and ``tracking`` holds the shared pool.
+    That is the moment the lesson counts its ``busyRounds`` (so ``sum(busy)`` equals the
+    counter, and a mean over the whole run is the lesson's "average busy slots"), and the
+    moment each arrival of the round finds: a pool full then refuses the whole round.
+    ``tracking[t]`` and ``event[t]`` are the slots each flow holds; ``shared`` says whether
+    they are two shares of one pool of ``total`` (the single pool) or two compartments.
     """
 
     tracking: tuple[int, ...]
-    event: tuple[int, ...] | None
+    event: tuple[int, ...]
+    shared: bool
+
+    @property
+    def busy(self) -> tuple[int, ...]:
+        """Both flows' busy slots per round (the single pool's whole occupancy)."""
+        return tuple(map(sum, zip(self.tracking, self.event, strict=True)))
 
 
 def check_params(p: Params) -> None:
@@ -226,7 +236,7 @@ def run(params: Params = Params(), *, stream: ArrivalStream | None = None) -> Co
 def run_with_occupancy(
     params: Params = Params(), *, stream: ArrivalStream | None = None
 ) -> tuple[Counters, Occupancy]:
-    """One run plus each pool's busy slots per round, for the step-through diagram."""
+    """One run plus each flow's busy slots at the start of every round (the step-through's picture)."""
     counters, occupancy = _simulate(params, stream, trace=True)
     assert occupancy is not None
     return counters, occupancy
@@ -259,10 +269,18 @@ def _run_single(params: Params, stream: ArrivalStream, trace: bool) -> tuple[Cou
     busy = busy_rounds = 0
     t_resp = t_drop = e_resp = e_drop = 0
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
-    seen: list[int] | None = [] if trace else None
+    # Traced, tracking's ends are counted apart too, to tell whose slots the shared pool holds.
+    seen_t: list[int] | None = [] if trace else None
+    seen_e: list[int] = []
+    ends_t = [0] * (rounds + 1) if trace else []
+    busy_t = 0
     for t in range(rounds):
         busy -= ends[t]
         busy_rounds += busy
+        if seen_t is not None:
+            busy_t -= ends_t[t]
+            seen_t.append(busy_t)
+            seen_e.append(busy - busy_t)
         nt = n_tracking[t]
         ne = n_event[t]
         he = he_after if t >= start else he_before
@@ -281,10 +299,13 @@ def _run_single(params: Params, stream: ArrivalStream, trace: bool) -> tuple[Cou
             ends[t + ht] += at
         if t + he < rounds:
             ends[t + he] += ae
-        if seen is not None:
-            seen.append(busy)
+        if seen_t is not None:
+            busy_t += at
+            if t + ht < rounds:
+                ends_t[t + ht] += at
     counters = Counters(t_resp, t_drop, e_resp, e_drop, 0, busy_rounds)
-    return counters, (Occupancy(tuple(seen), None) if seen is not None else None)
+    occupancy = Occupancy(tuple(seen_t), tuple(seen_e), shared=True) if seen_t is not None else None
+    return counters, occupancy
 
 
 def _run_bulkhead(params: Params, stream: ArrivalStream, trace: bool) -> tuple[Counters, Occupancy | None]:
@@ -305,6 +326,9 @@ def _run_bulkhead(params: Params, stream: ArrivalStream, trace: bool) -> tuple[C
         busy_t -= ends_t[t]
         busy_e -= ends_e[t]
         busy_rounds += busy_t + busy_e
+        if seen_t is not None:
+            seen_t.append(busy_t)
+            seen_e.append(busy_e)
         nt = n_tracking[t]
         ne = n_event[t]
         free_t = cap_t - busy_t
@@ -336,9 +360,6 @@ def _run_bulkhead(params: Params, stream: ArrivalStream, trace: bool) -> tuple[C
             ends_t[t + ht] += at
         if t + he < rounds:
             ends_e[t + he] += ae
-        if seen_t is not None:
-            seen_t.append(busy_t)
-            seen_e.append(busy_e)
     counters = Counters(t_resp, t_drop, e_resp, e_drop, idle, busy_rounds)
-    occupancy = Occupancy(tuple(seen_t), tuple(seen_e)) if seen_t is not None else None
+    occupancy = Occupancy(tuple(seen_t), tuple(seen_e), shared=False) if seen_t is not None else None
     return counters, occupancy

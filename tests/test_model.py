@@ -153,10 +153,12 @@ def test_the_occupancy_trace_agrees_with_the_counters() -> None:
             p = Params(split=split, mode=mode)
             counters, occ = run_with_occupancy(p)
             assert counters == run(p)
-            assert len(occ.tracking) == p.rounds
+            assert len(occ.tracking) == len(occ.event) == p.rounds
+            # Counted at each round's start, as the lesson counts busyRounds: the same sum.
+            assert sum(occ.busy) == counters.busy_rounds
+            assert occ.shared == (split is None)
             if split is None:
-                assert occ.event is None
-                assert max(occ.tracking) <= p.total
+                assert max(occ.busy) <= p.total and min(occ.tracking) >= 0 and min(occ.event) >= 0
             else:
                 assert max(occ.tracking) <= split and max(occ.event) <= p.total - split
                 # the slowdown floods the event compartment and leaves tracking alone
