@@ -118,7 +118,19 @@ class SliderView:
         return self.result
 
     def _ipython_display_(self) -> None:
-        display(self.widget)
+        display_widget(self.widget, "Run this cell (or Run ▸ Run All Cells) to get these sliders.")
+
+
+def display_widget(widget: w.Widget, fallback: str) -> None:
+    """Display ``widget``; where no kernel has drawn it yet (a notebook just opened), show ``fallback``.
+
+    JupyterLab cannot rebuild a widget from a saved notebook until its cell runs again; it
+    shows the output's ``text/plain`` instead, which by default is a raw repr such as
+    ``VBox(children=(...``. This replaces that repr with one line saying what to do.
+    """
+    bundle = widget._repr_mimebundle_()
+    bundle["text/plain"] = fallback
+    display(bundle, raw=True)
 
 
 def _stream(text: str) -> dict[str, Any]:
