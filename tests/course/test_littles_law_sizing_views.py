@@ -13,7 +13,7 @@ def test_the_little_view_follows_littles_law_and_erlang_b() -> None:
     assert v.in_flight == pytest.approx(2.0)
     assert v.hold_rounds == 10
     assert v.utilization == pytest.approx(0.4)
-    assert v.headroom == pytest.approx(2.5)
+    assert v.pool_headroom == pytest.approx(2.5)
     assert v.suggested_limit == 5
     assert 0 < v.simulated < v.erlang_b  # the discrete rounds refuse a little less than Erlang-B
     assert v.simulated == pytest.approx(v.curve.loc[5, "seeded model"])
@@ -33,11 +33,32 @@ def test_one_flow_in_a_pool_of_eight_is_the_event_flow_alone() -> None:
     assert run(p).tracking_dropped == 0
 
 
-def test_pool_size_cost_trades_event_drops_for_tracking_drops() -> None:
-    cost = views.pool_size_cost()
-    assert list(cost["healthy event drop %"]) == sorted(cost["healthy event drop %"], reverse=True)
-    assert list(cost["slowdown tracking dropped"]) == sorted(cost["slowdown tracking dropped"])
-    assert cost.loc["27/5", "event utilization"] > 1
+def test_a_bigger_event_pool_refuses_fewer_events_and_costs_the_tracking_flow_slots() -> None:
+    frame = views.pool_size_cost().frame
+    walls = frame.drop(index="single pool (32)")
+    assert list(walls["healthy event drop %"]) == sorted(walls["healthy event drop %"], reverse=True)
+    assert list(walls["tracking dropped, slowdown day"]) == sorted(walls["tracking dropped, slowdown day"])
+
+
+def test_on_the_slowdown_day_the_slow_events_fill_whatever_compartment_they_are_given() -> None:
+    walls = views.pool_size_cost().frame.drop(index="single pool (32)")
+    held = list(walls["slowdown: slots slow events hold"])
+    assert held == sorted(held) and held[-1] > 2 * held[0]
+    for slots, mean in zip(walls["event slots"], held, strict=True):
+        assert mean <= int(slots)
+
+
+def test_behind_a_wall_the_tracking_flow_drops_the_same_on_both_days_and_without_one_it_does_not() -> None:
+    frame = views.pool_size_cost().frame
+    healthy, slowdown = frame["tracking dropped, healthy day"], frame["tracking dropped, slowdown day"]
+    walls = frame.index != "single pool (32)"
+    assert (healthy[walls] == slowdown[walls]).all()
+    assert slowdown["single pool (32)"] > 10 * healthy["single pool (32)"]
+
+
+def test_the_lessons_sizing_figures_are_computed_here_as_printed() -> None:
+    frame = views.beside_the_lessons()
+    assert (frame["lesson"] == frame["computed here"]).all(), frame
 
 
 def test_lesson_examples_of_littles_law() -> None:

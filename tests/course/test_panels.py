@@ -96,7 +96,7 @@ def test_the_step_through_plays_the_rounds_through_a_linked_round_slider() -> No
 
 
 def test_the_littles_law_panel_shows_lesson_004s_example() -> None:
-    view = panels01.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, factor=3.0)
+    view = panels01.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, target_headroom=3.0)
     assert view.in_flight == pytest.approx(2.0) and view.suggested_limit == 6
 
 

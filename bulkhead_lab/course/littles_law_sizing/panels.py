@@ -1,4 +1,4 @@
-"""Notebook 01's panel: arrival rate, hold, pool size and headroom factor."""
+"""Notebook 01's panel: arrival rate, hold, pool size and target headroom, redrawing the blocking figure."""
 
 from __future__ import annotations
 
@@ -9,24 +9,39 @@ import ipywidgets as w
 from ..panel import SliderView, slider
 from . import figures, views
 
+LESSON_RATES = (97.22, 20.0)  # lesson 000's event flow and lesson 004's Payment, in calls/s
+
+
+def rate_options(low: int = 1, high: int = 300) -> list[tuple[str, float]]:
+    """Whole calls/s from ``low`` to ``high`` (a step a learner sees), plus the lessons' 97.22."""
+    values = sorted({float(v) for v in range(low, high + 1)} | set(LESSON_RATES))
+    return [(f"{v:g}", v) for v in values]
+
 
 def littles_law_panel(
-    arrival_rate: float = 97.22, hold: float = 0.06, slots: int = 8, factor: float = 2.5
+    arrival_rate: float = 97.22, hold: float = 0.06, slots: int = 8, target_headroom: float = 2.5
 ) -> SliderView:
-    """Arrival rate, hold, pool size and headroom factor: Little's Law, Erlang-B and the model."""
+    """Arrival rate, hold, pool size and target headroom: Little's Law, Erlang-B and the model."""
     controls = {
         "arrival_rate": slider(
-            w.FloatSlider,
+            w.SelectionSlider,
             "arrival-rate",
             "arrival rate (calls/s)",
-            min=1,
-            max=300,
-            step=0.01,
+            options=rate_options(),
             value=arrival_rate,
         ),
         "hold": slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
         "slots": slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),
-        "factor": slider(w.FloatSlider, "headroom", "headroom factor", min=1, max=5, step=0.5, value=factor),
+        "target_headroom": slider(
+            w.FloatSlider,
+            "headroom",
+            "target headroom (x in flight)",
+            min=1,
+            max=5,
+            step=0.5,
+            readout_format=".1f",
+            value=target_headroom,
+        ),
     }
 
     def render(**values: Any) -> Any:

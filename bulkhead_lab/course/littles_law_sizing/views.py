@@ -17,6 +17,13 @@ from ... import cache, lesson, sizing
 from ...model import CYCLE, Params, split_label
 from ...validation import check_int, check_real
 
+# What lessons 004 and 000 print about sizing, as they print it.
+LESSON_004_IN_FLIGHT = 2  # lesson 004: "about 2 calls are in progress at any moment" (20/s x 0.1 s)
+LESSON_004_LIMITS = (5, 6)  # lesson 004: "Set the limit a few times above that - say 5 or 6"
+LESSON_000_IN_FLIGHT = 5.83  # lesson 000: "0.9722 arrivals/round times 6 rounds, that is, 5.83 slots"
+LESSON_000_HEADROOM = 1.37  # lesson 000: "eight slots is 1.37 times that"
+LESSON_000_UTILIZATION = {8: 0.729, 5: 1.167}  # lesson 000's sensitivity row
+
 
 def _rate(dropped: int, responses: int) -> float:
     arrivals = dropped + responses
@@ -81,6 +88,32 @@ def event_flow_sizing(base: Params = Params(), slots: int = 8) -> EventFlowSizin
     )
 
 
+def beside_the_lessons(base: Params = Params()) -> pd.DataFrame:
+    """Each sizing figure the lessons print, beside the same figure computed here."""
+    payment = order_service_example()
+    event = event_flow_sizing(base)
+    rows = [
+        ("Payment's calls in flight (lesson 004)", LESSON_004_IN_FLIGHT, f"{payment.in_flight:g}"),
+        (
+            "Payment's limit at 2.5x / 3x (lesson 004)",
+            " or ".join(map(str, LESSON_004_LIMITS)),
+            " or ".join(map(str, payment.limits)),
+        ),
+        ("event slots in flight (lesson 000)", LESSON_000_IN_FLIGHT, f"{event.in_flight:.2f}"),
+        ("headroom of 8 event slots (lesson 000)", LESSON_000_HEADROOM, f"{event.headroom:.2f}"),
+    ]
+    for slots, value in LESSON_000_UTILIZATION.items():
+        rows.append(
+            (
+                f"event pool utilization at {slots} slots (lesson 000)",
+                value,
+                f"{event.utilization_at[slots]:.3f}",
+            )
+        )
+    frame = pd.DataFrame(rows, columns=["figure", "lesson", "computed here"]).set_index("figure")
+    return frame.astype(str)
+
+
 def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: float = CYCLE) -> Params:
     """The seeded model with one flow alone in a pool of ``slots``: the event flow, tracking rate 0.
 
@@ -112,60 +145,71 @@ def hold_in_rounds(hold_s: float, cycle: float = CYCLE) -> int:
 
 @dataclass(frozen=True)
 class LittleView:
-    """Notebook 01's slider view: Little's Law, Erlang-B and the seeded model for one pool."""
+    """Notebook 01's slider view: Little's Law, Erlang-B and the seeded model for one pool.
+
+    *Headroom* has one meaning here: slots per call in flight (slots / in flight). The
+    pool's own headroom is :attr:`pool_headroom`; :attr:`target_headroom` is the headroom
+    the rule of thumb aims for, and :attr:`suggested_limit` the pool size it gives.
+    """
 
     arrival_rate: float  # calls/s
     hold: float  # s
     hold_rounds: int
     slots: int
-    factor: float
+    target_headroom: float
     in_flight: float
     utilization: float
-    headroom: float
+    pool_headroom: float
     suggested_limit: int
     erlang_b: float
     simulated: float
     curve: pd.DataFrame  # index slots; erlang-b, erlang-b (hold - 1/2 round), seeded model
 
     def table(self) -> pd.DataFrame:
-        """The figures for the chosen pool, one row each."""
+        """The figures for the chosen pool, one row each, the two blocking numbers first."""
         rows = {
+            "Erlang-B blocking": round(self.erlang_b, 4),
+            "seeded model drop rate": round(self.simulated, 4),
+            "in flight (Little's Law)": round(self.in_flight, 3),
+            "pool size (slots)": self.slots,
+            "utilization (in flight / slots)": round(self.utilization, 3),
+            "headroom of this pool (slots / in flight)": round(self.pool_headroom, 2),
+            f"suggested limit (headroom {self.target_headroom:g}x)": self.suggested_limit,
             "arrival rate (calls/s)": self.arrival_rate,
             "hold (s)": self.hold,
             "hold (rounds)": self.hold_rounds,
-            "in flight (Little's Law)": round(self.in_flight, 3),
-            "pool size (slots)": self.slots,
-            "utilization": round(self.utilization, 3),
-            "headroom (x in flight)": round(self.headroom, 2),
-            f"suggested limit ({self.factor:g}x)": self.suggested_limit,
-            "Erlang-B blocking": round(self.erlang_b, 4),
-            "seeded model drop rate": round(self.simulated, 4),
         }
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+
+
+MAX_POOL = 64  # the largest pool the view draws
 
 
 def littles_law_view(
     arrival_rate: float = 97.22,
     hold: float = 0.06,
     slots: int = 8,
-    factor: float = 2.5,
+    target_headroom: float = 2.5,
     max_slots: int | None = None,
 ) -> LittleView:
     """In flight = rate x hold, and the blocking of a pool of ``slots``: Erlang-B against the model.
 
     ``arrival_rate`` is calls/s and ``hold`` seconds; the model runs at 100 rounds/s, so the
     hold is rounded to whole rounds there. The curve covers pool sizes 1..``max_slots``
-    (default: a little past both ``slots`` and twice the load).
+    (default: a little past the pool, twice the load and the suggested limit, so all three
+    stay in view).
     """
     check_real("arrival_rate", arrival_rate, 0.0, 1000.0, low_open=True)
-    check_int("slots", slots, 1, 64)
-    check_real("factor", factor, 1.0, 10.0)
+    check_int("slots", slots, 1, MAX_POOL)
+    check_real("target_headroom", target_headroom, 1.0, 10.0)
     rounds = hold_in_rounds(hold)
     per_round = arrival_rate / CYCLE
     load = sizing.in_flight(arrival_rate, hold)
+    suggested = sizing.suggested_limit(arrival_rate, hold, target_headroom)
     if max_slots is None:
-        max_slots = min(64, max(slots + 4, math.ceil(2 * per_round * rounds) + 2, 12))
-    check_int("max_slots", max_slots, 1, 64)
+        wanted = max(slots + 4, math.ceil(2 * per_round * rounds) + 2, suggested + 2, 12)
+        max_slots = min(MAX_POOL, wanted)
+    check_int("max_slots", max_slots, 1, MAX_POOL)
     sizes = range(1, max_slots + 1)
     offered = per_round * rounds  # erlangs, in the model's units
     curve = pd.DataFrame(
@@ -181,39 +225,58 @@ def littles_law_view(
         hold=hold,
         hold_rounds=rounds,
         slots=slots,
-        factor=factor,
+        target_headroom=target_headroom,
         in_flight=load,
         utilization=sizing.utilization(arrival_rate, hold, slots),
-        headroom=sizing.headroom(arrival_rate, hold, slots),
-        suggested_limit=sizing.suggested_limit(arrival_rate, hold, factor),
+        pool_headroom=sizing.headroom(arrival_rate, hold, slots),
+        suggested_limit=suggested,
         erlang_b=sizing.erlang_b(slots, offered),
         simulated=simulated_blocking(arrival_rate, rounds, slots),
         curve=curve,
     )
 
 
-def pool_size_cost(
-    base: Params = Params(), event_slots: tuple[int, ...] = (4, 5, 6, 8, 10, 12, 16)
-) -> pd.DataFrame:
-    """Too small and too big, in the model's numbers: each event pool size's price on both days.
+@dataclass(frozen=True)
+class PoolSizeCost:
+    """What too small and too big cost, per event pool size, out of the same 32 slots."""
 
-    Too small: the event flow's own healthy-day drops. Too big: the tracking flow, left the
-    rest of the 32 slots, drops more on both days.
+    frame: pd.DataFrame  # index pool split; one row per event pool size, the single pool last
+    total: int
+    start: int
+
+
+def pool_size_cost(
+    base: Params = Params(), event_slots: tuple[int, ...] = (4, 5, 6, 8, 10, 12, 16, 24)
+) -> PoolSizeCost:
+    """Too small and too big, in the model's numbers, for each event pool size out of the 32 slots.
+
+    Too small: the event flow's own healthy-day drops (a utilization near or above 1).
+    Too big: on the slowdown day the slow events fill whatever compartment they are given,
+    so a bigger event pool lets them hold more of the 32 slots, and the tracking pool
+    that gave those slots up drops more (the same number on both days: its compartment
+    never sees the slowdown). The single pool is the limit case: no wall at all.
     """
     rows = []
+    after = slice(base.start, base.rounds)
+    layouts: list[tuple[int | None, str]] = []
     for n in event_slots:
         check_int("event_slots", n, 1, base.total - 1)
-        split = base.total - n
+        layouts.append((base.total - n, str(n)))
+    layouts.append((None, f"all {base.total}, shared"))
+    for split, slots in layouts:
         h = cache.counters(base.with_(split=split, mode="healthy"))
         y = cache.counters(base.with_(split=split, mode="slowdown"))
+        held = cache.occupancy(base.with_(split=split, mode="slowdown")).event[after]
+        mean_held = sum(held) / len(held) if held else math.nan
         rows.append(
             {
                 "pool split": split_label(split, base.total),
-                "event slots": n,
-                "event utilization": round(lesson.event_pool_utilization(base, n), 3),
+                "event slots": slots,
                 "healthy event drop %": round(100 * _rate(h.event_dropped, h.event_responses), 2),
-                "healthy tracking dropped": h.tracking_dropped,
-                "slowdown tracking dropped": y.tracking_dropped,
+                "slowdown: slots slow events hold": round(mean_held, 1),
+                "share of all slots": f"{mean_held / base.total:.0%}",
+                "tracking dropped, healthy day": h.tracking_dropped,
+                "tracking dropped, slowdown day": y.tracking_dropped,
             }
         )
-    return pd.DataFrame(rows).set_index("pool split")
+    return PoolSizeCost(pd.DataFrame(rows).set_index("pool split"), base.total, base.start)
