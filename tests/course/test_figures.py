@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import matplotlib.colors
 import pytest
 from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
@@ -12,7 +13,7 @@ from PIL import Image
 from bulkhead_lab.course.littles_law_sizing import figures as figures01
 from bulkhead_lab.course.littles_law_sizing import views as views01
 from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
-from bulkhead_lab.course.style import to_png
+from bulkhead_lab.course.style import EVENT, TRACKING, to_png
 from bulkhead_lab.model import Params
 
 
@@ -49,25 +50,32 @@ def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
     assert healthy.get_xlabel().startswith("split") and healthy.get_ylabel().startswith("dropped")
 
 
-def test_the_layout_figure_draws_drops_and_idle_slots_side_by_side() -> None:
+def test_the_layout_figure_draws_drops_beside_the_idle_slots_per_rejection() -> None:
     layout, idle = views.layout_view(Params(split=20)), views.idle_view(Params(split=20))
     fig = figures.layout_figure(layout, idle)
     texts = _texts(fig)
     assert len(fig.axes) == 2
     assert str(layout.frame.loc[("20/12", "slowdown"), "tracking dropped"]) in texts
-    assert str(idle.frame.loc[("20/12", "healthy"), "idle slots at rejections"]) in texts
+    assert f"{idle.frame.loc[('20/12', 'healthy'), 'idle slots per rejection']:.2f}" in texts
+    # One quantity per axis, each axis labelled with its unit.
+    assert fig.axes[0].get_ylabel() == "dropped requests in the 40 s run"
+    assert fig.axes[1].get_ylabel() == "idle slots next door per rejection"
     assert len(figures.layout_figure(layout).axes) == 1
 
 
-def test_the_occupancy_figure_marks_the_failure_and_each_pools_slots() -> None:
+def test_the_occupancy_figure_shows_whose_slots_the_single_pool_holds_and_the_wall() -> None:
     view = views.occupancy_view(Params(split=24))
     fig = figures.occupancy_figure(view)
     shared, bulk = fig.axes
-    assert _lines(bulk, "failure starts (event hold slows)")[0].get_xdata()[0] == 1000
-    (cap,) = _lines(bulk, "event pool (8) slots")
-    assert cap.get_ydata()[0] == 8
-    (busy,) = _lines(shared, "single pool (32) busy")
-    assert list(busy.get_ydata()) == list(view.frame["single pool (32)"])
+    assert _lines(bulk, "failure starts")[0].get_xdata()[0] == 1000
+    assert _lines(bulk, "the wall: 24/8")[0].get_ydata()[0] == 24
+    assert _lines(shared, "all 32 slots")[0].get_ydata()[0] == 32
+    # The single pool is drawn by flow: two stacked areas, tracking under events.
+    labels = [c.get_label() for c in shared.collections]
+    assert labels[:2] == ["tracking slots", "event slots"]
+    top = shared.collections[1].get_paths()[0].vertices[:, 1].max()
+    busy = view.busy("single pool (32)")
+    assert top == busy.max()
     assert len(figures.occupancy_figure(views.occupancy_view(Params())).axes) == 1
 
 
@@ -76,22 +84,36 @@ def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
     fig = figures.compartment_figure(view)
     (cells,) = [c for c in fig.axes[0].collections if isinstance(c, PatchCollection)]
-    faces = cells.get_facecolors()
+    faces = [matplotlib.colors.to_hex(f) for f in cells.get_facecolors()]
     assert len(faces) == 32 + 24 + 8
-    white = sum(1 for f in faces if tuple(f[:3]) == (1.0, 1.0, 1.0))
-    assert white == view.frame["free"].sum()
+    assert faces.count("#ffffff") == view.frame["free"].sum()
+    # Each busy cell shows its flow, in the single pool too.
+    assert faces.count(TRACKING.lower()) == view.frame["tracking"].sum()
+    assert faces.count(EVENT.lower()) == view.frame["event"].sum()
     title = fig.axes[0].get_title()
     assert f"round {round_}" in title and ("into the failure" in title) == (round_ >= 1000)
 
 
-def test_the_blocking_figure_shows_the_curve_and_the_models_points() -> None:
+def test_the_blocking_figure_shows_the_curve_the_models_points_and_the_two_numbers() -> None:
     view = views01.littles_law_view(20.0, 0.1, 5)
     fig = figures01.blocking_figure(view)
     ax = fig.axes[0]
     (points,) = _lines(ax, "seeded model (one flow, 40 s)")
     assert list(points.get_ydata()) == list(view.curve["seeded model"])
     assert _lines(ax, "Erlang-B (rate x hold)")
-    assert ax.get_xlabel() == "pool size (slots)" and "20 calls/s" in ax.get_title()
+    title = fig.texts[0].get_text()
+    assert ax.get_xlabel() == "pool size (slots)" and "20 calls/s" in title
+    assert f"{view.erlang_b:.1%} (Erlang-B)" in title and f"{view.simulated:.1%} (model)" in title
+
+
+@pytest.mark.parametrize("headroom", (1.0, 2.5, 5.0))
+def test_the_suggested_limit_is_drawn_and_stays_in_view(headroom) -> None:
+    view = views01.littles_law_view(97.22, 0.06, 8, headroom)
+    ax = figures01.blocking_figure(view).axes[0]
+    (line,) = [x for x in ax.get_lines() if x.get_label().startswith("suggested limit")]
+    assert line.get_xdata()[0] == view.suggested_limit
+    low, high = ax.get_xlim()
+    assert low < view.suggested_limit < high
 
 
 def test_a_figure_renders_to_png_in_one_pass() -> None:

@@ -19,11 +19,13 @@ def test_a_looser_target_needs_a_smaller_event_pool() -> None:
 
 def test_the_event_pool_checker_accepts_only_the_worked_answer() -> None:
     n = ex.smallest_event_pool()
-    assert ex.check_smallest_event_pool(n).ok is True
-    assert ex.check_smallest_event_pool(n - 1).ok is False
-    assert "too many" in repr(ex.check_smallest_event_pool(n - 1))
-    assert "smaller pool" in repr(ex.check_smallest_event_pool(n + 1))
-    assert ex.check_smallest_event_pool(None).ok is None
+    check = ex.exercise_1.check
+    assert check(n).ok is True
+    assert check(f"{TOTAL - n}/{n}").ok is True  # the same pool typed as a split
+    assert check(n - 1).ok is False
+    assert "2% or more" in repr(check(n - 1))
+    assert "smaller pool" in repr(check(n + 1))
+    assert check(None).ok is None
 
 
 def test_month_drops_add_the_failures_extra_to_the_healthy_peak_hours() -> None:
@@ -39,9 +41,9 @@ def test_the_best_month_layout_is_the_tables_minimum() -> None:
     from bulkhead_lab.model import split_label
 
     assert table["month dropped"].idxmin() == split_label(best)
-    assert ex.check_month_split(best if best is not None else "single pool").ok is True
+    assert ex.exercise_2.check(best if best is not None else "single pool").ok is True
     wrong = 24 if best != 24 else 16
-    assert ex.check_month_split(wrong).ok is False
+    assert ex.exercise_2.check(wrong).ok is False
 
 
 def test_more_failures_a_month_favour_the_bulkhead() -> None:
@@ -53,32 +55,34 @@ def test_break_even_is_where_the_single_pool_stops_winning_on_tracking() -> None
     n = ex.break_even_failures()
     assert ex.month_drops(24, n).tracking < ex.month_drops(None, n).tracking
     assert ex.month_drops(24, n - 1).tracking >= ex.month_drops(None, n - 1).tracking
-    assert ex.check_break_even(n).ok is True
-    assert "too few" in repr(ex.check_break_even(n - 1))
-    assert ex.check_break_even(None).ok is None
+    assert ex.exercise_3.check(n).ok is True
+    assert "too few" in repr(ex.exercise_3.check(n - 1))
+    assert ex.exercise_3.check(None).ok is None
 
 
 @pytest.mark.parametrize(
     ("call", "name"),
     (
-        (lambda: ex.check_smallest_event_pool(TOTAL), "answer"),
-        (lambda: ex.check_month_split("two pools"), "answer"),
-        (lambda: ex.check_break_even(-1), "answer"),
         (lambda: ex.month_drops(24, failures=-2), "failures"),
         (lambda: ex.smallest_event_pool(0.0), "target"),
         (lambda: ex.break_even_failures(flow="retries"), "flow"),
     ),
 )
-def test_a_bad_answer_is_one_line_naming_it(call, name) -> None:
+def test_a_bad_argument_to_a_helper_is_one_line_naming_it(call, name) -> None:
     with pytest.raises(ValueError) as err:
         call()
     assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
 
 
-def test_the_worked_month_answer_is_what_a_learner_would_type() -> None:
-    answer = ex.worked_month_answer()
-    assert ex.check_month_split(answer).ok is True
-    assert answer == (ex.SINGLE_POOL if ex.best_month_split() is None else ex.best_month_split())
+def test_each_worked_answer_names_the_answer_its_checker_accepts() -> None:
+    answers = {
+        ex.exercise_1: str(ex.smallest_event_pool()),
+        ex.exercise_2: "single pool" if ex.best_month_split() is None else str(ex.best_month_split()),
+        ex.exercise_3: str(ex.break_even_failures()),
+    }
+    for exercise, answer in answers.items():
+        assert exercise.check(answer).ok is True
+        assert answer in str(exercise.worked_answer()[0])
 
 
 def test_the_break_even_table_turns_at_the_break_even_count() -> None:

@@ -147,7 +147,7 @@ def test_lesson_tables_match_the_lesson_module() -> None:
 def test_busy_slots_never_exceed_a_pools_slots(split) -> None:
     view = views.occupancy_view(Params(split=split))
     for pool, slots in view.capacity.items():
-        assert 0 <= view.frame[pool].min() and view.frame[pool].max() <= slots
+        assert 0 <= view.busy(pool).min() and view.busy(pool).max() <= slots
 
 
 def test_the_event_compartment_floods_after_the_failure_while_tracking_stays_below_full() -> None:

@@ -1,7 +1,9 @@
-"""Notebook 02's exercises: checkers with instant feedback, and the worked answers.
+"""Notebook 02's exercises: the smallest event pool, the best layout for a month, and the break-even.
 
-Every answer is computed from seeded model runs (kept by :mod:`bulkhead_lab.cache`),
-so a checker and its worked answer always agree with the notebook's numbers.
+Every answer is computed from seeded model runs kept by :mod:`bulkhead_lab.cache`, so a
+checker and its worked answer always agree with the notebook's numbers. The checkers
+are :class:`~bulkhead_lab.course.exercise.Exercise` objects: they take anything a learner
+types and answer in one line; the worked answers show only when asked.
 
 The month in exercises 2 and 3: the lesson's rates are *peak* rates, so a month is
 ``peak_hours`` hours of peak traffic (30: an hour a day), and each failure is a
@@ -21,27 +23,12 @@ from ... import lesson
 from ...cache import counters
 from ...model import MODES, TOTAL, Params, split_label
 from ...validation import check_int, check_real
+from ..exercise import Exercise, Feedback, NotUnderstood, read_split, read_whole
 
 PEAK_HOURS = 30.0  # a month of one peak hour a day
 FAILURES = 3  # AY3: three failures a month
 FAILURE_MINUTES = lesson.FAILURE_MINUTES  # ten minutes each
-SINGLE_POOL = "single pool"  # how an answer names the one shared pool
 DROP_TARGET = 0.02  # exercise 1: healthy-day event drops under 2% of event arrivals
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """A checker's verdict; shows as its message in a notebook."""
-
-    ok: bool | None  # None: no answer given yet
-    message: str
-
-    def __repr__(self) -> str:
-        return self.message
-
-
-def _no_answer(hint: str) -> Feedback:
-    return Feedback(None, f"No answer yet. Hint: {hint}")
 
 
 # --- exercise 1: the smallest event pool ---------------------------------------------
@@ -75,28 +62,6 @@ def event_pool_table(base: Params = Params(), sizes: range = range(6, 14)) -> pd
         for n in sizes
     ]
     return pd.DataFrame(rows).set_index("event slots")
-
-
-def check_smallest_event_pool(answer: int | None) -> Feedback:
-    """Exercise 1: is ``answer`` the smallest event pool with healthy-day event drops under 2%?"""
-    if answer is None:
-        c = counters(Params(split=TOTAL - 8))
-        arrivals = c.event_dropped + c.event_responses
-        return _no_answer(
-            f"read 'healthy event dropped' for a few splits against the {arrivals} event arrivals."
-        )
-    n = check_int("answer", answer, 1, TOTAL - 1)
-    right = smallest_event_pool()
-    share = 100 * event_drop_share(n)
-    if n == right:
-        return Feedback(
-            True, f"Right: {n} event slots ({split_label(TOTAL - n)}) drop {share:.2f}% of events."
-        )
-    if share >= 100 * DROP_TARGET:
-        return Feedback(False, f"Not yet: with {n} event slots the event flow drops {share:.2f}% - too many.")
-    return Feedback(
-        False, f"Not yet: {n} event slots drop only {share:.2f}%, but a smaller pool also stays under 2%."
-    )
 
 
 # --- exercises 2 and 3: a month of peak hours and failures ---------------------------
@@ -177,35 +142,6 @@ def best_month_bulkhead(failures: int = FAILURES, peak_hours: float = PEAK_HOURS
     return min(range(1, TOTAL), key=lambda s: month_drops(s, failures, peak_hours).total)
 
 
-def worked_month_answer(failures: int = FAILURES, peak_hours: float = PEAK_HOURS) -> int | str:
-    """Exercise 2's answer as a learner would type it: a split, or "single pool"."""
-    best = best_month_split(failures, peak_hours)
-    return SINGLE_POOL if best is None else best
-
-
-def _parse_layout(answer: int | str | None) -> int | None:
-    if isinstance(answer, str):
-        if answer.strip().lower() in ("single", "single pool"):
-            return None
-        raise ValueError(f"answer must be a split 1..{TOTAL - 1} or 'single pool' (got {answer!r})")
-    return check_int("answer", answer, 1, TOTAL - 1)
-
-
-def check_month_split(answer: int | str | None) -> Feedback:
-    """Exercise 2: the layout with the fewest drops in a month of 30 peak hours and three failures."""
-    if answer is None:
-        return _no_answer("use month_drops(split) for a few splits, and for split=None (the single pool).")
-    split = _parse_layout(answer)
-    right = best_month_split()
-    mine, best = month_drops(split).total, month_drops(right).total
-    if split == right:
-        return Feedback(True, f"Right: {split_label(split)} drops {mine:,.0f} requests in the month.")
-    return Feedback(
-        False,
-        f"Not yet: {split_label(split)} drops {mine:,.0f} in the month; some layout drops only {best:,.0f}.",
-    )
-
-
 def break_even_failures(
     split: int = 24, flow: str = "tracking", peak_hours: float = PEAK_HOURS, limit: int = 10_000
 ) -> int:
@@ -237,17 +173,123 @@ def break_even_table(
     return pd.DataFrame(rows).set_index("failures a month")
 
 
-def check_break_even(answer: int | None) -> Feedback:
-    """Exercise 3: how many failures a month before 24/8 drops fewer tracking requests than one pool?"""
-    if answer is None:
-        return _no_answer(
-            "compare month_drops(24, failures=n).tracking with month_drops(None, failures=n).tracking."
+# --- the exercises, as a learner meets them ------------------------------------------------
+
+
+def _event_slots(answer: object) -> int:
+    # "11", 11, "11 slots", or a split such as "21/11" (its event side).
+    if isinstance(answer, str) and "/" in answer:
+        split = read_split(answer)
+        if split is None:
+            raise NotUnderstood("the single pool has no event pool of its own; this asks for event slots.")
+        return TOTAL - split
+    return read_whole(answer, 1, TOTAL - 1, f"a number of event slots, 1..{TOTAL - 1}")
+
+
+def _judge_1(answer: object) -> Feedback:
+    n = _event_slots(answer)
+    right = smallest_event_pool()
+    share = 100 * event_drop_share(n)
+    if n == right:
+        return Feedback(
+            True, f"Right: {n} event slots ({split_label(TOTAL - n)}) drop {share:.2f}% of events."
         )
-    n = check_int("answer", answer, 0, 10_000)
+    if share >= 100 * DROP_TARGET:
+        return Feedback(
+            False, f"Not yet: with {n} event slots the event flow drops {share:.2f}%, 2% or more."
+        )
+    return Feedback(
+        False, f"Not yet: {n} event slots drop only {share:.2f}%, but a smaller pool also stays under 2%."
+    )
+
+
+def _answer_1() -> list[object]:
+    right = smallest_event_pool()
+    return [
+        f"The smallest event pool under 2% is {right} slots ({split_label(TOTAL - right)}). "
+        "The lesson's 8 slots carry the event flow's average load (5.83 slots) with 1.37x headroom, "
+        "yet bursts still cost about a tenth of the events; staying under 2% takes more headroom "
+        "than the lesson's bulkhead gives.",
+        event_pool_table(),
+    ]
+
+
+exercise_1 = Exercise(
+    1,
+    "The smallest event pool",
+    judge=_judge_1,
+    hint="in section 5's panel, move the split left (more event slots) and compare 'event dropped' on the "
+    "healthy day with the event arrivals (responses + dropped); or call exercises.event_drop_share(slots).",
+    answer=_answer_1,
+    placeholder="event slots",
+)
+
+
+def _judge_2(answer: object) -> Feedback:
+    split = read_split(answer)
+    right = best_month_split()
+    mine, best = month_drops(split).total, month_drops(right).total
+    if split == right:
+        return Feedback(
+            True, f"Right: {split_label(split)} drops {mine:,.0f} requests in the month, the fewest."
+        )
+    return Feedback(
+        False, f"Not yet: {split_label(split)} drops {mine:,.0f} in the month; some layout drops {best:,.0f}."
+    )
+
+
+def _answer_2() -> list[object]:
+    best = best_month_split()
+    return [
+        f"{split_label(best)} drops the fewest requests over the month. Counting every request, the "
+        "bulkhead's cost on the 30 healthy peak hours (lost sharing) outweighs what it saves in three "
+        "10-minute failures: a bulkhead is not for minimising total drops; it is for keeping one flow's "
+        "failure off its neighbour. The five layouts with the fewest drops:",
+        month_table().nsmallest(5, "month dropped"),
+    ]
+
+
+exercise_2 = Exercise(
+    2,
+    "The best layout for a month",
+    judge=_judge_2,
+    hint="compare exercises.month_drops(split).total for a few splits and for split=None (the single pool).",
+    answer=_answer_2,
+    placeholder="a split like 24/8, or single pool",
+)
+
+
+def _judge_3(answer: object) -> Feedback:
+    n = read_whole(answer, 0, 10_000, "a number of failures a month")
     right = break_even_failures()
     if n == right:
-        return Feedback(True, f"Right: from {n} failures a month, 24/8 loses fewer tracking requests.")
+        return Feedback(
+            True, f"Right: from {n} failures a month, 24/8 loses fewer tracking requests than one pool."
+        )
     side = (
         "too few: the single pool still wins" if n < right else "more than needed: 24/8 already wins earlier"
     )
     return Feedback(False, f"Not yet: {n} failures a month is {side}.")
+
+
+def _answer_3() -> list[object]:
+    right = break_even_failures()
+    return [
+        f"From {right} failures a month. Each failure costs the single pool's tracking flow thousands of "
+        "requests and costs the bulkhead's none, so failures frequent enough make the bulkhead win for the "
+        f"flow it protects; below {right} a month, the healthy hours' lost sharing costs tracking more. "
+        "Fewer peak hours make the healthy-day cost smaller and the bulkhead pay off sooner: try "
+        "exercises.break_even_failures(peak_hours=10).",
+        break_even_table(),
+    ]
+
+
+exercise_3 = Exercise(
+    3,
+    "When does 24/8 pay for the tracking flow?",
+    judge=_judge_3,
+    hint="compare month_drops(24, failures=n).tracking with month_drops(None, failures=n).tracking "
+    "for a few n.",
+    answer=_answer_3,
+    placeholder="failures a month",
+)

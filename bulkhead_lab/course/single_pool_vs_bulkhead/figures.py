@@ -13,10 +13,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Rectangle
+from matplotlib.patches import Polygon, Rectangle
 
 from ...model import TOTAL, split_label
-from ..style import EVENT_COLOR, FAILURE_COLOR, SINGLE_COLOR, TRACKING_COLOR, canvas_png
+from ..style import EVENT, FAILURE, IDLE, LIMIT, NEUTRAL, TRACKING, canvas_png
 from ..style import figure as _figure
 from .views import (
     LESSON_SPLITS,
@@ -29,14 +29,6 @@ from .views import (
 )
 
 DAYS = ("healthy", "slowdown")
-
-
-def _pool_color(pool: str) -> str:
-    if pool.startswith("tracking"):
-        return TRACKING_COLOR
-    if pool.startswith("event"):
-        return EVENT_COLOR
-    return SINGLE_COLOR
 
 
 def tradeoff_figure(view: TradeoffView) -> Figure:
@@ -78,7 +70,7 @@ class TradeoffFigure:
         self._marks: list[Line2D] = []
         splits = list(range(1, TOTAL))
         for ax, day in zip(axes, DAYS, strict=True):
-            for flow, color in (("tracking", TRACKING_COLOR), ("event", EVENT_COLOR)):
+            for flow, color in (("tracking", TRACKING), ("event", EVENT)):
                 col = f"{day} {flow} dropped"
                 (self._curves[col],) = ax.plot(
                     splits, [0] * len(splits), color=color, marker=".", label=f"{flow} dropped (bulkhead)"
@@ -87,7 +79,7 @@ class TradeoffFigure:
                     0, color=color, linestyle="--", linewidth=1, label=f"{flow} dropped (single pool)"
                 )
             for s in (*LESSON_SPLITS, SENSITIVITY_SPLIT):
-                ax.axvline(s, color="0.6", linestyle=":", linewidth=1)
+                ax.axvline(s, color=NEUTRAL, linestyle=":", linewidth=1)
                 ax.text(
                     s,
                     0.99,
@@ -97,10 +89,10 @@ class TradeoffFigure:
                     ha="right",
                     va="top",
                     fontsize=8,
-                    color="0.35",
+                    color=NEUTRAL,
                 )
-            self._marks.append(ax.axvline(0, color="black", linewidth=2, alpha=0.35))
-            for flow, color in (("tracking", TRACKING_COLOR), ("event", EVENT_COLOR)):
+            self._marks.append(ax.axvline(0, color=LIMIT, linewidth=2, alpha=0.35))
+            for flow, color in (("tracking", TRACKING), ("event", EVENT)):
                 (self._markers[f"{day} {flow} dropped"],) = ax.plot([0], [0], "o", color=color, ms=9)
             ax.set_title(f"{day} day")
             ax.set_xlabel(f"split: tracking slots (event pool = {TOTAL} - split)")
@@ -110,7 +102,7 @@ class TradeoffFigure:
         for ax in axes:  # a fixed place (clear of five-digit ticks) spares measuring the tick labels
             ax.yaxis.set_label_coords(-0.14, 0.5)
         handles, labels = axes[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+        fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False)
         self._title = fig.suptitle("")
         self._axes = tuple(axes)
 
@@ -167,6 +159,10 @@ class TradeoffFigure:
         return canvas_png(canvas)
 
 
+def _short(layout: str) -> str:
+    return layout.split(" (")[0]  # "single pool (32)" -> "single pool": tick labels must not collide
+
+
 def _bars(
     ax: Any, labels: list[str], left: Any, right: Any, colors: tuple[str, str], names: tuple[str, str]
 ) -> None:
@@ -174,33 +170,35 @@ def _bars(
     ax.bar([i - 0.2 for i in x], left, 0.4, color=colors[0], label=names[0])
     ax.bar([i + 0.2 for i in x], right, 0.4, color=colors[1], label=names[1])
     for i, (a, b) in enumerate(zip(left, right, strict=True)):
-        ax.text(i - 0.2, a, str(a), ha="center", va="bottom", fontsize=8)
-        ax.text(i + 0.2, b, str(b), ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(x, labels, fontsize=8)
+        ax.text(i - 0.2, a, str(a), ha="center", va="bottom")
+        ax.text(i + 0.2, b, str(b), ha="center", va="bottom")
+    ax.set_xticks(x, labels)
     ax.set_ylim(0, 1.35 * max(1, *left, *right))  # room for the legend above the bars
-    ax.legend(fontsize=8, loc="upper left")
-    ax.grid(axis="y", alpha=0.3)
+    ax.legend(loc="upper left", ncol=2)
+    ax.grid(axis="x", visible=False)
 
 
 def layout_figure(view: LayoutView, idle: IdleView | None = None) -> Figure:
     """Drops per flow for the single pool and the chosen layout on both days; beside it, if
-    given, the rejections that happened while the other pool held idle slots."""
+    given, the idle slots the other pool held at each rejection (lost sharing)."""
     fig = _figure(
-        12 if idle is not None else 6.5, 4, left=0.07, right=0.99, top=0.85, bottom=0.14, wspace=0.18
+        10 if idle is not None else 6, 4.2, left=0.07, right=0.99, top=0.85, bottom=0.16, wspace=0.22
     )
-    axes = fig.subplots(1, 2 if idle is not None else 1, squeeze=False)[0]
+    axes = fig.subplots(
+        1, 2 if idle is not None else 1, squeeze=False, width_ratios=[3, 2][: 2 if idle else 1]
+    )[0]
     frame = view.frame
-    labels = [f"{layout}\n{day}" for layout, day in frame.index]
+    labels = [f"{_short(layout)}\n{day}" for layout, day in frame.index]
     _bars(
         axes[0],
         labels,
         frame["tracking dropped"],
         frame["event dropped"],
-        (TRACKING_COLOR, EVENT_COLOR),
+        (TRACKING, EVENT),
         ("tracking dropped", "event dropped"),
     )
-    axes[0].set_ylabel("count in the 40 s run")
-    axes[0].set_title("dropped requests per flow", fontsize=10)
+    axes[0].set_ylabel("dropped requests in the 40 s run")
+    axes[0].set_title("dropped requests per flow")
     if idle is not None:
         _idle_axes(axes[1], idle)
     title = f"Single pool ({TOTAL})" if view.split is None else f"Single pool ({TOTAL}) against {view.label}"
@@ -208,59 +206,88 @@ def layout_figure(view: LayoutView, idle: IdleView | None = None) -> Figure:
     return fig
 
 
-def occupancy_figure(view: OccupancyView) -> Figure:
-    """Busy slots per pool round by round around the failure: the flooding compartment."""
-    fig = _figure(10, 5, left=0.06, right=0.74, top=0.87, bottom=0.1, hspace=0.3)
-    n = 1 if view.split is None else 2
-    axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
-    rounds = view.frame.index
-    pools = list(view.capacity)
-    groups = [pools[:1]] + ([pools[1:]] if n == 2 else [])
-    titles = ["one shared pool: the slow event flow takes every slot"]
-    if n == 2:
-        titles.append(f"bulkhead {split_label(view.split)}: the event compartment floods, tracking stays dry")
-    for ax, group, title in zip(axes, groups, titles, strict=True):
-        for pool in group:
-            color = _pool_color(pool)
-            ax.plot(rounds, view.frame[pool], color=color, linewidth=1, label=f"{pool} busy")
-            ax.axhline(view.capacity[pool], color=color, linestyle="--", linewidth=1, label=f"{pool} slots")
-        ax.axvline(view.start, color=FAILURE_COLOR, linewidth=1.5, label="failure starts (event hold slows)")
-        ax.set_ylabel("busy slots")
-        ax.set_ylim(0, TOTAL + 2)
-        ax.set_title(title, fontsize=10)
-        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8)
-        ax.grid(alpha=0.3)
-    axes[-1].set_xlabel("round (100 rounds = 1 s)")
-    fig.suptitle("Busy slots per pool around the failure (slowdown day)")
-    return fig
-
-
 def _idle_axes(ax: Any, view: IdleView) -> None:
     frame = view.frame
-    labels = [f"{layout}\n{day}" for layout, day in frame.index]
-    _bars(
-        ax,
-        labels,
-        frame["rejections"],
-        frame["idle slots at rejections"],
-        ("tab:red", "tab:green"),
-        ("rejections (dropped requests)", "idle slots next door, summed over those rejections"),
-    )
-    ax.set_title("rejected while the other pool had idle slots (lost sharing)", fontsize=10)
+    labels = [f"{_short(layout)}\n{day}" for layout, day in frame.index]
+    per = list(frame["idle slots per rejection"])
+    x = list(range(len(labels)))
+    ax.bar(x, per, 0.6, color=IDLE)
+    for i, v in enumerate(per):
+        ax.text(i, v, f"{v:.2f}", ha="center", va="bottom")
+    ax.set_xticks(x, labels)
+    ax.set_ylim(0, 1.2 * max(1.0, *per))
+    ax.set_ylabel("idle slots next door per rejection")
+    ax.set_title("lost sharing: idle slots at each rejection")
+    ax.grid(axis="x", visible=False)
 
 
 def idle_figure(view: IdleView) -> Figure:
-    """Rejections, beside the idle slots the other pool held at those moments."""
-    fig = _figure(6.5, 4, left=0.12, right=0.98, top=0.9, bottom=0.14)
-    ax = fig.subplots()
-    _idle_axes(ax, view)
-    ax.set_ylabel("count in the 40 s run")
+    """At each rejection, how many slots sat idle in the other pool (zero in one pool by definition)."""
+    fig = _figure(6, 4, left=0.12, right=0.98, top=0.9, bottom=0.16)
+    _idle_axes(fig.subplots(), view)
     return fig
 
 
+def occupancy_figure(view: OccupancyView) -> Figure:
+    """Busy slots by flow, round by round around the failure: the single pool above, the bulkhead below.
+
+    Both share one scale, the 32 slots: in the single pool the two flows' slots are stacked
+    (whose slots the slow events take is what the picture shows); under the bulkhead the
+    event compartment sits above the wall, so it can flood only up to its own ceiling.
+    """
+    n = 1 if view.split is None else 2
+    fig = _figure(10, 2.6 + 2.3 * n, left=0.07, right=0.75, top=0.9, bottom=0.1, hspace=0.35)
+    axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
+    frame, total = view.frame, view.total
+    rounds = frame.index
+    single = axes[0]
+    t, e = frame[view.SINGLE_TRACKING], frame[view.SINGLE_EVENT]
+    single.stackplot(rounds, t, e, colors=[TRACKING, EVENT], labels=["tracking slots", "event slots"])
+    single.set_title(f"one shared pool of {total}: the slow events take the tracking flow's slots")
+    if view.split is not None:
+        bulk, wall = axes[1], view.split
+        bulk.fill_between(
+            rounds, 0, frame["tracking pool"], color=TRACKING, step="post", label="tracking slots"
+        )
+        bulk.fill_between(
+            rounds, wall, wall + frame["event pool"], color=EVENT, step="post", label="event slots"
+        )
+        bulk.axhline(wall, color=LIMIT, linewidth=2, label=f"the wall: {split_label(wall, total)}")
+        bulk.set_title(f"bulkhead {split_label(wall, total)}: the event compartment floods up to its ceiling")
+    for ax in axes:
+        ax.axhline(total, color=LIMIT, linestyle="--", linewidth=1, label=f"all {total} slots")
+        ax.axvline(view.start, color=FAILURE, linewidth=1.5, label="failure starts")
+        ax.set_ylabel("busy slots")
+        ax.set_ylim(0, total + 2)
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    axes[-1].set_xlabel("round (100 rounds = 1 s); busy slots counted at each round's start")
+    fig.suptitle("Who holds the slots around the failure (slowdown day)")
+    return fig
+
+
+def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:
+    # The compartment's edge hugs its cells: full rows, then a shorter top row if slots
+    # do not fill it (so 7 slots in rows of 4 show as 4 + 3, not as a ragged box of 8).
+    full, rest = divmod(slots, columns)
+    pad = 0.1
+    left, right = x0 - pad, x0 + columns - 0.1 + pad
+    if rest == 0:
+        top = full - 0.1 + pad
+        return [(left, -pad), (right, -pad), (right, top), (left, top)]
+    step = x0 + rest - 0.1 + pad
+    return [
+        (left, -pad),
+        (right, -pad),
+        (right, full - pad),
+        (step, full - pad),
+        (step, full + 1 - 0.1 + pad),
+        (left, full + 1 - 0.1 + pad),
+    ]
+
+
 def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
-    """Each pool drawn as a compartment of slots, busy slots filled from the bottom."""
-    fig = _figure(7, 4.2, left=0.01, right=0.99, top=0.92, bottom=0.01)
+    """Each pool drawn as a compartment of slots, filled from the bottom: tracking's slots, then events'."""
+    fig = _figure(7.5, 4.6, left=0.01, right=0.99, top=0.9, bottom=0.01)
     ax = fig.subplots()
     patches: list[Rectangle] = []
     colors: list[str] = []
@@ -268,22 +295,19 @@ def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
     gap = 1.5
     bulkhead_x = 0.0
     for pool, row in view.frame.iterrows():
-        slots, busy = int(row["slots"]), int(row["busy"])
-        color = _pool_color(str(pool))
+        slots, tracking, event = int(row["slots"]), int(row["tracking"]), int(row["event"])
+        busy = tracking + event
         for i in range(slots):
             col, level = i % columns, i // columns
             patches.append(Rectangle((x0 + col, level), 0.9, 0.9))
-            colors.append(color if i < busy else "white")
-        height = math.ceil(slots / columns)
-        ax.add_patch(Rectangle((x0 - 0.1, -0.1), columns + 0.1, height + 0.1, fill=False, linewidth=2))
+            colors.append(TRACKING if i < tracking else EVENT if i < busy else "white")
+        ax.add_patch(Polygon(_outline(x0, slots, columns), closed=True, fill=False, linewidth=2))
         full = " FULL" if busy >= slots else ""
-        ax.text(
-            x0 + columns / 2, -0.5, f"{pool}\n{busy}/{slots} busy{full}", ha="center", va="top", fontsize=9
-        )
+        who = f"{tracking} tracking + {event} event" if str(pool).startswith("single") else f"{busy} busy"
+        ax.text(x0 + columns / 2, -0.5, f"{pool}\n{who}{full}", ha="center", va="top")
+        height = math.ceil(slots / columns)
         if str(pool).startswith("single"):
-            ax.text(
-                x0 + columns / 2, height + 0.4, "one shared pool", ha="center", fontsize=10, weight="bold"
-            )
+            ax.text(x0 + columns / 2, height + 0.4, "one shared pool", ha="center", weight="bold")
             x0 += gap  # keep the two layouts apart
             bulkhead_x = x0 + columns + gap
         elif str(pool).startswith("tracking"):
@@ -292,13 +316,12 @@ def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
                 TOTAL / columns - 0.6,
                 f"bulkhead {view.frame.loc[pool, 'layout']}",
                 ha="center",
-                fontsize=10,
                 weight="bold",
             )
         x0 += columns + gap
     ax.add_collection(PatchCollection(patches, facecolors=colors, edgecolors="0.5", linewidths=0.5))
     ax.set_xlim(-0.5, x0 - gap + 0.5)
-    ax.set_ylim(-2.2, TOTAL / columns + 1)
+    ax.set_ylim(-2.4, TOTAL / columns + 1)
     ax.set_aspect("equal")
     ax.axis("off")
     phase = (
@@ -306,5 +329,8 @@ def compartment_figure(view: CompartmentView, columns: int = 4) -> Figure:
         if view.failing
         else f"{view.start - view.round} rounds before the failure"
     )
-    ax.set_title(f"round {view.round} ({phase})", color=FAILURE_COLOR if view.failing else "black")
+    ax.set_title(
+        f"round {view.round} ({phase}); blue: tracking, orange: events, white: free",
+        color=FAILURE if view.failing else LIMIT,
+    )
     return fig

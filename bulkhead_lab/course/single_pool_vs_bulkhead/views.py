@@ -12,6 +12,7 @@ A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking slot
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 
@@ -27,6 +28,33 @@ LESSON = Params(split=LESSON_SPLIT)  # the lesson's knobs with its 24/8 bulkhead
 
 
 # --- lesson 000's printed tables ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Printout:
+    """Lesson 000's printed text, shown without wrapping (its lines are 180 characters wide).
+
+    Its plain-text form is the text itself, byte for byte, which is what nbval compares;
+    JupyterLab shows the HTML form: the same text in a box that scrolls sideways instead
+    of breaking each row of the table in two.
+    """
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        escaped = html.escape(self.text)
+        return (
+            '<pre style="white-space: pre; overflow-x: auto; font-size: 11px; line-height: 1.3; '
+            f'margin: 0">{escaped}</pre>'
+        )
+
+
+def lesson_printout(base: Params = Params()) -> Printout:
+    """``bulkhead-run.mjs``'s output for these parameters, byte for byte (see :func:`lesson.report`)."""
+    return Printout(lesson.report(base))
 
 
 def main_table(base: Params = Params()) -> pd.DataFrame:
@@ -69,6 +97,56 @@ def sizing_frame(base: Params = Params()) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("pool split")
+
+
+# Lesson 000's printed figures, as it prints them (000_*.txt: its output and its summary).
+LESSON_000 = {
+    "single pool, slowdown: tracking dropped": 2654,
+    "24/8, slowdown: tracking dropped": 172,
+    "tracking drops less under 24/8 on the slowdown day (%)": 93.5,
+    "tracking requests rescued in a 10-minute failure": 49640,
+    "event dropped on the slowdown day: single pool -> 24/8": "600 -> 2011",
+    "healthy day: all dropped, single pool -> 24/8": "105 -> 578",
+    "healthy day: drops multiplied by": 5.5,
+    "healthy day: utilization": "0.541 -> 0.524",
+    "healthy day: average busy slots": "17.31 -> 16.77",
+    "healthy day: idle slots at rejections under 24/8": 4239,
+    "extra drops under 24/8: tracking, event": "+94, +379",
+    "28/4: slowdown tracking dropped, healthy event dropped": "11, 1754",
+    "16/16: healthy tracking dropped": 2591,
+    "27/5 instead of 24/8: healthy tracking dropped, event dropped": "26, 1303",
+}
+
+
+def beside_the_lesson(base: Params = Params()) -> pd.DataFrame:
+    """Every figure lesson 000 prints in its text, beside the same figure computed here."""
+    gain, cost, sens = lesson.failing_day_gain(base), lesson.failure_free_cost(base), lesson.sensitivity(base)
+    rounds = base.rounds
+    table = {day.split: day for day in lesson.sizing_table(base)}
+    s0, b0 = cost.single, cost.bulkhead
+    computed = [
+        gain.single.tracking_dropped,
+        gain.bulkhead.tracking_dropped,
+        round(gain.percent_less, 1),
+        round(gain.rescued),
+        f"{gain.single.event_dropped} -> {gain.bulkhead.event_dropped}",
+        f"{cost.single_dropped} -> {cost.bulkhead_dropped}",
+        round(cost.drop_ratio, 1),
+        f"{cost.single_utilization:.3f} -> {cost.bulkhead_utilization:.3f}",
+        f"{lesson.average_busy(s0, rounds):.2f} -> {lesson.average_busy(b0, rounds):.2f}",
+        b0.idle,
+        f"{b0.tracking_dropped - s0.tracking_dropped:+d}, {b0.event_dropped - s0.event_dropped:+d}",
+        f"{table[28].slowdown.tracking_dropped}, {table[28].healthy.event_dropped}",
+        table[16].healthy.tracking_dropped,
+        f"{sens.narrower.tracking_dropped}, {sens.narrower.event_dropped}",
+    ]
+    rows = [
+        (name, str(value), str(here))
+        for (name, value), here in zip(LESSON_000.items(), computed, strict=True)
+    ]
+    frame = pd.DataFrame(rows, columns=["figure", "lesson 000", "computed here"]).set_index("figure")
+    frame["same"] = frame["lesson 000"] == frame["computed here"]
+    return frame
 
 
 # --- the slider views -----------------------------------------------------------------------
@@ -163,25 +241,55 @@ def tradeoff_view(params: Params = LESSON) -> TradeoffView:
 
 @dataclass(frozen=True)
 class OccupancyView:
-    """Busy slots per pool, round by round, around the failure (slowdown day)."""
+    """Busy slots per flow, round by round, around the failure (slowdown day), in both layouts.
+
+    ``frame`` has one column per flow and layout: ``single pool: tracking``, ``single pool:
+    event`` (two shares of one pool), and, under a split, ``tracking pool`` and ``event pool``.
+    Busy slots are counted at the start of each round (after its frees, before its arrivals),
+    the moment lesson 000 counts its average busy slots.
+    """
 
     split: int | None
     start: int
-    capacity: dict[str, int]  # pool name -> slots
-    frame: pd.DataFrame  # index round; one column per pool of both layouts
+    total: int
+    frame: pd.DataFrame  # index round
+
+    SINGLE_TRACKING = "single pool: tracking"
+    SINGLE_EVENT = "single pool: event"
+
+    @property
+    def capacity(self) -> dict[str, int]:
+        """Each pool's slots, by the name the summary gives it."""
+        pools = {f"single pool ({self.total})": self.total}
+        if self.split is not None:
+            pools[f"tracking pool ({self.split})"] = self.split
+            pools[f"event pool ({self.total - self.split})"] = self.total - self.split
+        return pools
+
+    def busy(self, pool: str) -> pd.Series:
+        """A pool's busy slots per round (the single pool's two shares added up)."""
+        if pool.startswith("single pool"):
+            return self.frame[self.SINGLE_TRACKING] + self.frame[self.SINGLE_EVENT]
+        return self.frame["tracking pool" if pool.startswith("tracking") else "event pool"]
 
     def summary(self) -> pd.DataFrame:
-        """Each pool's peak and average busy slots before and after the failure round."""
-        before = self.frame[self.frame.index < self.start]
-        after = self.frame[self.frame.index >= self.start]
+        """Each pool's mean busy slots before and after the failure, its peak and rounds full after.
+
+        The row ``events in the single pool`` is the slow flow's share of the one pool: what it
+        takes from the tracking flow when no wall stops it.
+        """
+        index = self.frame.index
+        before, after = index < self.start, index >= self.start
+        series = {pool: (self.busy(pool), cap) for pool, cap in self.capacity.items()}
+        series["events in the single pool"] = (self.frame[self.SINGLE_EVENT], self.total)
         rows = {}
-        for pool, cap in self.capacity.items():
+        for pool, (busy, cap) in series.items():
             rows[pool] = {
                 "slots": cap,
-                "mean busy before": round(float(before[pool].mean()), 2) if len(before) else math.nan,
-                "mean busy after": round(float(after[pool].mean()), 2) if len(after) else math.nan,
-                "peak busy after": int(after[pool].max()) if len(after) else 0,
-                "rounds full after": int((after[pool] >= cap).sum()),
+                "mean busy before": round(float(busy[before].mean()), 2) if before.any() else math.nan,
+                "mean busy after": round(float(busy[after].mean()), 2) if after.any() else math.nan,
+                "peak busy after": int(busy[after].max()) if after.any() else 0,
+                "rounds full after": int((busy[after] >= cap).sum()),
             }
         frame = pd.DataFrame(rows).T
         frame.index.name = "pool"
@@ -189,26 +297,22 @@ class OccupancyView:
 
 
 def occupancy_view(params: Params = LESSON, before: int = 100, after: int = 300) -> OccupancyView:
-    """Busy slots of the single pool and of the split's two pools in rounds start-before..start+after."""
+    """Busy slots per flow, single pool and split, in rounds start - before .. start + after."""
     check_int("before", before, 0, params.rounds)
     check_int("after", after, 1, params.rounds)
-    total, start = params.total, params.start
+    start = params.start
     lo, hi = max(0, start - before), min(params.rounds, start + after)
-    cols: dict[str, tuple[int, ...]] = {}
-    capacity: dict[str, int] = {}
-    single = f"single pool ({total})"
-    cols[single] = cache.occupancy(params.with_(mode="slowdown", split=None)).tracking[lo:hi]
-    capacity[single] = total
+    shared = cache.occupancy(params.with_(mode="slowdown", split=None))
+    cols: dict[str, tuple[int, ...]] = {
+        OccupancyView.SINGLE_TRACKING: shared.tracking[lo:hi],
+        OccupancyView.SINGLE_EVENT: shared.event[lo:hi],
+    }
     if params.split is not None:
-        split = params.split
         occ = cache.occupancy(params.with_(mode="slowdown"))
-        assert occ.event is not None
-        cols[f"tracking pool ({split})"] = occ.tracking[lo:hi]
-        cols[f"event pool ({total - split})"] = occ.event[lo:hi]
-        capacity[f"tracking pool ({split})"] = split
-        capacity[f"event pool ({total - split})"] = total - split
+        cols["tracking pool"] = occ.tracking[lo:hi]
+        cols["event pool"] = occ.event[lo:hi]
     frame = pd.DataFrame(cols, index=pd.RangeIndex(lo, hi, name="round"))
-    return OccupancyView(params.split, start, capacity, frame)
+    return OccupancyView(params.split, start, params.total, frame)
 
 
 @dataclass(frozen=True)
@@ -248,26 +352,38 @@ class CompartmentView:
 
 
 def compartment_view(round: int = LESSON.start + 100, params: Params = LESSON) -> CompartmentView:
-    """Busy and free slots of the single pool and of the split's pools at the end of ``round``."""
+    """Every pool's slots at the start of ``round`` (slowdown day): busy by flow, and free.
+
+    In the single pool both flows hold slots of the one pool; under a split each
+    compartment holds one flow only.
+    """
     check_int("round", round, 0, params.rounds - 1)
     total = params.total
-    pools: list[tuple[str, str, int, int]] = []  # (pool, layout, slots, busy)
     shared = cache.occupancy(params.with_(mode="slowdown", split=None))
-    pools.append((f"single pool ({total})", "single pool", total, shared.tracking[round]))
+    t, e = shared.tracking[round], shared.event[round]
+    rows = {f"single pool ({total})": ("single pool", total, t, e)}
     if params.split is not None:
         split = params.split
         occ = cache.occupancy(params.with_(mode="slowdown"))
-        assert occ.event is not None
         label = split_label(split, total)
-        pools.append((f"tracking pool ({split})", label, split, occ.tracking[round]))
-        pools.append((f"event pool ({total - split})", label, total - split, occ.event[round]))
-    rows = {
-        pool: {"layout": layout, "slots": cap, "busy": busy, "free": cap - busy}
-        for pool, layout, cap, busy in pools
-    }
-    frame = pd.DataFrame(rows).T
+        rows[f"tracking pool ({split})"] = (label, split, occ.tracking[round], 0)
+        rows[f"event pool ({total - split})"] = (label, total - split, 0, occ.event[round])
+    frame = pd.DataFrame(
+        {
+            pool: {
+                "layout": layout,
+                "slots": cap,
+                "tracking": t,
+                "event": e,
+                "busy": t + e,
+                "free": cap - t - e,
+            }
+            for pool, (layout, cap, t, e) in rows.items()
+        }
+    ).T
     frame.index.name = "pool"
-    frame[["slots", "busy", "free"]] = frame[["slots", "busy", "free"]].astype(int)
+    numbers = ["slots", "tracking", "event", "busy", "free"]
+    frame[numbers] = frame[numbers].astype(int)
     return CompartmentView(round, params.start, params.split, frame)
 
 
