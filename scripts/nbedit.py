@@ -47,3 +47,25 @@ def edit(path: str | Path, replacements: dict[str, str], kinds: tuple[str, ...] 
 
 if __name__ == "__main__":
     print(__doc__, file=sys.stderr)
+
+
+def build(path: str | Path, cells: list[tuple[str, str]]) -> None:
+    """Rewrite ``path`` with ``cells`` (``("md"|"code", source)``), keeping its notebook metadata.
+
+    Outputs are dropped; execute the notebook afterwards to store them
+    (``jupyter nbconvert --to notebook --execute --inplace``).
+    """
+    p = Path(path)
+    nb = load(p) if p.exists() else {"metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    meta = {k: v for k, v in nb.get("metadata", {}).items() if k in ("kernelspec", "language_info")}
+    if "kernelspec" not in meta:
+        meta["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    out = []
+    for i, (kind, text) in enumerate(cells):
+        cell: dict = {"cell_type": "markdown" if kind == "md" else "code", "id": f"c{i:02d}", "metadata": {}}
+        set_source(cell, text.strip("\n"))
+        if kind != "md":
+            cell["execution_count"] = None
+            cell["outputs"] = []
+        out.append(cell)
+    save(p, {"cells": out, "metadata": meta, "nbformat": 4, "nbformat_minor": 5})

@@ -48,10 +48,13 @@ def test_every_override_names_a_real_setting_with_an_allowed_value() -> None:
             if allowed:
                 assert value in allowed, f"{plugin_id}.{key} = {value!r}, allowed {allowed}"
             else:
-                assert isinstance(value, {"boolean": bool, "string": str}[spec["type"]]), (plugin_id, key)
+                kind = {"boolean": bool, "string": str, "object": dict}[spec["type"]]
+                assert isinstance(value, kind), (plugin_id, key)
 
 
 def test_the_lab_config_opens_the_notebooks_folder_with_these_overrides() -> None:
     config = PyFileConfigLoader(ld.LAB_CONFIG.name, path=str(ld.LAB_CONFIG.parent)).load_config()
     assert Path(config.ServerApp.root_dir) == ld.REPO / "notebooks"
     assert Path(config.LabApp.app_settings_dir) == OVERRIDES.parent
+    start = config.LabApp.default_url.removeprefix("/lab/tree/")
+    assert (ld.REPO / "notebooks" / start).is_file(), f"the lab opens on {start}, which is missing"

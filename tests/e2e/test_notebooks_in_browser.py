@@ -76,6 +76,22 @@ def bigger_pool_blocks_less(before: ld.View, after: ld.View, was: str, now: str)
     assert value(after, "in flight (Little's Law)") == value(before, "in flight (Little's Law)")
 
 
+def higher_target_headroom_suggests_a_bigger_limit(
+    before: ld.View, after: ld.View, was: str, now: str
+) -> None:
+    assert number(now) > number(was)
+
+    def suggested(view: ld.View) -> tuple[str, float]:
+        (row,) = [r for r in view.table() if r.get("", "").startswith("suggested limit")]
+        return row[""], number(row["value"])
+
+    (name_before, limit_before), (name_after, limit_after) = suggested(before), suggested(after)
+    assert name_after == f"suggested limit (headroom {number(now):g}x)" != name_before
+    assert limit_after > limit_before
+    # The pool itself, and what it refuses, did not change: only the suggestion (and its line) did.
+    assert value(after, "Erlang-B blocking") == value(before, "Erlang-B blocking")
+
+
 def longer_hold_needs_more_in_flight(before: ld.View, after: ld.View, was: str, now: str) -> None:
     assert value(after, "hold (s)") == number(now) > value(before, "hold (s)")
     assert value(after, "in flight (Little's Law)") > value(before, "in flight (Little's Law)")
@@ -179,6 +195,9 @@ MOVES: dict[str, tuple[Move, ...]] = {
              "a bigger pool blocks less (Erlang-B and the seeded model agree)", bigger_pool_blocks_less),
         Move("littles-law", "hold", "littles-law", "ArrowRight", 2,
              "a longer hold keeps more calls in flight and blocks more", longer_hold_needs_more_in_flight),
+        Move("littles-law", "headroom", "littles-law", "ArrowRight", 2,
+             "a higher target headroom moves the suggested limit on the figure",
+             higher_target_headroom_suggests_a_bigger_limit),
     ),
     "02_single_pool_vs_bulkhead.ipynb": (
         Move("layout", "split", "layout", "ArrowLeft", 2,
@@ -208,6 +227,57 @@ MOVES: dict[str, tuple[Move, ...]] = {
 }  # fmt: skip
 
 
+# ----------------------------------------------------------------------------- exercises, as typed
+
+
+def _right_answers() -> dict[str, dict[int, str]]:
+    """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
+    from bulkhead_lab.course.littles_law_sizing import exercises as ex01
+    from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
+
+    return {
+        "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
+        "02_single_pool_vs_bulkhead.ipynb": {1: str(ex02.smallest_event_pool())},
+    }
+
+
+# What a learner types, and how the line under the box must begin: a wrong answer, nonsense, the right one.
+TYPED = (("-7", "Not yet:"), ("21/11 or so", "Not yet:"), ("banana", "Not yet: I could not find a number"))
+
+
+def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
+    for number, right in _right_answers().get(notebook, {}).items():
+        box = page.locator(f".bl-answer-{number} input").first
+        feedback = page.locator(f".bl-feedback-{number}").first
+        box.scroll_into_view_if_needed()
+        for typed, start in (*TYPED, (right, "Right:")):
+            box.fill(typed)
+            page.locator(f".bl-check-{number}").first.click()
+            page.wait_for_function(
+                "([sel, start]) => { const el = document.querySelector(sel);"
+                " return el && el.innerText.trim().startsWith(start); }",
+                arg=[f".bl-feedback-{number}", start],
+                timeout=30_000,
+            )
+            line = feedback.inner_text().strip()
+            assert "\n" not in line and "Traceback" not in line, (
+                f"exercise {number} answered {typed!r}: {line}"
+            )
+        shown = page.locator(f".bl-answer-shown-{number}").first
+        assert shown.inner_text().strip() == "", (
+            f"exercise {number}'s answer was shown before it was asked for"
+        )
+        page.locator(f".bl-show-answer-{number}").first.click()
+        page.wait_for_function(
+            "([sel, right]) => { const el = document.querySelector(sel);"
+            " return el && el.innerText.includes(right); }",
+            arg=[f".bl-answer-shown-{number}", right],
+            timeout=30_000,
+        )
+        cell = page.locator(".jp-Cell", has=page.locator(f".bl-exercise-{number}")).last
+        cell.screenshot(path=str(screenshots / f"exercise-{number}.png"))
+
+
 # ----------------------------------------------------------------------------- the test
 
 
@@ -234,7 +304,8 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
         assert moves or not sliders, f"{notebook} has sliders {sliders} but no expected moves in MOVES"
         for move in moves:
             _move_and_check(page, move, screenshots)
-        assert ld.error_outputs(page) == [], f"{notebook}: slider moves left errors or stderr"
+        _answer_exercises(page, notebook, screenshots)
+        assert ld.error_outputs(page) == [], f"{notebook}: slider moves or answers left errors or stderr"
         assert script_errors == [], f"{notebook}: the page reported script errors"
     finally:
         notebooks_lab.shutdown_kernels()
@@ -273,3 +344,28 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
             f"{move.id} ({was} -> {now}) should show: {move.lesson}\n"
             f"before: {before.table()}\nafter: {after.table()}\n{err}"
         ) from err
+
+
+def test_a_notebook_opened_before_it_runs_says_how_to_get_its_sliders(
+    notebooks_lab: ld.Lab, page: Any, screenshots: Path
+) -> None:
+    """Stored figures show at once; where a widget cannot show until its cell runs, one line says so."""
+    try:
+        ld.open_notebook(page, notebooks_lab, "02_single_pool_vs_bulkhead.ipynb")
+        page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output img').length > 0")
+        text = page.locator(".jp-Notebook").inner_text()
+        page.screenshot(path=str(screenshots / "opened-not-run.png"))
+        assert "VBox(children" not in text and "HBox(children" not in text
+        assert "Run this cell" in text or "run this cell" in text
+    finally:
+        notebooks_lab.shutdown_kernels()
+
+
+def test_the_lab_opens_on_the_course_map(notebooks_lab: ld.Lab, page: Any, screenshots: Path) -> None:
+    page.goto(notebooks_lab.url(""), timeout=120_000)  # the server's front door, as the lab command opens
+    heading = page.locator(".jp-MarkdownViewer .jp-RenderedMarkdown h1").first
+    heading.wait_for(timeout=120_000)
+    assert heading.inner_text().startswith("00 · Start here")
+    links = page.locator(".jp-MarkdownViewer .jp-RenderedMarkdown a").all_inner_texts()
+    assert any(link.startswith("01 ·") for link in links) and any(link.startswith("04 ·") for link in links)
+    page.screenshot(path=str(screenshots / "start-page.png"))
