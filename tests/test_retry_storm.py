@@ -1,0 +1,266 @@
+"""Lesson 000's rounds with retrying callers: exact where nothing retries, hand-computed cases,
+the counters' identities, determinism, and the figures notebook 06 will print."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from bulkhead_lab import cache
+from bulkhead_lab.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
+from bulkhead_lab.model import run as lesson_run
+from bulkhead_lab.retries import (
+    AWS_QUOTA,
+    ENVOY_BUDGET,
+    NO_RETRIES,
+    SRE_BUDGET,
+    Backoff,
+    RetryPolicy,
+    TokenBucket,
+)
+from bulkhead_lab.retry_storm import (
+    STORM_STOP,
+    FlowCounters,
+    RetryRun,
+    RetrySetup,
+    _draw,
+    drain,
+    event_holds,
+    run,
+    storm,
+)
+
+LESSON = Params()
+FULL = RetryPolicy(3, Backoff())  # the AWS SDK's: 3 attempts, full jitter, 100 ms base, 20 s cap
+SETUPS = {  # every policy kind, with and without each budget
+    "none": RetrySetup(),
+    "at once": RetrySetup(RetryPolicy(3, None)),
+    "no jitter": RetrySetup(RetryPolicy(3, Backoff(jitter="none"))),
+    "full": RetrySetup(FULL),
+    "equal": RetrySetup(RetryPolicy(4, Backoff(jitter="equal"))),
+    "decorrelated": RetrySetup(RetryPolicy(3, Backoff(jitter="decorrelated"))),
+    "full + SRE": RetrySetup(FULL, SRE_BUDGET),
+    "decorrelated + Envoy": RetrySetup(RetryPolicy(4, Backoff(jitter="decorrelated")), ENVOY_BUDGET),
+    "at once + SDK quota": RetrySetup(RetryPolicy(5, None), AWS_QUOTA),
+}
+LAYOUTS = (None, 24)
+DAYS = ("healthy", "slowdown")
+
+
+def _run(split: int | None, mode: str, setup: RetrySetup, trace: bool = False) -> RetryRun:
+    p = LESSON.with_(split=split, mode=mode)
+    return run(p, setup, stream=cache.stream(p), trace=trace)
+
+
+# --- nothing retries: lesson 000 exactly ----------------------------------------------------------
+
+
+OTHER = Params(seed=12345, total=40, rounds=1500, start=500, cycle=50, tracking_rate=300.5, event_rate=80.25)
+
+
+@pytest.mark.parametrize("base", [LESSON, OTHER], ids=["lesson", "other"])
+@pytest.mark.parametrize("split", [None, 4, 24, 28, 31])
+@pytest.mark.parametrize("mode", DAYS)
+def test_with_no_retries_the_retry_model_equals_lesson_000s_counters_exactly(
+    base: Params, split: int | None, mode: str
+) -> None:
+    p = base.with_(split=split, mode=mode)
+    lesson = lesson_run(p, stream=cache.stream(p))
+    r = run(p, RetrySetup(NO_RETRIES, SRE_BUDGET), stream=cache.stream(p))
+    assert (r.tracking.served, r.tracking.refused) == (lesson.tracking_responses, lesson.tracking_dropped)
+    assert (r.event.served, r.event.refused) == (lesson.event_responses, lesson.event_dropped)
+    assert r.busy_rounds == lesson.busy_rounds
+    for f in (r.tracking, r.event):
+        assert f.retries == f.pending == f.budget_denied == 0 and f.exhausted == f.refused and f.load == 1.0
+
+
+def test_the_lessons_table_with_no_retries() -> None:
+    # lesson 000's printed rows: tracking responses/dropped, event responses/dropped
+    rows = {(s, m): _run(s, m, RetrySetup()) for s in LAYOUTS for m in DAYS}
+    assert [
+        (r.tracking.served, r.tracking.refused, r.event.served, r.event.refused) for r in rows.values()
+    ] == [
+        (16542, 78, 3931, 27),
+        (13966, 2654, 3358, 600),
+        (16448, 172, 3552, 406),
+        (16448, 172, 1947, 2011),
+    ]
+
+
+# --- hand-computed rounds ---------------------------------------------------------------------------
+
+
+def _tiny(rounds: int, hold: int, arrivals: dict[int, tuple[int, ...]]) -> tuple[Params, ArrivalStream]:
+    """A pool of 2 slots and a stream written out by hand (flow codes per round)."""
+    order = tuple(arrivals.get(t, ()) for t in range(rounds))
+    stream = ArrivalStream(
+        order, tuple(o.count(TRACKING) for o in order), tuple(o.count(EVENT) for o in order)
+    )
+    return Params(total=2, rounds=rounds, start=0, hold_tracking=hold, hold_event=1), stream
+
+
+ONE_RETRY_AFTER_2 = RetrySetup(RetryPolicy(2, Backoff(base=1, cap=100, jitter="none")))  # sleeps 2 rounds
+
+
+def test_a_refused_call_comes_back_after_its_backoff_and_is_served() -> None:
+    # round 0: three tracking calls, two slots (hold 2): one refused; it sleeps min(100, 1 * 2**1)
+    # = 2 rounds, comes back in round 2 when both slots are free again, and is served.
+    p, s = _tiny(6, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
+    r = run(p, ONE_RETRY_AFTER_2, stream=s, trace=True)
+    assert r.tracking == FlowCounters(3, 3, 1, 1, 1, 0, 0, 0)
+    assert r.busy_rounds == 0 + 2 + 0 + 1 + 0 + 0  # busy slots at each round's start
+    assert r.trace is not None
+    assert r.trace.offered[TRACKING] == (3, 0, 1, 0, 0, 0)
+    assert r.trace.retries[TRACKING] == (0, 0, 1, 0, 0, 0)
+    assert r.trace.refused[TRACKING] == (1, 0, 0, 0, 0, 0)
+
+
+def test_a_retry_refused_again_gives_up_when_its_attempts_are_spent() -> None:
+    # the same, but a hold of 3: in round 2 both slots are still busy; 2 attempts are spent
+    p, s = _tiny(6, hold=3, arrivals={0: (TRACKING, TRACKING, TRACKING)})
+    r = run(p, ONE_RETRY_AFTER_2, stream=s, trace=True)
+    assert r.tracking == FlowCounters(3, 2, 0, 2, 1, 0, 1, 0)
+    assert r.trace is not None and r.trace.gave_up[TRACKING] == (0, 0, 1, 0, 0, 0)
+
+
+def test_a_retry_due_after_the_last_round_is_pending() -> None:
+    p, s = _tiny(2, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
+    assert run(p, ONE_RETRY_AFTER_2, stream=s).tracking == FlowCounters(3, 2, 0, 1, 0, 0, 0, 1)
+
+
+def test_an_empty_token_bucket_denies_the_retry() -> None:
+    p, s = _tiny(6, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
+    setup = ONE_RETRY_AFTER_2.with_(budget=TokenBucket(capacity=4))  # fewer than the 5 a retry costs
+    assert run(p, setup, stream=s).tracking == FlowCounters(3, 2, 0, 1, 0, 1, 0, 0)
+
+
+def test_an_event_storm_in_one_pool_refuses_tracking_too() -> None:
+    # round 0: two events take both slots (hold 1); a tracking call is refused and retried at
+    # once (round 1), where it wins a slot; two events refused in round 0 are retried too
+    p, s = _tiny(4, hold=1, arrivals={0: (EVENT, EVENT, EVENT, TRACKING)})
+    r = run(p, RetrySetup(RetryPolicy(2, None)), stream=s, trace=True)
+    assert r.trace is not None
+    assert r.trace.offered == ((1, 1, 0, 0), (3, 1, 0, 0))
+    assert r.tracking.served + r.event.served == 4  # 2 slots in round 0, both free again in round 1
+
+
+# --- what every run keeps -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SETUPS)
+@pytest.mark.parametrize("split", LAYOUTS)
+@pytest.mark.parametrize("mode", DAYS)
+def test_every_call_is_served_or_refused_and_every_request_ends_once(
+    name: str, split: int | None, mode: str
+) -> None:
+    r = _run(split, mode, SETUPS[name], trace=True)
+    assert r.trace is not None
+    for f, c in ((TRACKING, r.tracking), (EVENT, r.event)):
+        assert c.attempts == c.served + c.refused
+        assert c.requests == c.served + c.gave_up + c.pending  # a request is served at most once
+        assert c.refused == c.retries + c.pending + c.gave_up  # each refusal retries or gives up
+        assert sum(r.trace.offered[f]) == c.attempts
+        assert sum(r.trace.retries[f]) == c.retries
+        assert sum(r.trace.refused[f]) == c.refused
+        assert sum(r.trace.gave_up[f]) == c.gave_up
+        assert all(0 <= x <= o for x, o in zip(r.trace.refused[f], r.trace.offered[f], strict=True))
+
+
+@pytest.mark.parametrize("name", SETUPS)
+def test_the_base_stream_is_the_lessons_whatever_the_retry_policy(name: str) -> None:
+    p = LESSON.with_(split=None, mode="slowdown")
+    before = cache.stream(p)
+    r = run(p, SETUPS[name], stream=before, trace=True)
+    assert r.trace is not None
+    stream = arrival_stream(p)  # drawn afresh: the retry RNGs never touched the lesson's generator
+    assert before == stream
+    for f, counts in ((TRACKING, stream.tracking), (EVENT, stream.event)):
+        originals = [o - x for o, x in zip(r.trace.offered[f], r.trace.retries[f], strict=True)]
+        assert originals == list(counts)
+
+
+def test_the_same_seed_gives_the_same_run() -> None:
+    setup = SETUPS["decorrelated + Envoy"]
+    assert _run(None, "slowdown", setup, trace=True) == _run(None, "slowdown", setup, trace=True)
+    other = _run(None, "slowdown", setup.with_(seed=7))
+    assert other != _run(None, "slowdown", setup)
+    assert other.tracking.requests == _run(None, "slowdown", setup).tracking.requests
+
+
+@pytest.mark.parametrize("name", SETUPS)
+def test_under_24_8_the_tracking_compartment_is_the_same_on_both_days(name: str) -> None:
+    # the bulkhead contains the storm exactly: tracking's own RNGs, budget and slots
+    healthy, slowdown = (_run(24, m, SETUPS[name]) for m in DAYS)
+    assert healthy.tracking == slowdown.tracking
+
+
+def test_a_setup_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"^budget must be None, a RatioBudget or a TokenBucket"):
+        RetrySetup(budget=0.1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^stop must be an integer in 1000..4000 \(got 999\)$"):
+        run(LESSON, RetrySetup(stop=999), stream=cache.stream(LESSON))
+
+
+def test_a_slowdown_that_stops_gives_back_the_normal_hold() -> None:
+    p = Params(mode="slowdown", rounds=10, start=3, hold_event=6, slow=22)
+    assert event_holds(p, RetrySetup(stop=5)) == [6, 6, 6, 22, 22, 6, 6, 6, 6, 6]
+    assert event_holds(p, RetrySetup()) == [6, 6, 6] + [22] * 7
+    assert event_holds(p.with_(mode="healthy"), RetrySetup(stop=5)) == [6] * 10
+
+
+def test_a_full_pool_admits_its_calls_uniformly() -> None:
+    rnd = random.Random(3).random
+    wins = [0, 0, 0]  # originals, retries of group 0, of group 1
+    for _ in range(20000):
+        originals, groups, where = _draw(rnd, 3, [1, 2], 2, True)
+        assert originals + sum(groups) == 2 and [len(w) for w in where] == groups
+        for i, n in enumerate([originals, *groups]):
+            wins[i] += n
+    # 2 of 6 calls win: each call with probability 1/3
+    assert [round(w / 20000, 1) for w in wins] == [1.0, 0.3, 0.7]
+
+
+# --- the figures notebook 06 prints -----------------------------------------------------------------
+
+
+def test_retrying_clients_in_one_pool_and_in_24_8() -> None:
+    single, bulk = (_run(s, "slowdown", SETUPS["full"]) for s in LAYOUTS)
+    lesson_single, lesson_bulk = (_run(s, "slowdown", RetrySetup()) for s in LAYOUTS)
+    # one pool: the slow events' retries add load for everyone; tracking still loses requests
+    assert single.tracking.load > 1.5 and single.tracking.gave_up > 1000
+    # 24/8: tracking's few healthy-day refusals are retried and served; the event compartment
+    # takes the storm (over twice its requests in calls) and the bulkhead keeps it there
+    assert lesson_bulk.tracking.refused == 172 and bulk.tracking.gave_up <= 1
+    assert bulk.event.load > 2.0
+    assert bulk.tracking == _run(24, "healthy", SETUPS["full"]).tracking
+    assert lesson_single.tracking.refused == 2654
+
+
+def test_a_budget_holds_the_event_storm_near_1_1x_its_requests() -> None:
+    unbudgeted = _run(24, "slowdown", SETUPS["full"]).event.load
+    budgeted = _run(24, "slowdown", SETUPS["full + SRE"]).event.load
+    assert unbudgeted > 2.0 and round(budgeted, 1) == 1.1
+
+
+def test_the_storm_outlives_its_trigger_by_about_its_retry_schedule() -> None:
+    p = LESSON.with_(split=None)
+    s = cache.stream(p)
+    quiet = storm(p, RetrySetup(), stream=s)
+    assert (quiet.drain, quiet.drain_tracking, quiet.drain_event) == (0, 0, 0)  # nothing to drain
+    retrying = storm(p, SETUPS["full"], stream=s)
+    assert retrying.stop == STORM_STOP and retrying.slowdown.event.load > 1.0
+    # full jitter: the two sleeps are at most 20 and 40 rounds, so the retries drain within ~60
+    assert retrying.drain is not None and 0 < retrying.drain <= 60
+    assert storm(p, SETUPS["full + SRE"], stream=s).drain == 0  # the budget leaves nothing to drain
+
+
+def test_drain_reads_the_excess_over_the_healthy_day() -> None:
+    p, s = _tiny(8, hold=1, arrivals={t: (TRACKING,) * 10 for t in range(8)})
+    calm = run(p, RetrySetup(), stream=s, trace=True).trace
+    assert calm is not None
+    busy = replace(calm, offered=((10, 10, 10, 15, 15, 10, 10, 10), calm.offered[EVENT]))
+    assert drain(busy, calm, 3, window=1) == 2  # rounds 3 and 4 carry 5 retries (> 10% of 10)
+    assert drain(busy, calm, 3, window=1, within=0.5) == 0
+    assert drain(busy, calm, 6, window=3) is None  # no full window left after round 5
