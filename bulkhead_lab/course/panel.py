@@ -13,7 +13,9 @@ panels with a split slider each; scope by the panel class).
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -25,6 +27,7 @@ from matplotlib.figure import Figure
 
 from .style import to_png
 
+BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
 SLIDER_STYLE = {"description_width": "13em"}
 SLIDER_LAYOUT = w.Layout(width="38em")
 
@@ -65,6 +68,8 @@ class SliderView:
         self._to_model = to_model
         self._to_controls = to_controls
         self._quiet = False
+        self._last_redraw = -float("inf")
+        self._trailing: asyncio.TimerHandle | None = None
         self.result: Any = None
         self.play: w.Play | None = None
         self.link: Link | None = None
@@ -84,8 +89,25 @@ class SliderView:
         return self._to_model(values) if self._to_model is not None else values
 
     def _changed(self, _change: dict) -> None:
-        if not self._quiet:
-            self.redraw()
+        """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end.
+
+        A learner holding an arrow key sends a move every 30 ms or so. Redrawing each one would
+        queue stale redraws behind each other; so a move within :data:`BURST_S` of the last
+        redraw only schedules one trailing redraw, which reads the sliders' latest values. A
+        single move, or the first of a burst, redraws at once.
+        """
+        if self._quiet or self._trailing is not None:
+            return  # a trailing redraw is already due; it will read the latest values
+        since = time.monotonic() - self._last_redraw
+        loop = _running_loop()
+        if loop is not None and since < BURST_S:
+            self._trailing = loop.call_later(BURST_S - since, self._redraw_trailing)
+            return
+        self.redraw()
+
+    def _redraw_trailing(self) -> None:
+        self._trailing = None
+        self.redraw()
 
     def redraw(self) -> None:
         """Recompute the view from the sliders and replace the output area's figure and table.
@@ -95,11 +117,14 @@ class SliderView:
         under nbval alike.
         """
         try:
-            self.result, figures, tables = self._render(**self.values())
-        except ValueError as err:  # a learner sees one line, never a traceback
-            self.output.outputs = (_stream(f"cannot draw this view: {err}\n"),)
-            return
-        self.output.outputs = output_bundles(figures, tables)
+            try:
+                self.result, figures, tables = self._render(**self.values())
+            except ValueError as err:  # a learner sees one line, never a traceback
+                self.output.outputs = (_stream(f"cannot draw this view: {err}\n"),)
+                return
+            self.output.outputs = output_bundles(figures, tables)
+        finally:
+            self._last_redraw = time.monotonic()
 
     def set(self, **values: Any) -> Any:
         """Move several sliders at once, redraw once, and return the view's result."""
@@ -203,3 +228,11 @@ class LiveProgress:
     def failed(self, text: str) -> None:
         self.bar.bar_style = "danger"
         self.status.value = text
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's event loop, if this runs inside one (a slider's comm message); else None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

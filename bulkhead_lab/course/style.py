@@ -26,6 +26,7 @@ are 12.5 px, readable at the size a notebook shows them.
 from __future__ import annotations
 
 import io
+from typing import Any, cast
 
 import matplotlib
 from cycler import cycler
@@ -46,7 +47,7 @@ FAILURE = REFUSED  # the failure's start is marked in the refusals' colour: it i
 DPI = 90  # the PNG's pixels per inch; a 10-inch figure is 900 px, the width of a notebook cell
 TEXT_PT = 10  # tick labels and legends; titles one step larger
 
-STYLE = {
+STYLE: dict[str, Any] = {
     "font.size": TEXT_PT,
     "axes.titlesize": TEXT_PT + 1,
     "axes.labelsize": TEXT_PT,
@@ -59,7 +60,7 @@ STYLE = {
     "grid.alpha": 0.3,
     "legend.frameon": False,
 }
-matplotlib.rcParams.update(STYLE)
+cast(Any, matplotlib.rcParams).update(STYLE)  # typed per key; these keys are all valid
 
 
 def figure(width: float, height: float, **margins: float) -> Figure:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget_link import Link
 
 from bulkhead_lab.course import controls
 from bulkhead_lab.course.littles_law_sizing import panels as panels01
-from bulkhead_lab.course.panel import SliderView
+from bulkhead_lab.course.panel import BURST_S, SliderView
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.model import Params
@@ -128,3 +130,35 @@ def test_a_redraw_prints_nothing_into_the_cell_that_moved_the_slider(capsys) -> 
     panel.set(split=13)
     assert capsys.readouterr().out == ""
     assert "13/19" in panel.output.outputs[1]["data"]["text/html"]
+
+
+def test_a_burst_of_moves_draws_the_first_at_once_and_the_latest_once_at_its_end() -> None:
+    drawn: list[int] = []
+
+    def render(**values):
+        drawn.append(values["n"])
+        return values["n"], [], []
+
+    async def learner_holds_the_arrow_key() -> None:
+        slider = w.IntSlider(value=0, max=100)
+        panel = SliderView("burst", {"n": slider}, render, draw=False)
+        for n in range(1, 8):  # seven moves faster than a redraw window
+            slider.value = n
+        await asyncio.sleep(BURST_S * 3)
+        assert panel.result == 7
+
+    asyncio.run(learner_holds_the_arrow_key())
+    assert drawn == [1, 7]  # no queue of stale redraws, and the last value is never lost
+
+
+def test_a_single_move_outside_a_burst_redraws_at_once() -> None:
+    drawn: list[int] = []
+    slider = w.IntSlider(value=0)
+
+    def render(**values):
+        drawn.append(values["n"])
+        return values["n"], [], []
+
+    SliderView("single", {"n": slider}, render)
+    slider.value = 3
+    assert drawn == [0, 3]

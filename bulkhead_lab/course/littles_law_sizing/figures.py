@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
+from ..kept import KeptFigure, moving_title, spines
 from ..style import EVENT, EXTRA, LIMIT, NEUTRAL, REFUSED, THEORY, TRACKING
 from ..style import figure as _figure
 from .views import LittleView, PoolSizeCost
@@ -11,47 +13,73 @@ from .views import LittleView, PoolSizeCost
 SUGGESTED = EXTRA[0]  # the rule of thumb's limit: its own colour, next to the pool's
 
 
-def blocking_figure(view: LittleView) -> Figure:
-    """Blocking against pool size: Erlang-B beside the seeded model, with the pool, the load in flight
-    and the suggested limit drawn on the same axis.
+class BlockingFigure(KeptFigure):
+    """Blocking against pool size, kept by the panel and redrawn in place on every slider move.
 
-    The chosen pool's two blocking numbers are written in the title, where the eye lands.
+    Erlang-B beside the seeded model, with the pool, the load in flight and the suggested
+    limit drawn on the same axis; the pool's two blocking numbers are in the title, where
+    the eye lands. The frame (axes, labels, legend) is kept; a move redraws the curves, the
+    three marks and the titles, and the frame again only when the range of pool sizes shown
+    changes.
     """
-    fig = _figure(10, 4.4, left=0.07, right=0.68, top=0.86, bottom=0.13)
-    ax = fig.subplots()
-    curve = view.curve
-    ax.plot(curve.index, curve["Erlang-B"], color=THEORY, label="Erlang-B (rate x hold)")
-    ax.plot(
-        curve.index,
-        curve["Erlang-B, hold - 1/2 round"],
-        color=THEORY,
-        linestyle=":",
-        label="Erlang-B, hold shortened by 1/2 round",
-    )
-    ax.plot(curve.index, curve["seeded model"], "o", color=LIMIT, ms=4, label="seeded model (one flow, 40 s)")
-    ax.axvline(view.in_flight, color=NEUTRAL, linewidth=1.5, label=f"in flight = {view.in_flight:.2f}")
-    ax.axvline(
-        view.suggested_limit,
-        color=SUGGESTED,
-        linewidth=2,
-        linestyle="--",
-        label=f"suggested limit {view.suggested_limit} (headroom {view.target_headroom:g}x)",
-    )
-    ax.axvline(view.slots, color=REFUSED, linewidth=1, linestyle="--")
-    ax.plot(view.slots, view.simulated, "o", color=REFUSED, ms=10, label=f"your pool of {view.slots}")
-    ax.set_xlabel("pool size (slots)")
-    ax.set_ylabel("share of arrivals refused")
-    ax.set_ylim(0, 1)
-    ax.set_xlim(0.5, len(curve) + 0.5)
-    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the axes, never over the data
-    fig.suptitle(
-        f"{view.arrival_rate:g} calls/s x {view.hold:g} s = {view.in_flight:.2f} in flight; "
-        f"a pool of {view.slots} refuses {view.erlang_b:.1%} (Erlang-B), {view.simulated:.1%} (model)"
-    )
-    ax.set_title(
-        f"hold {view.hold_rounds} rounds in the model; headroom of this pool {view.pool_headroom:.2f}x"
-    )
-    return fig
+
+    def __init__(self) -> None:
+        super().__init__(10, 4.4, left=0.07, right=0.68, top=0.86, bottom=0.13)
+        ax = self.figure.subplots()
+        self._ax = ax
+        (self._erlang,) = ax.plot([], [], color=THEORY, label="Erlang-B (rate x hold)")
+        (self._half,) = ax.plot(
+            [], [], color=THEORY, linestyle=":", label="Erlang-B, hold shortened by 1/2 round"
+        )
+        (self._model,) = ax.plot([], [], "o", color=LIMIT, ms=4, label="seeded model (one flow, 40 s)")
+        self._load = ax.axvline(1, color=NEUTRAL, linewidth=1.5, label="in flight (Little's Law)")
+        self._limit = ax.axvline(
+            1, color=SUGGESTED, linewidth=2, linestyle="--", label="suggested limit (target headroom)"
+        )
+        self._pool = ax.axvline(1, color=REFUSED, linewidth=1, linestyle="--")
+        (self._mark,) = ax.plot([1], [0], "o", color=REFUSED, ms=10, label="your pool")
+        ax.set_xlabel("pool size (slots)")
+        ax.set_ylabel("share of arrivals refused")
+        ax.set_ylim(0, 1)
+        self._legend = ax.legend(
+            loc="center left", bbox_to_anchor=(1.02, 0.5)
+        )  # beside the axes, off the data
+        self._title = self.figure.suptitle("")
+        self._subtitle = moving_title(ax, fontsize="large")
+
+    def update(self, view: LittleView) -> BlockingFigure:
+        """Show ``view``: its curves, its pool, load and suggested limit, and its numbers."""
+        curve = view.curve
+        sizes = list(curve.index)
+        self._erlang.set_data(sizes, list(curve["Erlang-B"]))
+        self._half.set_data(sizes, list(curve["Erlang-B, hold - 1/2 round"]))
+        self._model.set_data(sizes, list(curve["seeded model"]))
+        self._load.set_xdata([view.in_flight] * 2)
+        self._limit.set_xdata([view.suggested_limit] * 2)
+        self._pool.set_xdata([view.slots] * 2)
+        self._mark.set_data([view.slots], [view.simulated])
+        self._ax.set_xlim(0.5, len(curve) + 0.5)
+        self._title.set_text(
+            f"{view.arrival_rate:g} calls/s x {view.hold:g} s = {view.in_flight:.2f} in flight; "
+            f"a pool of {view.slots} refuses {view.erlang_b:.1%} (Erlang-B), {view.simulated:.1%} (model)"
+        )
+        self._subtitle.set_text(
+            f"suggested limit {view.suggested_limit} (headroom {view.target_headroom:g}x); "
+            f"this pool's headroom {view.pool_headroom:.2f}x; hold {view.hold_rounds} rounds in the model"
+        )
+        return self
+
+    def frame_key(self) -> object:
+        return self._ax.get_xlim()
+
+    def moving(self) -> list[Artist]:
+        lines = [self._erlang, self._half, self._model, self._load, self._limit, self._pool, self._mark]
+        return [*lines, *spines(self._ax), self._title, self._subtitle]
+
+
+def blocking_figure(view: LittleView) -> Figure:
+    """Blocking against pool size for ``view`` (a :class:`BlockingFigure` drawn once)."""
+    return BlockingFigure().update(view).figure
 
 
 def pool_size_figure(cost: PoolSizeCost) -> Figure:

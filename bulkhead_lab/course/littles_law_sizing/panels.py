@@ -44,8 +44,10 @@ def littles_law_panel(
         ),
     }
 
+    figure = figures.BlockingFigure()  # kept, and redrawn in place on every move
+
     def render(**values: Any) -> Any:
         view = views.littles_law_view(**values)
-        return view, [figures.blocking_figure(view)], [view.table()]
+        return view, [figure.update(view)], [view.table()]
 
     return SliderView("littles-law", controls, render)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ... import cache, lesson, sizing
-from ...model import CYCLE, Params, split_label
+from ...model import CYCLE, EVENT, Params, split_label
 from ...validation import check_int, check_real
 
 # What lessons 004 and 000 print about sizing, as they print it.
@@ -132,9 +132,14 @@ def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: floa
 
 
 def simulated_blocking(rate_per_s: float, hold_rounds: int, slots: int) -> float:
-    """The share of the one flow's arrivals the seeded model drops in a pool of ``slots``."""
-    c = cache.counters(one_flow_params(rate_per_s, hold_rounds, slots))
-    return _rate(c.event_dropped, c.event_responses)
+    """The share of the one flow's arrivals the seeded model drops in a pool of ``slots``.
+
+    The flow alone is one compartment of the sweep (exactly ``run(one_flow_params(...))``'s
+    event counters, and far cheaper): every pool size shares one stream and one memo key.
+    """
+    check_int("slots", slots, 1, 1000)
+    c = cache.compartment(one_flow_params(rate_per_s, hold_rounds, 1), EVENT, slots)
+    return _rate(c.dropped, c.responses)
 
 
 def hold_in_rounds(hold_s: float, cycle: float = CYCLE) -> int:
@@ -183,6 +188,15 @@ class LittleView:
 
 
 MAX_POOL = 64  # the largest pool the view draws
+MAX_TARGET_HEADROOM = 5.0  # the target headroom slider's top
+
+
+def pool_sizes_shown(in_flight: float, slots: int) -> int:
+    """How many pool sizes the curve covers: past the pool and every limit the headroom slider can
+    suggest (up to 5x the load), rounded up to 16, 32 or 64, so the axis rescales seldom (never
+    when only the headroom moves)."""
+    wanted = max(slots + 4, math.ceil(MAX_TARGET_HEADROOM * in_flight) + 2)
+    return next(n for n in (16, 32, MAX_POOL) if n >= wanted or n == MAX_POOL)
 
 
 def littles_law_view(
@@ -201,14 +215,13 @@ def littles_law_view(
     """
     check_real("arrival_rate", arrival_rate, 0.0, 1000.0, low_open=True)
     check_int("slots", slots, 1, MAX_POOL)
-    check_real("target_headroom", target_headroom, 1.0, 10.0)
+    check_real("target_headroom", target_headroom, 1.0, MAX_TARGET_HEADROOM)
     rounds = hold_in_rounds(hold)
     per_round = arrival_rate / CYCLE
     load = sizing.in_flight(arrival_rate, hold)
     suggested = sizing.suggested_limit(arrival_rate, hold, target_headroom)
     if max_slots is None:
-        wanted = max(slots + 4, math.ceil(2 * per_round * rounds) + 2, suggested + 2, 12)
-        max_slots = min(MAX_POOL, wanted)
+        max_slots = pool_sizes_shown(load, slots)
     check_int("max_slots", max_slots, 1, MAX_POOL)
     sizes = range(1, max_slots + 1)
     offered = per_round * rounds  # erlangs, in the model's units

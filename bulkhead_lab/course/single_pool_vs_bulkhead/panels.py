@@ -30,11 +30,13 @@ def _model_controls(split: int | None, holds: dict[str, int]) -> dict[str, w.Val
 def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
     """Single pool against one split on both days: drops per flow and rejections beside idle slots."""
 
+    figure = figures.LayoutFigure()  # kept, and redrawn in place on every move
+
     def render(**values: Any) -> Any:
         params = Params(**values)
         layout = views.layout_view(params)
         idle = views.idle_view(params)
-        return layout, [figures.layout_figure(layout, idle)], [layout.frame]
+        return layout, [figure.update(layout, idle)], [layout.frame]
 
     return _panel("layout", _model_controls(split, holds), render)
 
@@ -56,9 +58,11 @@ def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView
 def occupancy_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
     """Busy slots per pool around the failure, single pool above, the split's two pools below."""
 
+    figure = figures.OccupancyFigure()  # kept, and redrawn in place on every move
+
     def render(**values: Any) -> Any:
         view = views.occupancy_view(Params(**values))
-        return view, [figures.occupancy_figure(view)], [view.summary()]
+        return view, [figure.update(view)], [view.summary()]
 
     return _panel("occupancy", _model_controls(split, holds), render)
 
@@ -81,9 +85,11 @@ def step_through(
     link = w.jslink((play, "value"), (round_slider, "value"))
     fixed = Params(**holds)
 
+    figure = figures.CompartmentFigure()  # kept, and recoloured in place on every round
+
     def render(round: int, split: int | None) -> Any:
         view = views.compartment_view(round, fixed.with_(split=split))
-        return view, [figures.compartment_figure(view)], [view.frame]
+        return view, [figure.update(view)], [view.frame]
 
     controls_ = {"round": round_slider, "split": controls.split_slider(split)}
     panel = _panel("step-through", controls_, render, extra=(w.HBox([play]),))
