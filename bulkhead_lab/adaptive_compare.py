@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import cache
-from .adaptive_pool import ALGORITHMS, FlowControl, LimitTrace, model_spec, run_pool
+from .adaptive_pool import ALGORITHMS, FlowControl, LimitTrace, model_spec
 from .lesson import rescued
 from .model import EVENT, LESSON_SPLIT, TRACKING, Counters, Params, split_label
 from .validation import check_choice, check_int
@@ -62,8 +62,7 @@ def layout(algorithm: str, flows: str = "both", base: Params = Params()) -> tupl
 def adaptive_days(base: Params, tracking: FlowControl, event: FlowControl) -> tuple[Counters, Counters]:
     """(healthy, slowdown) counters of one governed layout on ``base``'s stream."""
     healthy, slowdown = (
-        run_pool(base.with_(mode=mode), tracking, event, stream=cache.stream(base)).counters
-        for mode in ("healthy", "slowdown")
+        cache.pool_run(base.with_(mode=mode), tracking, event).counters for mode in ("healthy", "slowdown")
     )
     return healthy, slowdown
 
@@ -129,6 +128,6 @@ def around_failure(
 ) -> FailureWindow:
     """Each flow's limit and in-flight count around the failure on the slowdown day (the figure's data)."""
     params = base.with_(split=None, mode="slowdown")
-    run = run_pool(params, *layout(algorithm, flows, params), stream=cache.stream(params), trace=True)
+    run = cache.pool_run(params, *layout(algorithm, flows, params), trace=True)
     assert run.trace is not None
     return window(run.trace, params.start, before, after)

@@ -24,13 +24,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import cache
-from .adaptive_pool import ALGORITHMS, LimitTrace, model_spec, run_pool
+from .adaptive_pool import ALGORITHMS, LimitTrace, model_spec
 from .model import EVENT, LESSON_SPLIT, MAX_ROUNDS, TRACKING, Params
 from .validation import check_choice, check_int
 
 
 def _traced(params: Params, tracking: Any, event: Any) -> tuple[LimitTrace, int]:
-    run = run_pool(params, tracking, event, stream=cache.stream(params), trace=True)
+    run = cache.pool_run(params, tracking, event, trace=True)
     assert run.trace is not None
     return run.trace, run.counters.tracking_dropped + run.counters.event_dropped
 
@@ -100,9 +100,7 @@ def vegas_slow_start(initial: int = 1, base: Params = Params()) -> tuple[Ramp, .
     for windowed in (False, True):
         for slow_start in (True, False):
             spec = model_spec("Vegas", TRACKING, params, initial=initial, slow_start=slow_start)
-            run = run_pool(
-                params, replace(spec, windowed=windowed), None, stream=cache.stream(params), trace=True
-            )
+            run = cache.pool_run(params, replace(spec, windowed=windowed), None, trace=True)
             assert run.trace is not None
             limit = run.trace.tracking_limit
             target = min(LESSON_SPLIT, params.total)
@@ -151,9 +149,7 @@ def reaction_and_stability(
         specs = [model_spec(algorithm, flow, params, **{setting: value}) for flow in (TRACKING, EVENT)]
         tracking = specs[0] if flows == "both" else None
         quiet, healthy_dropped = _traced(params.with_(mode="healthy"), tracking, specs[1])
-        slow = run_pool(
-            params.with_(mode="slowdown"), tracking, specs[1], stream=cache.stream(params), trace=True
-        )
+        slow = cache.pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
         assert slow.trace is not None
         start = params.start
         limit = slow.trace.event_limit

@@ -1,7 +1,7 @@
 """Lesson 000's 32-slot pool with a flow's compartment sized by an adaptive limit instead of a split.
 
-Same arrival stream (:func:`bulkhead_lab.cache.stream`), same holds, same slowdown; only
-who may take a slot changes. Each flow is governed by ``None`` (no compartment: only the
+Same arrival stream (``model.arrival_stream``, kept by ``cache``), same holds, same slowdown;
+only who may take a slot changes. Each flow is governed by ``None`` (no compartment: only the
 shared pool limits it), an ``int`` (a fixed compartment, as in the lesson's 24/8), a
 :class:`LimiterSpec` (an adaptive limit from :mod:`bulkhead_lab.adaptive` or
 :mod:`bulkhead_lab.adaptive_clocked`, built fresh for the run) or a zero-argument callable
@@ -40,7 +40,7 @@ With a fixed split (``Fixed`` on both flows) or no limiter at all, the six count
 the model itself. Deterministic: the stream is seeded, and a limiter's own randomness
 (Vegas' probe jitter, Envoy's minRTT jitter) is seeded from ``params.seed`` and the flow.
 
-Pure: no I/O, no plotting; no memo of its own (a caller may keep runs in ``cache``).
+Pure: no I/O, no plotting; no memo of its own (``cache.pool_run`` keeps runs).
 """
 
 from __future__ import annotations
@@ -49,10 +49,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
-from . import cache
 from .adaptive import AIMD, AdaptiveLimit, Fixed, Gradient2, Vegas
 from .adaptive_clocked import EnvoyGradient, Windowed
-from .model import EVENT, LESSON_SPLIT, TRACKING, ArrivalStream, Counters, Params, event_holds
+from .model import EVENT, LESSON_SPLIT, TRACKING, ArrivalStream, Counters, Params, arrival_stream, event_holds
 from .validation import check_choice, check_int
 
 ALGORITHMS: dict[str, type[AdaptiveLimit]] = {
@@ -187,7 +186,7 @@ def run_pool(
 ) -> PoolRun:
     """One run of the pool with each flow governed as given (``params.split`` is not read)."""
     if stream is None:
-        stream = cache.stream(params)
+        stream = arrival_stream(params)
     if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
     lim_t, lim_e = _limiter(tracking, params, TRACKING), _limiter(event, params, EVENT)

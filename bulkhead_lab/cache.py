@@ -12,6 +12,8 @@ memo               what it keeps                                   keyed on
 ``occupancies``    busy slots per round (the step-through)         the same
 ``compartments``   one flow alone in k slots (the sweep's halves)  what that flow reads
 ``sweeps``         every split's counters on one day               every knob but the split
+``pool_runs``      a pool governed by adaptive limits (notebook 05) the run's knobs and limiters
+``retry_runs``     a run with retrying callers (notebook 06)       the run's knobs and retry setup
 =================  ==============================================  ======================
 
 Each memo is a small LRU with a size limit and, for the ones whose entries grow with
@@ -28,6 +30,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
+from . import retry_storm, sweep
+from .adaptive_pool import FlowControl, LimiterSpec, PoolRun, run_pool
 from .model import (
     EVENT,
     HOLD_EVENT,
@@ -43,7 +47,7 @@ from .model import (
     run,
     run_with_occupancy,
 )
-from .sweep import Compartment, RoundOrder, compartment, join, round_order
+from .sweep import Compartment, RoundOrder, join, round_order
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -177,10 +181,11 @@ def occupancy(params: Params) -> Occupancy:
     return _occupancies.get(key, lambda: run_with_occupancy(key, stream=stream(key))[1])
 
 
-def _compartment(params: Params, flow: int, slots: int) -> Compartment:
+def compartment(params: Params, flow: int, slots: int) -> Compartment:
+    """One flow alone in ``slots`` slots on ``params``' day and holds (kept on exactly that)."""
     return _compartments.get(
         (params, flow, slots),
-        lambda: compartment(params, flow, slots, stream(params), stream_order(params)),
+        lambda: sweep.compartment(params, flow, slots, stream(params), stream_order(params)),
     )
 
 
@@ -204,9 +209,46 @@ def _sweep(params: Params) -> tuple[Counters, ...]:
     order = stream_order(params)
     return tuple(
         join(
-            _compartment(tracking_key, TRACKING, s),
-            _compartment(event_key, EVENT, params.total - s),
+            compartment(tracking_key, TRACKING, s),
+            compartment(event_key, EVENT, params.total - s),
             order,
         )
         for s in range(1, params.total)
+    )
+
+
+# --- notebooks 05 and 06: adaptive limits and retrying callers ------------------------------
+
+
+def _trace_weight(run: PoolRun | retry_storm.RetryRun) -> int:
+    # A trace holds eight per-round series, in both memos.
+    if run.trace is None:
+        return 0
+    first = next(iter(vars(run.trace).values()))
+    return 8 * len(first[0] if isinstance(first[0], tuple) else first)
+
+
+_pool_runs: Memo[tuple, PoolRun] = Memo("pool_runs", 256, budget=ROUNDS_BUDGET, weigh=_trace_weight)
+_retry_runs: Memo[tuple, retry_storm.RetryRun] = Memo(
+    "retry_runs", 256, budget=ROUNDS_BUDGET, weigh=_trace_weight
+)
+
+
+def pool_run(
+    params: Params, tracking: FlowControl = None, event: FlowControl = None, *, trace: bool = False
+) -> PoolRun:
+    """:func:`~bulkhead_lab.adaptive_pool.run_pool` on the kept stream, kept when its limiters are
+    settings (a :class:`~bulkhead_lab.adaptive_pool.LimiterSpec`, a size or None), not factories."""
+    key = canonical(params)
+    compute = lambda: run_pool(key, tracking, event, stream=stream(key), trace=trace)  # noqa: E731
+    if not all(c is None or isinstance(c, (int, LimiterSpec)) for c in (tracking, event)):
+        return compute()
+    return _pool_runs.get((key, tracking, event, trace), compute)
+
+
+def retry_run(params: Params, setup: retry_storm.RetrySetup, *, trace: bool = False) -> retry_storm.RetryRun:
+    """:func:`~bulkhead_lab.retry_storm.run` on the kept stream, kept on its knobs and retry setup."""
+    key = canonical(params) if setup.stop is None else params
+    return _retry_runs.get(
+        (key, setup, trace), lambda: retry_storm.run(key, setup, stream=stream(key), trace=trace)
     )

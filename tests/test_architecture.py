@@ -12,7 +12,22 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "bulkhead_lab"
 MAX_LINES = 450
-PURE = ("model", "sweep", "cache", "lesson", "sizing", "jsfmt", "validation", "adaptive", "retries")
+PURE = (
+    "model",
+    "sweep",
+    "cache",
+    "lesson",
+    "sizing",
+    "jsfmt",
+    "validation",
+    "adaptive",
+    "adaptive_clocked",
+    "adaptive_pool",
+    "adaptive_compare",
+    "adaptive_pitfalls",
+    "retries",
+    "retry_storm",
+)
 PRESENTATION_LIBRARIES = ("pandas", "matplotlib", "ipywidgets", "IPython", "aiohttp", "numpy")
 
 

@@ -7,7 +7,16 @@ from bulkhead_lab.model import MAX_ARRIVALS_PER_ROUND, MAX_ROUNDS, Params, run
 
 
 def test_every_memo_is_listed_in_the_stats() -> None:
-    assert set(cache.stats()) == {"streams", "round_orders", "runs", "occupancies", "compartments", "sweeps"}
+    assert set(cache.stats()) == {
+        "streams",
+        "round_orders",
+        "runs",
+        "occupancies",
+        "compartments",
+        "sweeps",
+        "pool_runs",
+        "retry_runs",
+    }
 
 
 def test_a_second_ask_is_a_hit_and_clear_forgets_everything() -> None:
