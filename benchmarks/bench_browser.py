@@ -1,29 +1,43 @@
 """Slider move to redrawn figure, measured in the browser: real JupyterLab, Debian Chromium, arrow keys.
 
-For each notebook: open it, Run All, then for each panel's main slider press an arrow key 20 times
-(alternating right and left, so the slider stays at the values the notebook leaves it at, the lesson's
-defaults) and time, in the page's own clock, from the key's ``keydown`` to the moment the view's
-``<img src>`` changes (a MutationObserver), and to the next animation frame after it. Each move waits
-for the redraw to finish and the kernel to go idle before the next key press. Prints the median, p90 and
-max per slider; the goal is a median <= 250 ms for the seeded notebooks (01, 02).
+For each seeded notebook (01, 02, 05, 06 where they exist): open it, Run All, then find every slider
+of every panel that has no live progress bar, and press an arrow key ``--moves`` times on it
+(alternating right and left, so it stays at the values the notebook leaves it at), timing in the
+page's own clock from the key's ``keydown`` to the moment the panel's ``<img src>`` changes (a
+MutationObserver). Each move waits for the redraw to settle before the next key press. After the
+moves (an even number) the slider is back where it started, so its figure must be the first one
+again, byte for byte: otherwise a move was lost.
 
-The live notebooks (03, 04) run real HTTP rounds that take seconds by design; ``--live`` measures them
-too, with fewer moves, and reports them separately (no goal).
+It also measures the *floor*: the same round trip for a slider whose callback only swaps a trivial
+image of the same size (the cost of the comm message and the paint alone), in a scratch notebook.
+Each panel's time reads as floor + its own redraw.
 
-Usage: .venv/bin/python benchmarks/bench_browser.py [--moves 20] [--live] [--live-moves 3]
-Exit status: see ``bench.py`` (0 every seeded median met the goal, 1 one missed, 2 bad argument).
+Targets (issue 12): on a quiet machine, over all moves of all seeded sliders, median <= 100 ms and
+p90 <= 150 ms; with ``--busy`` (two CPU-bound processes beside the browser and kernel for the whole
+run), p90 <= 300 ms; in both, no move lost.
+
+The live notebooks (03, 04) run real HTTP batches that take seconds by design; ``--live`` measures
+their sliders too, with fewer moves, and reports them apart (no goal).
+
+Usage: .venv/bin/python benchmarks/bench_browser.py [--moves 20] [--busy] [--live] [--live-moves 3]
+Exit status: see ``bench.py`` (0 targets met, 1 one missed, 2 bad argument).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench import REPO, Verdicts, load_line
 
@@ -31,74 +45,102 @@ sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
 import lab_driver as ld  # noqa: E402 - the shared JupyterLab/Chromium driver lives with the e2e tests
 
-GOAL_MS = 250.0
+MEDIAN_MS, P90_MS, BUSY_P90_MS = 100.0, 150.0, 300.0
+SEEDED = ("01_", "02_", "05_", "06_")
+LIVE = ("03_", "04_")
+FLOOR_NOTEBOOK = "00_floor.ipynb"
+
+# A panel whose redraw is as cheap as a redraw can be: the same machinery, a trivial image.
+FLOOR_SOURCE = """
+import ipywidgets as w
+from bulkhead_lab.course.kept import KeptFigure
+from bulkhead_lab.course.panel import SliderView, slider
+
+class Floor(KeptFigure):
+    def __init__(self):
+        super().__init__(10, 4.4)
+        self.text = self.figure.text(0.5, 0.5, "", ha="center")
+    def update(self, n):
+        self.text.set_text(str(n))
+        return self
+    def moving(self):
+        return [self.text]
+
+kept = Floor()
+floor = SliderView("floor", {"n": slider(w.IntSlider, "floor", "n", min=0, max=100, value=50)},
+                   lambda n: (n, [kept.update(n)], []))
+floor
+"""
 
 
 @dataclass(frozen=True)
 class Target:
-    """One slider to move and the view it redraws."""
+    """One slider to move and the panel it redraws."""
 
     notebook: str
     panel: str
     slider: str
-    view: str
     live: bool = False
 
+    @property
+    def name(self) -> str:
+        return f"{self.notebook[:2]} {self.panel}/{self.slider}"
 
-TARGETS = (
-    Target("01_littles_law_sizing.ipynb", "littles-law", "pool-size", "littles-law"),
-    Target("01_littles_law_sizing.ipynb", "littles-law", "hold", "littles-law"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "layout", "split", "layout"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "layout", "slowdown-hold", "layout"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "tradeoff", "split", "tradeoff"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "occupancy", "split", "occupancy"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "occupancy", "failure-round", "occupancy"),
-    Target("02_single_pool_vs_bulkhead.ipynb", "step-through", "round", "step-through"),
-    Target("03_pool_placement.ipynb", "placement", "skipped", "placement", live=True),
-    Target("04_fail_fast_queue.ipynb", "orders", "queue", "orders", live=True),
-)
 
 _INSTALL_JS = """
 (name) => {
   const el = document.querySelector(`.bl-view-${name}`);
   const src = () => { const i = el.querySelector('img'); return i ? i.getAttribute('src') : null; };
-  window.__blLat = {t0: null, t1: null, t2: null, src0: null};
+  window.__blLat = {t0: null, t1: null, src0: null};
+  window.__blSrc = src;
   if (window.__blKeyListener) document.removeEventListener('keydown', window.__blKeyListener, true);
-  window.__blKeyListener = () => {
-    window.__blLat = {t0: performance.now(), t1: null, t2: null, src0: src()};
-  };
+  window.__blKeyListener = () => { window.__blLat = {t0: performance.now(), t1: null, src0: src()}; };
   document.addEventListener('keydown', window.__blKeyListener, true);
   if (window.__blObserver) window.__blObserver.disconnect();
   window.__blObserver = new MutationObserver(() => {
     const L = window.__blLat;
     if (L.t0 === null || L.t1 !== null) return;
     const s = src();
-    if (s && s !== L.src0) {
-      L.t1 = performance.now();
-      requestAnimationFrame(() => { L.t2 = performance.now(); });
-    }
+    if (s && s !== L.src0) L.t1 = performance.now();
   });
   window.__blObserver.observe(el, {subtree: true, childList: true, attributes: true,
                                    attributeFilter: ['src']});
 }
 """
 
+_DISCOVER_JS = """
+() => [...document.querySelectorAll('[class*="bl-panel-"]')].flatMap((panel) => {
+  const name = [...panel.classList].find((c) => c.startsWith('bl-panel-')).slice(9);
+  const live = !!panel.querySelector('[class*="bl-progress-"]');
+  const sliders = [...panel.querySelectorAll('[class*="bl-slider-"]')]
+    .map((s) => [...s.classList].find((c) => c.startsWith('bl-slider-')).slice(10))
+    .filter((s) => panel.querySelector(`.bl-slider-${s} .noUi-handle`));
+  return [...new Set(sliders)].map((s) => [name, s, live]);
+})
+"""
 
-def measure(page, target: Target, moves: int) -> tuple[list[float], list[float], str]:
-    """``moves`` key presses on one slider: (ms to changed src, ms to the frame after it, start value)."""
-    ld.wait_until_settled(page, target.view, None, quiet_ms=300)
-    start = ld.slider_value(page, target.slider, target.panel)
-    page.evaluate(_INSTALL_JS, target.view)
-    to_src, to_frame = [], []
+
+def measure(page: Any, target: Target, moves: int) -> tuple[list[float], bool]:
+    """``moves`` key presses on one slider: ms from key down to a changed image; and no move lost."""
+    ld.wait_until_settled(page, target.panel, None, quiet_ms=300, complete=_image_only)
+    page.evaluate(_INSTALL_JS, target.panel)
+    first = page.evaluate("() => window.__blSrc()")
+    times = []
     timeout = 180_000 if target.live else 30_000
     for i in range(moves):
         ld.press_slider(page, target.slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft", 1, target.panel)
-        page.wait_for_function("() => window.__blLat.t2 !== null", timeout=timeout)
+        page.wait_for_function("() => window.__blLat.t1 !== null", timeout=timeout)
         lat = page.evaluate("() => window.__blLat")
-        to_src.append(lat["t1"] - lat["t0"])
-        to_frame.append(lat["t2"] - lat["t0"])
-        ld.wait_until_settled(page, target.view, None, timeout_ms=timeout, quiet_ms=300)
-    return to_src, to_frame, start
+        times.append(lat["t1"] - lat["t0"])
+        ld.wait_until_settled(
+            page, target.panel, None, timeout_ms=timeout, quiet_ms=300, complete=_image_only
+        )
+    last = page.evaluate("() => window.__blSrc()")
+    return times, moves % 2 == 1 or last == first
+
+
+def _image_only(view: ld.View) -> bool:
+    return bool(view.images) and all(view.images)
 
 
 def p90(values: list[float]) -> float:
@@ -107,26 +149,63 @@ def p90(values: list[float]) -> float:
     return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
 
 
+@contextmanager
+def cpu_hogs(count: int):
+    """``count`` CPU-bound processes for the length of the block (other work on both cores)."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def _floor_notebook(folder: Path) -> None:
+    cell: dict[str, Any] = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "floor",
+        "metadata": {},
+        "outputs": [],
+        "source": FLOOR_SOURCE.strip().splitlines(keepends=True),
+    }
+    nb = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (folder / FLOOR_NOTEBOOK).write_text(json.dumps(nb))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=20, help="key presses per seeded slider (default 20)")
+    parser.add_argument(
+        "--moves", type=int, default=20, help="key presses per seeded slider (default 20, even)"
+    )
+    parser.add_argument("--busy", action="store_true", help="two CPU-bound processes beside the whole run")
     parser.add_argument("--live", action="store_true", help="also measure the live notebooks 03 and 04")
-    parser.add_argument("--live-moves", type=int, default=3, help="key presses per live slider (default 3)")
+    parser.add_argument("--live-moves", type=int, default=2, help="key presses per live slider (default 2)")
     args = parser.parse_args(argv)
-    if args.moves < 1 or args.live_moves < 1:
-        parser.error("--moves and --live-moves must be at least 1")
+    if args.moves < 2 or args.moves % 2 or args.live_moves < 1:
+        parser.error("--moves must be an even number >= 2 and --live-moves at least 1")
 
-    targets = [t for t in TARGETS if args.live or not t.live]
-    notebooks = list(dict.fromkeys(t.notebook for t in targets))
-    missing = [nb for nb in notebooks if not (REPO / "notebooks" / nb).exists()]
-    if missing:
-        print(f"skipping notebooks not in notebooks/: {', '.join(missing)}")
-    results = []
+    kinds = SEEDED + (LIVE if args.live else ())
+    notebooks = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb") if p.name.startswith(kinds))
+    results: list[tuple[Target, list[float], bool]] = []
+    floor: list[float] = []
     started = time.monotonic()
+    print(f"{'busy: two CPU hogs' if args.busy else 'quiet'}; {load_line()}", flush=True)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-browser-") as work, ld.launch_chromium() as browser:
-            with ld.running_lab(REPO / "notebooks", Path(work)) as lab:
-                for nb in (nb for nb in notebooks if nb not in missing):
+            root = Path(work) / "notebooks"
+            root.mkdir()
+            for nb in notebooks:
+                shutil.copy(REPO / "notebooks" / nb, root / nb)
+            _floor_notebook(root)
+            with ld.running_lab(root, Path(work) / "lab") as lab, cpu_hogs(2 if args.busy else 0):
+                for nb in [FLOOR_NOTEBOOK, *notebooks]:
                     context = browser.new_context(viewport=ld.VIEWPORT)
                     try:
                         page = context.new_page()
@@ -136,38 +215,58 @@ def main(argv: list[str] | None = None) -> int:
                         if errors:
                             print(f"{nb}: cells show errors, not measured: {errors}")
                             continue
-                        for t in (t for t in targets if t.notebook == nb):
-                            n = args.live_moves if t.live else args.moves
-                            to_src, to_frame, start = measure(page, t, n)
-                            results.append((t, start, to_src, to_frame))
-                            print(f"  measured {nb} {t.panel}/{t.slider}: {n} moves", flush=True)
+                        for panel, slider_name, live in page.evaluate(_DISCOVER_JS):
+                            target = Target(nb, panel, slider_name, live)
+                            if live and not args.live:
+                                continue
+                            n = args.live_moves if live else args.moves
+                            times, kept = measure(page, target, n)
+                            if nb == FLOOR_NOTEBOOK:
+                                floor += times
+                            else:
+                                results.append((target, times, kept))
+                            print(
+                                f"  {target.name}: {n} moves, median {statistics.median(times):.0f} ms",
+                                flush=True,
+                            )
                     finally:
                         lab.shutdown_kernels()
                         context.close()
     except ld.BrowserUnavailable as exc:
         print(f"browser benchmark not measured here: {exc}")
         return 0
-    verdicts = Verdicts()
 
-    print()
-    print("slider move -> redrawn figure, in Chromium (key down -> new <img src>; -> next frame), ms")
-    header = f"{'notebook':<34}{'panel/slider':<28}{'from':>11}{'n':>4}{'median':>9}{'p90':>9}{'max':>9}"
-    print(header + f"{'frame med':>11}  verdict")
-    for t, start, to_src, to_frame in results:
-        med = statistics.median(to_src)
-        verdict = (
-            "live run (no goal)" if t.live else ("ok" if med <= GOAL_MS else f"OVER {GOAL_MS:.0f} ms goal")
-        )
+    verdicts = Verdicts()
+    print("\nslider move -> changed figure in Chromium (key down -> new <img src>), ms")
+    print(f"{'slider':<36}{'n':>4}{'median':>9}{'p90':>9}{'max':>9}  no move lost")
+    if floor:
         print(
-            f"{t.notebook:<34}{t.panel + '/' + t.slider:<28}{start:>11}{len(to_src):>4}"
-            f"{med:>9.0f}{p90(to_src):>9.0f}{max(to_src):>9.0f}"
-            f"{statistics.median(to_frame):>11.0f}  {verdict}"
+            f"{'floor (trivial image)':<36}{len(floor):>4}{statistics.median(floor):>9.0f}"
+            f"{p90(floor):>9.0f}{max(floor):>9.0f}"
         )
-        if not t.live and med > GOAL_MS:
-            verdicts.missed.append(f"{t.panel}/{t.slider}")
-    seeded = [statistics.median(s) for t, _, s, _ in results if not t.live]
+    for target, times, kept in results:
+        print(
+            f"{target.name:<36}{len(times):>4}{statistics.median(times):>9.0f}{p90(times):>9.0f}"
+            f"{max(times):>9.0f}  {'yes' if kept else 'NO'}{'  (live, no goal)' if target.live else ''}"
+        )
+    seeded = [t for target, times, _ in results if not target.live for t in times]
     if seeded:
-        print(f"\nworst seeded median: {max(seeded):.0f} ms (goal <= {GOAL_MS:.0f} ms)")
+        med, high = statistics.median(seeded), p90(seeded)
+        print(
+            f"\nall seeded moves: n {len(seeded)}, median {med:.0f} ms, p90 {high:.0f} ms, "
+            f"max {max(seeded):.0f} ms"
+        )
+        if args.busy:
+            verdicts.check(
+                "p90 of all seeded moves, busy", high, "ms", f"<= {BUSY_P90_MS:.0f}", high <= BUSY_P90_MS
+            )
+        else:
+            verdicts.check(
+                "median of all seeded moves, quiet", med, "ms", f"<= {MEDIAN_MS:.0f}", med <= MEDIAN_MS
+            )
+            verdicts.check("p90 of all seeded moves, quiet", high, "ms", f"<= {P90_MS:.0f}", high <= P90_MS)
+        lost = [target.name for target, _, kept in results if not kept]
+        verdicts.check("sliders with a lost move", len(lost), "", "0", not lost)
     print(f"wall time: {time.monotonic() - started:.0f} s; {load_line()}")
     return verdicts.status()
 

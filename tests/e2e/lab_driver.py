@@ -27,7 +27,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -546,7 +546,12 @@ def kernel_idle_in_page(page: Any) -> bool:
 
 
 def wait_until_settled(
-    page: Any, name: str, before: View | None, timeout_ms: int = 120_000, quiet_ms: int = 800
+    page: Any,
+    name: str,
+    before: View | None,
+    timeout_ms: int = 120_000,
+    quiet_ms: int = 800,
+    complete: Callable[[View], bool] | None = None,
 ) -> View:
     """Wait until the view differs from ``before`` (if given), is complete, and has stopped changing.
 
@@ -561,7 +566,7 @@ def wait_until_settled(
         if now != last or not kernel_idle_in_page(page):
             last, quiet_since = now, time.monotonic()
         elif (
-            now.complete
+            (now.complete if complete is None else complete(now))
             and (before is None or now != before)
             and (time.monotonic() - quiet_since) * 1000 >= quiet_ms
         ):
