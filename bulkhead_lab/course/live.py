@@ -7,25 +7,47 @@ blocks before the loop ends, so nothing stays listening afterwards.
 
 An interrupted cell (KeyboardInterrupt while waiting) cancels the coroutine on its
 loop and waits for its clean-up, so its services stop at once, not when the run
-would have ended.
+would have ended; then :class:`Interrupted` is raised, which IPython shows as its one
+line (``interrupted: ...``), not as a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+INTERRUPTED = "interrupted: the live run was stopped and every service it started is closed"
+
+
+class Interrupted(KeyboardInterrupt):
+    """A live run stopped by Ctrl-C or the kernel's stop button, after its services closed.
+
+    Still a KeyboardInterrupt (the rest of the cell does not run); IPython and Jupyter show
+    only its one line, through ``_render_traceback_``, never a traceback.
+    """
+
+    def __init__(self, message: str = INTERRUPTED) -> None:
+        super().__init__(message)
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` to completion and return its result (or raise its exception)."""
+    """Run ``coro`` to completion and return its result (or raise its exception).
+
+    Interrupted, it cancels the run, waits for its clean-up and raises :class:`Interrupted`.
+    """
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(coro)
+        try:
+            return asyncio.run(coro)  # Ctrl-C cancels the run's task, then raises KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise Interrupted() from None
     box: dict[str, Any] = {}
     started = threading.Event()
     finished = threading.Event()
@@ -53,12 +75,22 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         while not finished.wait(0.1):
             pass
     except KeyboardInterrupt:
-        started.wait()
+        _uninterrupted(started.wait)
         loop, task = box.get("loop"), box.get("task")
         if loop is not None and task is not None and not finished.is_set():
             loop.call_soon_threadsafe(task.cancel)
-        finished.wait()
-        raise
+        _uninterrupted(finished.wait)  # its services close: a fraction of a second
+        raise Interrupted() from None
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def _uninterrupted(wait: Callable[[], object]) -> None:
+    """``wait()`` to the end: a second Ctrl-C while the run closes its services does not cut it short."""
+    while True:
+        try:
+            wait()
+            return
+        except KeyboardInterrupt:
+            continue

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from bulkhead_lab.course.live import run_sync
+from bulkhead_lab.course.live import Interrupted, run_sync
 
 
 async def _answer(x: int) -> int:
@@ -54,8 +54,12 @@ def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
     # A bare loop, as in a kernel: asyncio.run() would turn SIGINT into a cancel instead.
     loop = asyncio.new_event_loop()
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt) as info:  # still an interrupt: the cell stops there
             loop.run_until_complete(inside())
     finally:
         loop.close()
     assert cleaned.is_set()
+    assert isinstance(info.value, Interrupted)  # which IPython shows as this one line, no traceback
+    assert info.value._render_traceback_() == [
+        "interrupted: the live run was stopped and every service it started is closed"
+    ]

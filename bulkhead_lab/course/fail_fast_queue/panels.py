@@ -16,6 +16,7 @@ from IPython.display import Image, display
 
 from ...live.load import OrdersRun
 from ...live.order_service import VARIANTS
+from ..live import Interrupted
 from ..panel import LiveProgress, SliderView, slider
 from ..style import to_png
 from . import figures, views
@@ -53,7 +54,14 @@ def orders_panel(
 
     def render(**values: Any):
         progress.running()
-        r = views.run(on_progress=progress.on_progress, **values)
+        try:
+            r = views.run(on_progress=progress.on_progress, **values)
+        except ValueError as err:  # the panel shows the one line too
+            progress.failed(f"cannot run this load: {err}")
+            raise
+        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.failed(str(stop))
+            raise
         progress.done(f"done: {r.duration:.2f} s, {len(r.requests)} answers")
         return r, [figures.orders_figure(r)], [views.summary_table([r])]
 

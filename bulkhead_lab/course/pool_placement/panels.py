@@ -19,6 +19,7 @@ from IPython.display import display
 
 from ...live.placement import CALLS, NOTIFICATION_LATENCY, PlacementResult
 from ...live.server import Progress
+from ..live import Interrupted
 from ..panel import LiveProgress, SliderView, slider
 from . import figures, views
 
@@ -48,9 +49,12 @@ def live_progress(total_runs: int, label: str = "live batches") -> Iterator[view
 
     try:
         yield for_run
-    finally:
-        bar.bar_style = "success"
-        note.value = "done"
+    except Interrupted as stop:
+        bar.bar_style = "danger"
+        note.value = str(stop)
+        raise
+    bar.bar_style = "success"
+    note.value = "done"
 
 
 def placement_rows(show_progress: bool = True) -> views.Rows:
@@ -126,6 +130,9 @@ def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
             )
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this batch: {err}")
+            raise
+        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.failed(str(stop))
             raise
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
