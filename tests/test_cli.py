@@ -106,6 +106,11 @@ def test_simulate_prints_a_readable_table(capsys) -> None:
         (["simulate", "--event-rate", "-1"], "event_rate must be a number >= 0"),
         (["simulate", "--seed", "0"], "seed must be an integer in 1.."),
         (["simulate", "--start", "5000"], "start must be an integer in 0..4000 (got 5000)"),
+        (["simulate", "--cycle", "1e-300"], "cycle must be a number >= 4.1667 rounds/s for tracking_rate"),
+        (
+            ["simulate", "--rounds", "1000000", "--tracking-rate", "10000", "--event-rate", "0"],
+            "--force is needed for this much work: about 82 s and 1.8 GB (1000000 rounds x 100.0 arrivals",
+        ),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         ([], "the following arguments are required"),
     ],
@@ -117,3 +122,16 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], words: str)
     assert out.stderr.count("\n") == 1, out.stderr
     assert words in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_simulate_work_under_the_bound_runs_and_force_lifts_the_bound() -> None:
+    from bulkhead_lab.cli import MAX_WORK_SECONDS, check_work, planned_work
+    from bulkhead_lab.model import Params
+
+    lesson = Params()
+    seconds, nbytes, _ = planned_work(lesson)
+    assert seconds < 1 and nbytes < 1e7  # the lesson's own run is far inside the bound
+    check_work(lesson, force=False)
+    huge = Params(rounds=1_000_000, tracking_rate=10_000, event_rate=0)
+    assert planned_work(huge)[0] > MAX_WORK_SECONDS
+    check_work(huge, force=True)  # --force: the user asked for it
