@@ -129,6 +129,19 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=5, help="per-dependency pool / bulkhead limit")
     p.add_argument("--queue", type=int, default=5, help="bulkhead waiting places (limited)")
     p.add_argument("--keepalive", action="store_true", help="keep idle connections open")
+    # None: the Order Service's own default (10 s), kept in one place, live/order_service.py
+    p.add_argument(
+        "--payment-timeout",
+        type=float,
+        default=None,
+        help="seconds a Payment call may take once sent, then HTTP 504 (default 10)",
+    )
+    p.add_argument(
+        "--inventory-timeout",
+        type=float,
+        default=None,
+        help="seconds an Inventory call may take once sent, then HTTP 504 (default 10)",
+    )
 
 
 def _cmd_serve_pools(ns: argparse.Namespace) -> int:

@@ -8,9 +8,12 @@ observes"), so every dependency here counts its own ``open`` requests, their
 :class:`Dependency` is served by a :class:`~.server.LoopbackServer`: routes with a
 latency each (and a second latency while switched slow), plus built-in admin routes:
 
-- ``POST /admin/slow?on=1|0[&ms=N]`` switches the slow latency on or off (``ms`` sets it);
+- ``POST /admin/slow?on=1[&ms=N]`` switches the slow latency on: the route's own (3 s for
+  Payment) or, with ``ms``, that many milliseconds for this slowdown only;
+  ``POST /admin/slow?on=0`` switches it off (and forgets any ``ms``);
 - ``GET /admin/stats`` answers ``{"peak", "open", "calls"}``;
-- ``POST /admin/reset`` starts counting again.
+- ``POST /admin/reset`` returns the service to its start state: healthy, the default slow
+  latency, every open request answered at once (HTTP 503), counters zero.
 
 Lesson 003's notification service is ``Dependency("notification", 0.3)`` (any path);
 lesson 004's Payment is
@@ -29,7 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from ..validation import check_real, parse_int
-from .server import LOOPBACK, LoopbackServer, Service, _finish, bad_request
+from .server import LOOPBACK, LoopbackServer, Service, _finish, bad_request, error_response
 
 MAX_DEPENDENCY_LATENCY = 3600.0  # seconds a route answers in; a longer hold is a mistake, not an experiment
 ANY = "*"  # a Route's method or path that matches anything (outside /admin)
@@ -91,9 +94,11 @@ class Dependency(Service):
         self.peak = 0
         self.calls = 0
         self.slow = False
-        self.slow_override: float | None = None  # set by set_slow(..., latency) or ?ms=
+        self.slow_override: float | None = None  # this slowdown's latency: set_slow(True, latency) or ?ms=
         self.timeline: list[tuple[float, int]] = []
         self._serving: set[asyncio.Task[Any]] = set()
+        self._open_requests: set[asyncio.Future[None]] = set()  # each done when its request is counted out
+        self._ended: asyncio.Future[None] | None = None  # set by reset(): open requests answer at once
         self._t0 = 0.0
         self.server = LoopbackServer(self._make_app(), port=port, host=host, name=f"{name} port", sock=sock)
 
@@ -116,21 +121,42 @@ class Dependency(Service):
         """``{"peak", "open", "calls"}`` as ``GET /admin/stats`` answers."""
         return {"peak": self.peak, "open": self.open, "calls": self.calls}
 
-    def reset(self) -> None:
+    def reset_counts(self) -> None:
         """Start counting again: peak falls to what is open now, calls to 0, a new timeline."""
         self.peak = self.open
         self.calls = 0
         self._t0 = _now()
         self.timeline = [(0.0, self.open)] if self.record_timeline else []
 
+    async def reset(self) -> None:
+        """Back to the start state: healthy, the default slow latency, nothing open, counters zero.
+
+        Requests still open (a slow call whose caller left, or one an hour long) are answered
+        at once with HTTP 503, so nothing they hold on the caller's side stays held.
+        """
+        self.set_slow(False)
+        ended, self._ended = self._ended, asyncio.get_running_loop().create_future()
+        if ended is not None and not ended.done():
+            ended.set_result(None)
+        waiting = list(self._open_requests)
+        if waiting:
+            await asyncio.wait(waiting)  # each counts itself out as it answers
+        self.reset_counts()
+
     def set_slow(self, on: bool, latency: float | None = None) -> None:
         """Switch every route to its slow latency (``on``) or back.
 
-        ``latency`` (seconds), if given, becomes the slow latency of every route from now
-        on, so a caller can run the lesson's slowdown shorter or longer.
+        ``latency`` (seconds), if given with ``on``, is the slow latency of every route for
+        this slowdown only; without it each route slows to its own ``slow_latency``.
+        Switching off forgets it, so the next slowdown is the default one again.
         """
         if latency is not None:
-            self.slow_override = check_real("latency", latency, 0.0, MAX_DEPENDENCY_LATENCY)
+            if not on:
+                raise ValueError(
+                    f"latency goes only with on=True, a slowdown (got on=False, latency={latency!r})"
+                )
+            latency = check_real("latency", latency, 0.0, MAX_DEPENDENCY_LATENCY)
+        self.slow_override = latency
         self.slow = bool(on)
 
     def latency_of(self, route: Route) -> float:
@@ -145,9 +171,10 @@ class Dependency(Service):
     # -- lifecycle ---------------------------------------------------------------
     async def start(self) -> None:
         """Bind and serve; counting starts at zero."""
+        self._ended = asyncio.get_running_loop().create_future()
         await self.server.start()
         self.open = 0
-        self.reset()
+        self.reset_counts()
 
     async def stop(self) -> None:
         """Stop serving; nothing stays listening, and requests whose caller left are ended too."""
@@ -185,17 +212,25 @@ class Dependency(Service):
 
     def _counted(self, route: Route) -> Callable[[web.Request], Any]:
         async def handler(request: web.Request) -> web.Response:
+            ended = self._ended
+            assert ended is not None, "a request before start()"
             self.calls += 1
             self._changed(+1)
             task = asyncio.current_task()
             if task is not None:
                 self._serving.add(task)
-            try:
-                await asyncio.sleep(self.latency_of(route))
+            counted_out = asyncio.get_running_loop().create_future()
+            self._open_requests.add(counted_out)
+            try:  # the latency, unless /admin/reset ends every open request first
+                done, _ = await asyncio.wait([ended], timeout=self.latency_of(route))
             finally:
                 if task is not None:
                     self._serving.discard(task)
                 self._changed(-1)
+                self._open_requests.discard(counted_out)
+                counted_out.set_result(None)
+            if done:
+                return error_response(503, f"{self.name} was reset while this request was open")
             return web.Response(body=self.body, content_type="application/json")
 
         return handler
@@ -204,22 +239,30 @@ class Dependency(Service):
         return web.json_response(self.stats())
 
     async def _reset(self, request: web.Request) -> web.Response:
-        self.reset()
+        await self.reset()
         return web.json_response(self.stats())
 
     async def _slow(self, request: web.Request) -> web.Response:
         on = request.query.get("on")
         if on not in ("0", "1"):
-            return bad_request(f"on must be 1 or 0 (got {on!r})")
-        ms = request.query.get("ms")  # optional: the slow latency in milliseconds
+            return bad_request(f"on must be 1 or 0 (got {'missing' if on is None else repr(on)})")
+        ms = request.query.get("ms")  # optional: this slowdown's latency in milliseconds
         latency = None
         if ms is not None:
+            if on == "0":
+                return bad_request(f"ms goes only with on=1, a slowdown (got on=0 and ms={ms!r})")
             try:
                 latency = parse_int("ms", ms, 0, int(MAX_DEPENDENCY_LATENCY * 1000)) / 1000
             except ValueError as exc:
                 return bad_request(str(exc))
         self.set_slow(on == "1", latency)
-        return web.json_response({"slow": self.slow})
+        return web.json_response({"slow": self.slow, "latency_ms": self._slow_ms()})
+
+    def _slow_ms(self) -> int | None:
+        """The slow latency of the first route right now, in ms (None: it has no slowdown)."""
+        route = self.routes[0]
+        latency = self.slow_override if self.slow_override is not None else route.slow_latency
+        return None if latency is None else round(latency * 1000)
 
     def _make_app(self) -> web.Application:
         app = web.Application()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,8 +21,16 @@ from typing import Any
 import aiohttp
 
 from ..validation import check_int, check_real
-from .order_service import FAST_LATENCY, SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
-from .server import Progress
+from .order_service import (
+    CALL_TIMEOUT,
+    FAST_LATENCY,
+    SLOW_LATENCY,
+    OrderService,
+    OrderSettings,
+    inventory,
+    payment,
+)
+from .server import Progress, check_fd_budget, check_planned
 
 MAX_REQUESTS = 10_000  # per stream in one drive
 MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
@@ -124,11 +133,16 @@ class OrdersRun:
 
 
 async def _json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
-    async with session.request(method, url) as r:
-        text = await r.text()
-        if r.status >= 400:
-            raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
-        return json.loads(text)
+    """An admin call's JSON answer; a refused or failed call is a one-line RuntimeError."""
+    try:
+        async with session.request(method, url) as r:
+            text = await r.text()
+    except aiohttp.ClientError as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise RuntimeError(f"{method} {url} failed: {reason}") from None
+    if r.status >= 400:
+        raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
+    return json.loads(text)
 
 
 async def _send(
@@ -174,17 +188,19 @@ async def drive(
     if slow_latency is not None:
         check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
     total = orders + stock_checks
+    check_fd_budget(f"orders + stock_checks = {total}", total + 4)  # this side's end of each connection
     connector = aiohttp.TCPConnector(limit=0, force_close=True)  # the client itself is never the limit
     async with aiohttp.ClientSession(
         connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
     ) as client:
-        slow_url = f"{payment_url}/admin/slow?on={int(slow)}"
-        if slow_latency is not None:
-            slow_url += f"&ms={round(slow_latency * 1000)}"
-        await _json(client, "POST", slow_url)
+        for url in (payment_url, inventory_url, order_url):  # each back to its start state
+            await _json(client, "POST", url + "/admin/reset")
         try:
-            for url in (payment_url, inventory_url, order_url):
-                await _json(client, "POST", url + "/admin/reset")
+            if slow:
+                slow_url = f"{payment_url}/admin/slow?on=1"
+                if slow_latency is not None:
+                    slow_url += f"&ms={round(slow_latency * 1000)}"
+                await _json(client, "POST", slow_url)
             done = 0
 
             async def send(kind: str, index: int, method: str, path: str) -> RequestResult:
@@ -278,6 +294,27 @@ async def _bulkhead(client: aiohttp.ClientSession, order_url: str) -> dict[str, 
         return await r.json()
 
 
+def planned_seconds(settings: OrderSettings, orders: int, latency: float) -> tuple[float, str]:
+    """How long Payment needs for ``orders`` at ``latency`` under ``settings``, and the sum in words.
+
+    ``ceil(orders served / places) x latency``: the pool (or the bulkhead's running places)
+    serves its orders in waves; the bulkhead serves at most ``limit + queue`` of a burst and
+    refuses the rest at once. A call never lasts past ``payment_timeout``.
+    """
+    call = min(latency, settings.payment_timeout)
+    places = settings.pool if settings.variant == "shared" else settings.limit
+    served = min(orders, settings.limit + settings.queue) if settings.variant == "limited" else orders
+    waves = math.ceil(served / places)
+    unit = "connections" if settings.variant != "limited" else "places"
+    return waves * call, f"ceil({served} orders / {places} {unit}) x {call:g} s"
+
+
+def run_sockets(settings: OrderSettings, requests: int) -> int:
+    """File descriptors a run holds at once: both ends of every client request and of every pool
+    connection, three listening sockets and the admin calls' few."""
+    return 2 * requests + 2 * settings.slots() + 8
+
+
 async def run_orders(
     variant: str = "limited",
     *,
@@ -291,16 +328,33 @@ async def run_orders(
     stock_delay: float = 0.1,
     slow_latency: float = SLOW_LATENCY,
     fast_latency: float = FAST_LATENCY,
+    payment_timeout: float = CALL_TIMEOUT,
     on_progress: Progress | None = None,
+    allow_long: bool = False,
 ) -> OrdersRun:
     """Start Payment, Inventory and Order Service on free ports, drive them once, stop them.
 
     The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
     3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
     it returns, raises or is cancelled.
+
+    Every value is checked before anything starts. A Payment call longer than
+    ``payment_timeout`` is answered 504. A run planned to take over two minutes
+    (:func:`planned_seconds`) needs ``allow_long=True``; one that needs more sockets than
+    ``ulimit -n`` allows is refused with one line saying how to raise it.
     """
-    settings = OrderSettings(variant, pool, limit, queue, keepalive)
+    settings = OrderSettings(variant, pool, limit, queue, keepalive, payment_timeout=payment_timeout)
     check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
+    check_real("fast_latency", fast_latency, 0.0, MAX_SLOW_LATENCY)
+    orders = check_int("orders", orders, 0, MAX_REQUESTS)
+    stock_checks = check_int("stock_checks", stock_checks, 0, MAX_REQUESTS)
+    stock_delay = check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY)
+    latency = slow_latency if slow else fast_latency
+    seconds, how = planned_seconds(settings, orders, latency)
+    check_planned(stock_delay + seconds, how, allow_long)
+    check_fd_budget(
+        f"orders + stock_checks = {orders + stock_checks}", run_sockets(settings, orders + stock_checks)
+    )
     async with (
         payment(slow_latency=slow_latency, latency=fast_latency, timeline=True) as pay,
         inventory(latency=fast_latency, timeline=True) as inv,

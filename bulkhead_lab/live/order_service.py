@@ -10,16 +10,24 @@ Payment answers ``POST /pay`` in 20 ms, or 3 s while switched slow; Inventory an
   and ``queue`` waiting around Payment; a refused order is HTTP 503
   ``{"error": "busy, try again", ...}`` at once (the second half of the pattern).
 
+Every call to a dependency has a deadline (``payment_timeout``, ``inventory_timeout``,
+10 s by default, well above the lesson's 3 s slowdown): the time from sending the call to
+its answer, not the wait for a free connection. A call past it is HTTP 504 with one line.
+An order whose client went away is cancelled at once and gives its place back.
+
 Its admin routes: ``GET /admin/bulkhead`` (404 for a variant without one),
 ``GET /admin/pools`` (each pool's limit and connections opened and reused) and
-``POST /admin/reset``. The load that drives it from outside is :mod:`.load`.
+``POST /admin/reset`` (every order and stock check still open is answered 503 at once,
+so the bulkhead's places are free again, and every counter is zero). The load that
+drives it from outside is :mod:`.load`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -27,16 +35,17 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from ..validation import check_choice, check_int
+from ..validation import check_choice, check_int, check_real
 from .bulkhead import Bulkhead, BulkheadRejectedError
-from .dependency import Dependency, Route
+from .dependency import MAX_DEPENDENCY_LATENCY, Dependency, Route
 from .pools import MAX_POOL_SLOTS
-from .server import LOOPBACK, LoopbackServer, Service
+from .server import LOOPBACK, LoopbackServer, Service, _finish, error_response
 
 VARIANTS = ("shared", "separate", "limited")
 FAST_LATENCY = 0.020  # seconds: Payment and Inventory on a normal day
 SLOW_LATENCY = 3.0  # seconds: Payment switched slow
 KEEPALIVE_TIMEOUT = 5.0  # seconds an idle kept-alive connection stays open (Node's server default)
+CALL_TIMEOUT = 10.0  # seconds: a dependency call's default deadline, well above the 3 s slowdown
 BUSY = "busy, try again"
 
 
@@ -52,6 +61,8 @@ class OrderSettings:
     limit: int = 5  # separate/limited: connections per dependency, and the bulkhead's running places
     queue: int = 5  # limited: the bulkhead's waiting places
     keepalive: bool = False  # keep idle connections open for KEEPALIVE_TIMEOUT
+    payment_timeout: float = CALL_TIMEOUT  # seconds a Payment call may take once sent (then 504)
+    inventory_timeout: float = CALL_TIMEOUT  # the same for Inventory
 
     def __post_init__(self) -> None:
         check_choice("variant", self.variant, VARIANTS)
@@ -60,6 +71,16 @@ class OrderSettings:
         check_int("queue", self.queue, 0, MAX_POOL_SLOTS)
         if not isinstance(self.keepalive, bool):
             raise ValueError(f"keepalive must be True or False (got {self.keepalive!r})")
+        for name in ("payment_timeout", "inventory_timeout"):
+            check_real(name, getattr(self, name), 0.0, MAX_DEPENDENCY_LATENCY, low_open=True)
+
+    def timeout(self, dependency: str) -> float:
+        """The deadline of a call to ``dependency`` ("payment" or "inventory"), in seconds."""
+        return self.payment_timeout if dependency == "payment" else self.inventory_timeout
+
+    def slots(self) -> int:
+        """Connections the Order Service may hold to its dependencies at once."""
+        return self.pool if self.variant == "shared" else 2 * self.limit
 
     def describe(self) -> str:
         """One line, e.g. ``limited: pools of 5 + 5, bulkhead 5 running + 5 waiting around Payment``."""
@@ -147,6 +168,8 @@ class OrderService(Service):
         self._pools: dict[str, _Pool] = {}
         self._orders = itertools.count(1)
         self._checks = itertools.count(1)
+        self._open: set[asyncio.Task[web.Response]] = set()  # each open order or stock check's work
+        self._ended: dict[asyncio.Task[web.Response], str] = {}  # work ended by reset or stop: why
         self.server = LoopbackServer(self._make_app(), port=port, host=host, name="port")
 
     @property
@@ -172,11 +195,24 @@ class OrderService(Service):
             raise
 
     async def stop(self) -> None:
-        """Stop serving, then close every pool: no connection outlives the service."""
+        """Answer what is still open (503), stop serving, then close every pool.
+
+        No handler wakes after its pool is closed, and no connection outlives the service.
+        """
         try:
+            await _finish(self._end_open("order service is stopping"))
             await self.server.stop()
         finally:
             await self._close_pools()
+
+    async def _end_open(self, why: str) -> None:
+        """End every open order and stock check; each answers HTTP 503 with ``why``."""
+        tasks = list(self._open)
+        for task in tasks:
+            self._ended[task] = why
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
 
     async def _close_pools(self) -> None:
         pools, self._pools = self._pools, {}
@@ -196,20 +232,48 @@ class OrderService(Service):
 
     # -- calls out ---------------------------------------------------------------------------
     async def _call(self, dependency: str, method: str, url: str) -> dict[str, Any]:
-        pool = self._pools[dependency]
+        pool = self._pools.get(dependency)
+        if pool is None:
+            raise _Failed(503, "order service is stopping")
+        deadline = self.settings.timeout(dependency)
+        # sock_read: from the call's sending to its answer; the wait for a free connection is
+        # the pool's (or the bulkhead's) and is not cut short, as in the lesson.
+        timeout = aiohttp.ClientTimeout(total=None, sock_read=deadline)
+        ctx = {"dependency": dependency}
         try:
-            async with pool.session.request(method, url, trace_request_ctx={"dependency": dependency}) as r:
+            async with pool.session.request(method, url, timeout=timeout, trace_request_ctx=ctx) as r:
                 body = await r.read()
                 if r.status >= 400:
-                    raise _Failed(f"{dependency} answered HTTP {r.status}")
+                    raise _Failed(502, f"{dependency} answered HTTP {r.status}")
                 return json.loads(body or b"{}")
+        except asyncio.TimeoutError as exc:  # aiohttp's read timeout is one
+            name = f"{dependency}_timeout"
+            raise _Failed(504, f"{dependency} did not answer within {deadline:g} s ({name})") from exc
         except aiohttp.ClientError as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise _Failed(f"{dependency} unreachable: {reason}") from exc
+            raise _Failed(502, f"{dependency} unreachable: {reason}") from exc
+
+    async def _answer(self, work: Awaitable[web.Response], **ids: int) -> web.Response:
+        """Run ``work`` as a task this service can end (reset, stop); a client that leaves ends it too."""
+        task = asyncio.ensure_future(work)
+        self._open.add(task)
+        try:
+            return await task  # a cancelled handler (its client left) cancels the task it awaits
+        except asyncio.CancelledError:
+            why = self._ended.get(task)
+            if why is None:
+                raise
+            return error_response(503, why, **ids)  # reset or stopping: answered, not cut off
+        finally:
+            self._open.discard(task)
+            self._ended.pop(task, None)
 
     # -- routes ------------------------------------------------------------------------------
     async def _order(self, request: web.Request) -> web.Response:
         n = next(self._orders)
+        return await self._answer(self._place_order(n), order=n)
+
+    async def _place_order(self, n: int) -> web.Response:
         try:
             if self.bulkhead is None:
                 await self._call("payment", "POST", self.payment_url + "/pay")
@@ -219,15 +283,18 @@ class OrderService(Service):
         except BulkheadRejectedError as exc:
             return web.json_response({"error": BUSY, "order": n, "bulkhead": str(exc)}, status=503)
         except _Failed as exc:
-            return web.json_response({"error": str(exc), "order": n}, status=502)
+            return error_response(exc.status, str(exc), order=n)
         return web.json_response({"ok": True, "order": n})
 
     async def _stock(self, request: web.Request) -> web.Response:
         n = next(self._checks)
+        return await self._answer(self._check_stock(n), check=n)
+
+    async def _check_stock(self, n: int) -> web.Response:
         try:
             await self._call("inventory", "GET", self.inventory_url + "/stock")
         except _Failed as exc:
-            return web.json_response({"error": str(exc), "check": n}, status=502)
+            return error_response(exc.status, str(exc), check=n)
         return web.json_response({"ok": True, "check": n})
 
     async def _bulkhead(self, request: web.Request) -> web.Response:
@@ -242,7 +309,9 @@ class OrderService(Service):
         return web.json_response(self.pool_stats())
 
     async def _reset(self, request: web.Request) -> web.Response:
-        """Number orders and stock checks from 1 again and zero the counters (not the places held)."""
+        """Back to the start state: every open order and stock check answered 503 (so every place
+        and connection is free again), orders and stock checks numbered from 1, counters zero."""
+        await self._end_open("order service was reset while this request was open")
         self._orders = itertools.count(1)
         self._checks = itertools.count(1)
         if self.bulkhead is not None:
@@ -262,4 +331,8 @@ class OrderService(Service):
 
 
 class _Failed(Exception):
-    """A dependency call failed; the message is one line for the caller's 502."""
+    """A dependency call failed; ``status`` (502, 503 or 504) and a one-line message for the caller."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status

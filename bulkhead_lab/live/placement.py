@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from ..validation import check_int, check_real, fail, int_range, parse_int
+from ..validation import check_int, check_real, parse_int
 from . import pools as pools_module
 from .dependency import Dependency
-from .pools import MAX_POOL_SLOTS, SKIPPED, DependencyError, call, check_placement, pools
-from .server import Progress, bad_request
+from .pools import MAX_POOL_SLOTS, PLACEMENTS, SKIPPED, DependencyError, call, check_placement, pools
+from .server import Progress, bad_request, check_fd_budget, check_planned, error_response
 
 CALLS = 40  # concurrent calls per stream in a batch, as in the lesson
 MAX_CALLS = 1000
@@ -36,6 +36,8 @@ NOTIFICATION_LATENCY = 0.300  # seconds
 CATALOG_LATENCY = 0.005
 MAX_PLACEMENT_LATENCY = 10.0  # seconds, either dependency's; 1 slot x 40 calls x 10 s is already long
 ROUNDING_MS = 500  # the protocol's duration is rounded to a multiple of this, like the lesson's
+MAX_WAITING_RUNS = 2  # /run batches that may wait behind the running one; more are refused with 503
+RUN_PARAMETERS = ("placement", "notif", "cat", "skip")
 
 
 @dataclass
@@ -110,6 +112,16 @@ def ideal_ms(
     return max(math.ceil(pooled / notif) * slow_ms, math.ceil(calls / cat) * fast_ms, skipped_ms)
 
 
+def batch_sockets(placement: str, notif: int, cat: int, skip: int, calls: int) -> int:
+    """File descriptors a batch holds at once: both ends of every connection it may open."""
+    pooled = calls - skip
+    if placement == "single":
+        connections = min(notif + cat, pooled + calls)
+    else:
+        connections = min(notif, pooled) + min(cat, calls)
+    return 2 * (connections + skip) + 2  # client and server end of each, and two listening sockets
+
+
 def check_batch(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
     """Refuse bad batch parameters with one line naming the parameter and its range."""
     p, n, c = check_placement(placement, notif, cat)
@@ -154,7 +166,7 @@ async def run_batch(
 
     async with pools(placement, notif, cat, notification.port, catalog.port) as pool_for:
         for dep in (notification, catalog):
-            dep.reset()
+            dep.reset_counts()
         t0 = time.monotonic()
         tasks = [
             asyncio.ensure_future(
@@ -202,14 +214,25 @@ async def run_placement(
     notification_latency: float = NOTIFICATION_LATENCY,
     catalog_latency: float = CATALOG_LATENCY,
     on_progress: Progress | None = None,
+    allow_long: bool = False,
 ) -> PlacementResult:
     """Start notification and catalog on free 127.0.0.1 ports, run one batch, stop both.
 
     Nothing stays listening afterwards, whether the batch ends, fails or is cancelled.
+    Every value is checked before anything starts; a batch planned to take over two
+    minutes (:func:`ideal_ms`) needs ``allow_long=True``, and one that needs more sockets
+    than ``ulimit -n`` allows is refused with one line saying how to raise it.
     """
-    check_batch(placement, notif, cat, skip, calls)
+    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
     check_real("notification_latency", notification_latency, 0.0, MAX_PLACEMENT_LATENCY)
     check_real("catalog_latency", catalog_latency, 0.0, MAX_PLACEMENT_LATENCY)
+    planned = ideal_ms(placement, notif, cat, skip, calls, notification_latency, catalog_latency) / 1000
+    how = (
+        f"ceil(calls / slots) x latency: {calls} calls a stream, notif {notif} and cat {cat} slots, "
+        f"{notification_latency:g} s and {catalog_latency:g} s"
+    )
+    check_planned(planned, how, allow_long)
+    check_fd_budget(f"a batch of {calls} calls per stream", batch_sockets(placement, notif, cat, skip, calls))
     async with (
         Dependency("notification", notification_latency, timeline=True) as notification,
         Dependency("catalog", catalog_latency, timeline=True) as catalog,
@@ -253,41 +276,65 @@ def code_cost() -> CodeCost:
 # -- the loan service: the lesson's GET /run, one batch per request -------------------------
 
 
-def _query_int(query: dict[str, str], name: str, low: int, high: int, default: int | None = None) -> int:
-    raw = query.get(name)
-    if raw is None:
-        if default is not None:
-            return default
-        raise fail(name, raw, int_range(low, high))
-    return parse_int(name, raw, low, high)
-
-
 def parse_run_query(query: dict[str, str]) -> tuple[str, int, int, int]:
-    """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad."""
-    placement, notif, cat = check_placement(
-        query.get("placement"),
-        _query_int(query, "notif", 1, MAX_POOL_SLOTS),
-        _query_int(query, "cat", 1, MAX_POOL_SLOTS),
-    )
-    return placement, notif, cat, _query_int(query, "skip", 0, CALLS, default=0)
+    """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad.
+
+    Digits are ASCII digits (:func:`~bulkhead_lab.validation.parse_int`, the rule of every
+    route); a missing parameter is named as missing, an unknown one (a typo) is refused.
+    """
+    unknown = sorted(set(query) - set(RUN_PARAMETERS))
+    if unknown:
+        raise ValueError(f"{unknown[0]} is not a parameter of /run: it takes {', '.join(RUN_PARAMETERS)}")
+    placement = query.get("placement")
+    if placement is None:
+        raise ValueError(f"placement is missing: it must be one of {', '.join(PLACEMENTS)}")
+    notif = parse_int("notif", query.get("notif"), 1, MAX_POOL_SLOTS)
+    cat = parse_int("cat", query.get("cat"), 1, MAX_POOL_SLOTS)
+    placement, notif, cat = check_placement(placement, notif, cat)
+    skip = query.get("skip")
+    return placement, notif, cat, 0 if skip is None else parse_int("skip", skip, 0, CALLS)
 
 
 def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
-    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one batch, one at a time."""
+    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one batch, one at a time;
+    ``GET /admin/runs`` says how many are running and waiting.
+
+    At most :data:`MAX_WAITING_RUNS` batches wait behind the running one; more are HTTP 503
+    at once. A batch whose client disconnects is cancelled (waiting or running), so rounds
+    nobody waits for any more never delay the next client.
+    """
     lock = asyncio.Lock()
+    waiting = 0
 
     async def run(request: web.Request) -> web.Response:
+        nonlocal waiting
         try:
             placement, notif, cat, skip = parse_run_query(dict(request.query))
         except ValueError as exc:
             return bad_request(str(exc))
-        async with lock:  # batches share the dependencies' counters
-            try:
-                result = await run_batch(notification, catalog, placement, notif, cat, skip)
-            except DependencyError as exc:
-                return web.json_response({"error": str(exc)}, status=502)
+        if lock.locked() and waiting >= MAX_WAITING_RUNS:
+            return error_response(
+                503, f"busy, try again: one batch is running and {waiting} are waiting, the most /run queues"
+            )
+        waiting += 1
+        try:
+            await lock.acquire()  # batches share the dependencies' counters
+        finally:
+            waiting -= 1
+        try:
+            result = await run_batch(notification, catalog, placement, notif, cat, skip)
+        except DependencyError as exc:
+            return error_response(502, str(exc))
+        finally:
+            lock.release()
         return web.Response(text=json.dumps(result.protocol()), content_type="application/json")
+
+    async def runs(request: web.Request) -> web.Response:
+        return web.json_response(
+            {"running": int(lock.locked()), "waiting": waiting, "most_waiting": MAX_WAITING_RUNS}
+        )
 
     app = web.Application()
     app.router.add_get("/run", run)
+    app.router.add_get("/admin/runs", runs)
     return app

@@ -68,12 +68,20 @@ class PoolTable:
 
 
 def check_placement(placement: object, notif: object, cat: object) -> tuple[str, int, int]:
-    """Refuse an unknown placement or a pool size outside 1..1000 with one line."""
-    return (
-        check_choice("placement", placement, PLACEMENTS),
-        check_int("notif", notif, 1, MAX_POOL_SLOTS),
-        check_int("cat", cat, 1, MAX_POOL_SLOTS),
-    )
+    """Refuse an unknown placement or a pool size outside 1..1000 with one line.
+
+    Under ``single`` the one pool has ``notif + cat`` connections, so their sum is bounded
+    too, and the message names both (not the pool's ``limit``, which the caller never typed).
+    """
+    p = check_choice("placement", placement, PLACEMENTS)
+    n = check_int("notif", notif, 1, MAX_POOL_SLOTS)
+    c = check_int("cat", cat, 1, MAX_POOL_SLOTS)
+    if p == "single" and n + c > MAX_POOL_SLOTS:
+        raise ValueError(
+            f"notif + cat must be at most {MAX_POOL_SLOTS} under placement single, one pool of both "
+            f"(got {n} + {c} = {n + c})"
+        )
+    return p, n, c
 
 
 def pools(placement: str, notif: int, cat: int, notification: int, catalog: int) -> PoolTable:

@@ -28,19 +28,31 @@ ORDERS_PORTS = ("port", "payment_port", "inventory_port")
 # --- the values both commands take -----------------------------------------------------------
 
 
+def check_ports(ports: dict[str, object]) -> dict[str, int]:
+    """Each port 0 (a free one) or a TCP port, and no fixed port named twice; one line if not."""
+    checked = {name: check_port(name, value) for name, value in ports.items()}
+    fixed = [p for p in checked.values() if p]
+    if len(set(fixed)) != len(fixed):
+        raise ValueError(f"ports must differ (got {', '.join(f'{k} {v}' for k, v in checked.items())})")
+    return checked
+
+
 def check_serve_args(ns: argparse.Namespace, ports: tuple[str, ...]) -> dict[str, int]:
-    """Refuse a non-loopback ``host`` or a bad port with one line; return the ports by name."""
+    """Refuse a non-loopback ``host``, a bad port or one port named twice with one line;
+    return the ports by name. Both commands share this, so they say the same thing."""
     check_host(ns.host)
-    return {name: check_port(name, getattr(ns, name)) for name in ports}
+    return check_ports({name: getattr(ns, name) for name in ports})
 
 
 def check_orders_args(ns: argparse.Namespace) -> OrderSettings:
     """Refuse a bad ``serve-orders`` value with one line; return the Order Service settings."""
-    ports = check_serve_args(ns, ORDERS_PORTS)
-    fixed = [p for p in ports.values() if p]
-    if len(set(fixed)) != len(fixed):
-        raise ValueError(f"ports must differ (got {', '.join(f'{k} {v}' for k, v in ports.items())})")
-    return OrderSettings(ns.variant, ns.pool, ns.limit, ns.queue, bool(ns.keepalive))
+    check_serve_args(ns, ORDERS_PORTS)
+    deadlines = {
+        name: value
+        for name in ("payment_timeout", "inventory_timeout")
+        if (value := getattr(ns, name, None)) is not None
+    }
+    return OrderSettings(ns.variant, ns.pool, ns.limit, ns.queue, bool(ns.keepalive), **deadlines)
 
 
 # --- serve-pools: the lesson's services.mjs ---------------------------------------------------
@@ -61,8 +73,7 @@ async def serve_pools(
     ValueError and whatever was bound is closed again.
     """
     check_host(host)
-    for name, value in zip(POOLS_PORTS, (port, notification_port, catalog_port), strict=True):
-        check_port(name, value)
+    check_ports(dict(zip(POOLS_PORTS, (port, notification_port, catalog_port), strict=True)))
     stop = stop or asyncio.Event()
     socks: list[socket.socket] = []
     try:  # bind all three before any answers: a busy port leaves nothing half-started
@@ -131,6 +142,8 @@ async def serve_orders(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever)."""
+    check_host(host)
+    check_ports(dict(zip(ORDERS_PORTS, (port, payment_port, inventory_port), strict=True)))
     async with (
         payment(port=payment_port, host=host) as pay,
         inventory(port=inventory_port, host=host) as inv,
@@ -139,6 +152,10 @@ async def serve_orders(
         ready(f"Payment on {pay.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
         ready(f"Inventory on {inv.url} (GET /stock: 20 ms)")
         ready(f"Order Service on {service.url} ({settings.describe()})")
+        ready(
+            f"Deadlines: Payment {settings.payment_timeout:g} s, Inventory {settings.inventory_timeout:g} s "
+            "(then HTTP 504); only 127.0.0.1 clients, no other web page (HTTP 403)"
+        )
         await (stop or asyncio.Event()).wait()
 
 

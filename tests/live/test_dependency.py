@@ -45,12 +45,12 @@ async def test_switched_slow_a_route_answers_with_its_slow_latency_and_switched_
     pay = Route("POST", "/pay", 0.01, slow_latency=1.0)
     async with Dependency("payment", routes=[pay]) as dep, aiohttp.ClientSession() as s:
         async with s.post(dep.url + "/admin/slow?on=1") as r:
-            assert await r.json() == {"slow": True}
+            assert await r.json() == {"slow": True, "latency_ms": 1000}
         t0 = asyncio.get_running_loop().time()
         assert await fire(s, "POST", dep.url + "/pay", 1) == [200]
         assert asyncio.get_running_loop().time() - t0 >= 1.0  # never sooner than its slow latency
         async with s.post(dep.url + "/admin/slow?on=0") as r:
-            assert await r.json() == {"slow": False}
+            assert await r.json() == {"slow": False, "latency_ms": 1000}
         t0 = asyncio.get_running_loop().time()
         await fire(s, "POST", dep.url + "/pay", 1)
         assert asyncio.get_running_loop().time() - t0 < 1.0  # answered without the slow latency
@@ -164,3 +164,18 @@ async def test_a_killed_dependency_cuts_its_open_requests_off() -> None:
         assert asyncio.get_running_loop().time() - t0 < 30.0  # cut off, not answered after its 30 s
         assert not listening(dep.port)
         assert dep.open == 0
+
+
+async def test_a_slow_latency_is_for_one_slowdown_and_reset_returns_the_start_state() -> None:
+    pay = Route("POST", "/pay", 0.01, slow_latency=3.0)
+    async with Dependency("payment", routes=[pay]) as dep:
+        dep.set_slow(True, 0.02)
+        assert dep.latency_of(pay) == 0.02
+        dep.set_slow(False)
+        dep.set_slow(True)  # a plain slowdown is the route's own again, not the last one's 20 ms
+        assert dep.latency_of(pay) == 3.0
+        with pytest.raises(ValueError, match=r"^latency goes only with on=True, a slowdown"):
+            dep.set_slow(False, 0.5)
+        dep.set_slow(True, 0.02)
+        await dep.reset()
+        assert (dep.slow, dep.slow_override, dep.stats()) == (False, None, {"peak": 0, "open": 0, "calls": 0})

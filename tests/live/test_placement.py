@@ -187,7 +187,8 @@ def test_the_pool_definition_is_a_few_lines_in_one_place_and_the_call_sites_carr
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ({"placement": "single", "notif": "4"}, r"^cat must be an integer in 1\.\.1000 \(got None\)$"),
+        ({"placement": "single", "notif": "4"}, r"^cat is missing: it must be an integer in 1\.\.1000$"),
+        ({"placement": "single", "notif": "600", "cat": "600"}, r"^notif \+ cat must be at most 1000"),
         ({"placement": "x", "notif": "4", "cat": "4"}, r"^placement must be one of"),
         ({"placement": "single", "notif": "4e1", "cat": "4"}, r"^notif must be an integer"),
         (

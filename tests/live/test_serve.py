@@ -158,7 +158,7 @@ def serve_orders(*args: str) -> Iterator[dict[str, str]]:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=10)
         assert proc.returncode == 0, err
-        assert out.strip() == "serve-orders: stopped" and err == ""
+        assert out.splitlines()[-1] == "serve-orders: stopped" and err == ""
     finally:
         if proc.poll() is None:
             proc.kill()

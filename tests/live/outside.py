@@ -1,0 +1,132 @@
+"""Driving the services as a hostile user would: the commands in a process of their own, raw HTTP.
+
+:func:`serving` starts ``python -m bulkhead_lab serve-pools`` or ``serve-orders`` on free
+ports, yields their URLs by name, and stops them with Ctrl-C (SIGINT); leaving, it asserts
+the command exited 0 having written nothing to stderr (no traceback for anything a client
+sent). :func:`http` sends one request with :mod:`http.client` and exactly the headers given
+(a foreign ``Host`` or ``Origin`` included) and returns ``(status, body)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.client import HTTPConnection
+from typing import Any
+
+SERVICE_NAMES = r"(Payment|Inventory|Order Service|loan|notification|catalog)"
+
+
+@dataclass
+class Served:
+    """A running command: its URLs and ports by service name, and its process."""
+
+    proc: subprocess.Popen[str]
+    urls: dict[str, str] = field(default_factory=dict)
+
+    def port(self, name: str) -> int:
+        return int(self.urls[name].rsplit(":", 1)[1])
+
+
+@contextmanager
+def serving(command: str, *args: str) -> Iterator[Served]:
+    """Run a serve command on free ports until the block ends; its stderr must stay empty."""
+    ready_lines = {"serve-pools": 1, "serve-orders": 4}[command]
+    ports = {
+        "serve-pools": ["--port", "0", "--notification-port", "0", "--catalog-port", "0"],
+        "serve-orders": ["--port", "0", "--payment-port", "0", "--inventory-port", "0"],
+    }[command]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bulkhead_lab", command, *ports, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    served = Served(proc)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, f"{command} printed nothing within 30 s"
+        for _ in range(ready_lines):  # printed together, once every port is bound
+            line = proc.stdout.readline()  # type: ignore[union-attr]
+            assert line, f"{command} ended: {proc.stderr.read()}"  # type: ignore[union-attr]
+            for match in re.finditer(SERVICE_NAMES + r"(?: on)? (http://127\.0\.0\.1:\d+)", line):
+                served.urls[match.group(1)] = match.group(2)
+        yield served
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        assert err == "", f"{command} wrote to stderr:\n{err}"
+        assert proc.returncode == 0 and out.strip().endswith(f"{command}: stopped")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def http(
+    port: int,
+    method: str,
+    path: str,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30.0,
+) -> tuple[int, dict[str, Any]]:
+    """One request to 127.0.0.1:port with exactly these headers (Host defaults to 127.0.0.1:port)."""
+    conn = HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        sent = {"Host": f"127.0.0.1:{port}", "Content-Length": "0"} | (headers or {})
+        conn.request(method, path, headers=sent)
+        response = conn.getresponse()
+        raw = response.read().decode()
+    finally:
+        conn.close()
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = {"text": raw}
+    return response.status, body
+
+
+def one_line_error(body: dict[str, Any]) -> str:
+    """The ``error`` of a JSON answer, asserted to be one line."""
+    error = body.get("error")
+    assert isinstance(error, str) and error and "\n" not in error, body
+    return error
+
+
+def open_request(port: int, method: str, path: str) -> socket.socket:
+    """Send a request and leave its connection open, unanswered: a client that may give up."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n".encode())
+    return sock
+
+
+def answer_of(sock: socket.socket, timeout: float = 30.0) -> tuple[int, dict[str, Any]]:
+    """Read the answer to :func:`open_request` (status, JSON body); closes the socket."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < _length(data):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        sock.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(body or b"{}")
+
+
+def _length(data: bytes) -> int:
+    m = re.search(rb"(?i)content-length: *(\d+)", data.split(b"\r\n\r\n", 1)[0])
+    return int(m.group(1)) if m else 0
