@@ -20,7 +20,7 @@ Pure and deterministic: no I/O, no plotting.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from . import cache
@@ -33,6 +33,11 @@ def _traced(params: Params, tracking: Any, event: Any) -> tuple[LimitTrace, int]
     run = cache.pool_run(params, tracking, event, trace=True)
     assert run.trace is not None
     return run.trace, run.counters.tracking_dropped + run.counters.event_dropped
+
+
+def _cut(trace: LimitTrace, rounds: int) -> LimitTrace:
+    """``trace``'s first ``rounds`` rounds."""
+    return LimitTrace(*(getattr(trace, f.name)[:rounds] for f in fields(trace)))
 
 
 def _first(values: tuple[int, ...], begin: int, test: Any) -> int | None:
@@ -63,10 +68,20 @@ class Drift:
 
 
 def gradient2_drift(slowdown_rounds: int = 3000, base: Params = Params(), **settings: Any) -> Drift:
-    """Run the slowdown for ``slowdown_rounds`` from the failure round (the run ends with it)."""
+    """Run the slowdown for ``slowdown_rounds`` from the failure round (the run ends with it).
+
+    The run is ``base``'s (longer if the slowdown needs it) with the slowdown ending at its
+    end (``stop``), cut there: the same rounds as a run that ends with the slowdown, on the
+    stream every length shares (a seeded stream's first rounds do not depend on its length).
+    """
     length = check_int("slowdown_rounds", slowdown_rounds, 1, MAX_ROUNDS - base.start)
-    params = base.with_(split=None, mode="slowdown", rounds=base.start + length)
-    trace, _ = _traced(params, None, model_spec("Gradient2", EVENT, params, **settings))
+    end = base.start + length
+    params = base.with_(split=None, mode="slowdown", rounds=max(base.rounds, end))
+    run = cache.pool_run(
+        params, None, model_spec("Gradient2", EVENT, params, **settings), trace=True, stop=end
+    )
+    assert run.trace is not None
+    trace = _cut(run.trace, end)
     limit, start = trace.event_limit, params.start
     before = limit[start]
     lowest = min(limit[start:])

@@ -13,7 +13,9 @@ One round ``t``, exactly:
 2. calls whose hold ends at ``t`` free their slots; each is a sample for its flow's
    limiter, ``on_sample(rtt=its hold in rounds, inflight=its flow's in-flight count when
    it was admitted, itself included)`` (what concurrency-limits passes), in admission
-   order; an event call admitted from the failure round on holds ``slow`` rounds;
+   order; an event call admitted from the failure round on holds ``slow`` rounds (until
+   ``stop``, if given: lesson 000's ``Params`` has no knob for the slowdown's end, so
+   :func:`run_pool` takes it, as ``retry_storm.RetrySetup.stop`` does);
 3. ``busy_rounds`` adds the busy slots, and a trace (if asked) records each flow's limit,
    in-flight count and limiter baseline at this moment (after the frees, before arrivals);
 4. the round's arrivals, in the stream's shuffled order, each take a slot if its flow's
@@ -183,12 +185,18 @@ def run_pool(
     *,
     stream: ArrivalStream | None = None,
     trace: bool = False,
+    stop: int | None = None,
 ) -> PoolRun:
-    """One run of the pool with each flow governed as given (``params.split`` is not read)."""
+    """One run of the pool with each flow governed as given (``params.split`` is not read).
+
+    ``stop``: the round the slowdown ends (event calls admitted from then on hold
+    ``hold_event`` again); ``None``, the default, is the lesson's: it lasts to the end.
+    """
     if stream is None:
         stream = arrival_stream(params)
     if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
+    stop = params.rounds if stop is None else check_int("stop", stop, params.start, params.rounds)
     lim_t, lim_e = _limiter(tracking, params, TRACKING), _limiter(event, params, EVENT)
     timed = [lim for lim in (lim_t, lim_e) if lim is not None and lim.timed]
     rounds, cap, ht = params.rounds, params.total, params.hold_tracking
@@ -219,10 +227,10 @@ def run_pool(
         done = ends_e[t]
         if done:
             busy_e -= done
-            if lim_e is not None:  # admitted at t - he0 before the failure and/or t - he1 from it on
+            if lim_e is not None:  # admitted at t - he0 outside the slowdown and/or t - he1 in it
                 s0, s1 = t - he0, t - he1
-                batches = [(s0, he0)] if 0 <= s0 < start else []
-                if s1 >= start:
+                batches = [(s0, he0)] if 0 <= s0 and not start <= s0 < stop else []
+                if start <= s1 < stop:
                     batches.append((s1, he1))
                 for s, hold in sorted(batches):  # in admission order
                     if adm_e[s]:
@@ -273,7 +281,7 @@ def run_pool(
         if trace:
             seen_drop[0].append(nt - at)
             seen_drop[1].append(ne - ae)
-        he = he1 if t >= start else he0
+        he = he1 if start <= t < stop else he0
         if t + ht < rounds:
             ends_t[t + ht] += at
             adm_t[t], base_t[t] = at, busy_t

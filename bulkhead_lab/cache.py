@@ -48,6 +48,7 @@ from .model import (
     run_with_occupancy,
 )
 from .sweep import Compartment, RoundOrder, join, round_order
+from .validation import check_int
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -235,15 +236,27 @@ _retry_runs: Memo[tuple, retry_storm.RetryRun] = Memo(
 
 
 def pool_run(
-    params: Params, tracking: FlowControl = None, event: FlowControl = None, *, trace: bool = False
+    params: Params,
+    tracking: FlowControl = None,
+    event: FlowControl = None,
+    *,
+    trace: bool = False,
+    stop: int | None = None,
 ) -> PoolRun:
     """:func:`~bulkhead_lab.adaptive_pool.run_pool` on the kept stream, kept when its limiters are
-    settings (a :class:`~bulkhead_lab.adaptive_pool.LimiterSpec`, a size or None), not factories."""
+    settings (a :class:`~bulkhead_lab.adaptive_pool.LimiterSpec`, a size or None), not factories.
+
+    ``stop`` ends the slowdown (``None``: it lasts to the end); a healthy day never reads it.
+    """
+    if stop is not None:
+        check_int("stop", stop, params.start, params.rounds)
     key = canonical(params)
-    compute = lambda: run_pool(key, tracking, event, stream=stream(key), trace=trace)  # noqa: E731
+    if stop is not None and (key.mode == "healthy" or stop == key.rounds):
+        stop = None  # the same run as the lesson's: one key
+    compute = lambda: run_pool(key, tracking, event, stream=stream(key), trace=trace, stop=stop)  # noqa: E731
     if not all(c is None or isinstance(c, (int, LimiterSpec)) for c in (tracking, event)):
         return compute()
-    return _pool_runs.get((key, tracking, event, trace), compute)
+    return _pool_runs.get((key, tracking, event, trace, stop), compute)
 
 
 def retry_run(params: Params, setup: retry_storm.RetrySetup, *, trace: bool = False) -> retry_storm.RetryRun:

@@ -87,3 +87,15 @@ def test_pitfall_inputs_are_checked() -> None:
         gradient2_drift(0)
     with pytest.raises(ValueError, match=r"initial must be an integer in 1\.\.32"):
         vegas_slow_start(initial=0)
+
+
+def test_the_drift_is_the_run_that_ends_with_the_slowdown() -> None:
+    from bulkhead_lab.adaptive_pool import model_spec, run_pool
+    from bulkhead_lab.model import EVENT
+
+    p = Params(mode="slowdown", rounds=1500)
+    direct = run_pool(p, None, model_spec("Gradient2", EVENT, p), trace=True).trace
+    drift = gradient2_drift(500)
+    assert direct is not None
+    assert drift.event_limit == direct.event_limit and drift.baseline == direct.event_baseline
+    assert drift.tracking_dropped == direct.tracking_dropped

@@ -245,3 +245,58 @@ def test_every_completed_event_call_is_one_sample_of_its_hold_even_when_the_slow
     completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
     assert sorted(completed) == sorted(h for h, _ in expected)
     assert sum(1 for *_, dropped in spy.samples if dropped) == run.refused_by_pool[EVENT]
+
+
+# --- a slowdown that ends (stop) -----------------------------------------------------------------
+
+
+def test_a_slowdown_that_ends_where_it_starts_is_the_healthy_day_exactly() -> None:
+    p = LESSON.with_(mode="slowdown")
+    for name in ALGORITHMS:
+        control = layout(name, "both")
+        ended = run_pool(p, *control, stop=p.start, trace=True)
+        healthy = run_pool(p.with_(mode="healthy"), *control, trace=True)
+        assert ended == healthy, name
+
+
+def test_a_slowdown_to_the_last_round_is_the_lessons_and_cache_keeps_them_as_one() -> None:
+    p = LESSON.with_(mode="slowdown")
+    assert run_pool(p, 24, 8, stop=p.rounds).counters == model.run(p.with_(split=24))
+    cache.clear()
+    cache.pool_run(p, *layout("AIMD"), stop=p.rounds)
+    cache.pool_run(p, *layout("AIMD"))
+    assert cache.stats()["pool_runs"].hits == 1
+
+
+@pytest.mark.parametrize("stop", [1200, 2500])
+def test_runs_with_different_stops_agree_until_the_earlier_stop(stop: int) -> None:
+    p = LESSON.with_(mode="slowdown")
+    short = run_pool(p, *layout("Gradient2", "event"), stop=stop, trace=True).trace
+    long = run_pool(p, *layout("Gradient2", "event"), trace=True).trace
+    assert short is not None and long is not None
+    assert short.event_limit[: stop + 1] == long.event_limit[: stop + 1]
+    assert short.event_limit[stop + p.slow :] != long.event_limit[stop + p.slow :]
+
+
+def test_every_completed_event_call_is_one_sample_of_its_hold_when_the_slowdown_ends() -> None:
+    p = LESSON.with_(mode="slowdown", slow=22, start=1500)
+    stop = 1700
+    spy = Spy(32)
+    run = run_pool(p, None, lambda: spy, trace=True, stop=stop)
+    assert run.trace is not None
+    arrivals = cache.stream(p).event
+    hold = [p.slow if p.start <= t < stop else p.hold_event for t in range(p.rounds)]
+    admitted = [arrivals[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
+    expected = sorted(hold[t] for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds)
+    completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
+    assert sorted(completed) == expected
+    # after the stop the event hold is the healthy one again: its calls free their slots sooner
+    assert run.counters.event_dropped < run_pool(p, None, lambda: Spy(32)).counters.event_dropped
+
+
+def test_a_stop_outside_the_slowdown_is_refused() -> None:
+    p = LESSON.with_(mode="slowdown")
+    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
+        run_pool(p, stop=999)
+    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
+        cache.pool_run(p, stop=4001)
