@@ -18,15 +18,16 @@ same flow. In each round ``t``:
    rounds later, the sleep drawn by the *flow's* RNG; else its request gives up. A retry
    due after the last round is *pending*.
 
-All RNGs are seeded from ``RetrySetup.seed``; none touches the lesson's stream. Each flow
-has its own RNG and budget and each pool its own RNG, so under a split the tracking
-compartment sees nothing of the event flow: its counters are the same on both days. With
+All RNGs are seeded from ``RetrySetup.seed``; none touches the lesson's stream. With
 ``NO_RETRIES`` nothing is drawn and served, refused and busy slot-rounds are lesson 000's
-(its ``idle`` is not kept). Budgets are per flow (per client): a ratio budget counts the
-originals (on arrival) and retries (when granted) of the last ``window`` rounds; a token
-bucket charges ``retry_cost`` per retry (a 503 is no timeout) and refills when a success's
-response arrives, a hold later: ``refund`` for an original, the retry's cost for a retry.
-``RetrySetup.stop`` ends the slowdown (lesson 000's ``Params`` has no such knob).
+(its ``idle`` is not kept). A ratio budget counts the originals (on arrival) and retries
+(when granted) of the last ``window`` rounds; a token bucket charges ``retry_cost`` per retry
+(a 503 is no timeout) and refills when a success's response arrives, a hold later: ``refund``
+for an original, the retry's cost for a retry. Each flow has its own RNG and budget and each
+pool its own RNG, so under a split the tracking compartment sees nothing of the event flow:
+its counters are the same on both days. ``RetrySetup.shared`` keeps one budget for both
+flows (the gateway as one client; tracking's refusals ask first in a round): the split's
+walls then no longer hold, the budget is shared. ``RetrySetup.stop`` ends the slowdown.
 """
 
 from __future__ import annotations
@@ -52,12 +53,14 @@ from .validation import check_int, fail
 
 @dataclass(frozen=True)
 class RetrySetup:
-    """How the callers retry; when the slowdown ends (``stop``, ``None``: never); the RNGs' seed."""
+    """How the callers retry; one budget per flow or ``shared`` by both; when the slowdown ends
+    (``stop``, ``None``: never); the RNGs' seed."""
 
     policy: RetryPolicy = NO_RETRIES
     budget: Budget | None = None
     stop: int | None = None
     seed: int = JITTER_SEED
+    shared: bool = False
 
     def __post_init__(self) -> None:
         if self.budget is not None and not isinstance(self.budget, (RatioBudget, TokenBucket)):
@@ -65,13 +68,16 @@ class RetrySetup:
         if self.stop is not None:
             check_int("stop", self.stop, 0)
         check_int("seed", self.seed, 0)
+        if not isinstance(self.shared, bool):
+            raise fail("shared", self.shared, "True or False")
 
     def with_(self, **changes: object) -> RetrySetup:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @property
     def label(self) -> str:
-        return self.policy.label + ("" if self.budget is None else f"; {self.budget.label}")
+        scope = ", shared by both flows" if self.shared else ""
+        return self.policy.label + ("" if self.budget is None else f"; {self.budget.label}{scope}")
 
 
 @dataclass(frozen=True)
@@ -268,6 +274,9 @@ def run(
         check_int("stop", setup.stop, params.start, params.rounds)
     rounds, arrivals = params.rounds, (stream.tracking, stream.event)
     flows = tuple(_Flow(f, setup, rounds, arrivals[f], trace) for f in (TRACKING, EVENT))
+    if setup.shared and setup.budget is not None:  # one set of books over both flows' originals
+        shared = books(setup.budget, [a + b for a, b in zip(*arrivals, strict=True)])
+        flows[TRACKING].books = flows[EVENT].books = shared
     loop = _run_single if params.split is None else _run_split
     busy_rounds = loop(params, stream, flows, event_holds(params, setup), setup.seed, trace)
     record = None
@@ -279,25 +288,20 @@ def run(
 
 
 def _run_single(
-    params: Params,
-    stream: ArrivalStream,
-    flows: tuple[_Flow, ...],
-    holds_e: list[int],
-    seed: int,
-    trace: bool,
+    params: Params, stream: ArrivalStream, flows: tuple[_Flow, ...], holds: list[int], seed: int, trace: bool
 ) -> int:
     rounds, cap, ht = params.rounds, params.total, params.hold_tracking
     ft, fe = flows
     tot_t, tot_e = ft.total, fe.total
     tokens = ft.tokens
     rnd = random.Random(seed * 4 + 2).random
-    ends = [0] * (rounds + max(ht, max(holds_e, default=0)) + 1)
+    ends = [0] * (rounds + max(ht, max(holds, default=0)) + 1)
     busy = busy_rounds = 0
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
     for t in range(rounds):
         busy -= ends[t]
         busy_rounds += busy
-        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds_e[t]
+        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds[t]
         free = cap - busy
         at, ae, wt, we = nt, ne, mt, me
         if nt + ne + mt + me > free:
@@ -333,12 +337,7 @@ def _run_single(
 
 
 def _run_split(
-    params: Params,
-    stream: ArrivalStream,
-    flows: tuple[_Flow, ...],
-    holds_e: list[int],
-    seed: int,
-    trace: bool,
+    params: Params, stream: ArrivalStream, flows: tuple[_Flow, ...], holds: list[int], seed: int, trace: bool
 ) -> int:
     assert params.split is not None
     rounds, cap_t, cap_e, ht = params.rounds, params.split, params.total - params.split, params.hold_tracking
@@ -347,14 +346,14 @@ def _run_split(
     tokens = ft.tokens
     rnd_t, rnd_e = random.Random(seed * 4 + 2).random, random.Random(seed * 4 + 3).random
     ends_t = [0] * (rounds + ht + 1)
-    ends_e = [0] * (rounds + max(holds_e, default=0) + 1)
+    ends_e = [0] * (rounds + max(holds, default=0) + 1)
     busy_t = busy_e = busy_rounds = 0
     n_tracking, n_event = stream.tracking, stream.event
     for t in range(rounds):
         busy_t -= ends_t[t]
         busy_e -= ends_e[t]
         busy_rounds += busy_t + busy_e
-        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds_e[t]
+        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds[t]
         at, ae, wt, we = nt, ne, mt, me
         if nt + mt > cap_t - busy_t:
             at, wt = _overflow(ft, t, nt, mt, cap_t - busy_t, rnd_t)
@@ -412,12 +411,15 @@ def drain(
     check_int("window", window, 1)
     rounds = len(trace.offered[0])
     check_int("stop", stop, 0, rounds)
-    excess = [sum(trace.offered[f][t] - healthy.offered[f][t] for f in flows) for t in range(rounds)]
-    originals = [sum(healthy.offered[f][t] - healthy.retries[f][t] for f in flows) for t in range(rounds)]
+    excess, originals = [0] * (rounds - stop), [0] * (rounds - stop)  # from ``stop`` on only
+    for f in flows:
+        seen, calm, again = trace.offered[f][stop:], healthy.offered[f][stop:], healthy.retries[f][stop:]
+        excess = [x + a - b for x, a, b in zip(excess, seen, calm, strict=True)]
+        originals = [x + b - r for x, b, r in zip(originals, calm, again, strict=True)]
     e_sum, o_sum = [0, *accumulate(excess)], [0, *accumulate(originals)]
-    for r in range(stop, rounds - window + 1):
+    for r in range(rounds - stop - window + 1):
         if e_sum[r + window] - e_sum[r] <= within * (o_sum[r + window] - o_sum[r]):
-            return r - stop
+            return r
     return None
 
 

@@ -17,6 +17,7 @@ from bulkhead_lab.retries import (
     NO_RETRIES,
     SRE_BUDGET,
     Backoff,
+    RatioBudget,
     RetryPolicy,
     TokenBucket,
 )
@@ -264,3 +265,43 @@ def test_drain_reads_the_excess_over_the_healthy_day() -> None:
     assert drain(busy, calm, 3, window=1) == 2  # rounds 3 and 4 carry 5 retries (> 10% of 10)
     assert drain(busy, calm, 3, window=1, within=0.5) == 0
     assert drain(busy, calm, 6, window=3) is None  # no full window left after round 5
+
+
+# --- one budget for both flows (the gateway as one client) -------------------------------------------
+
+SHARED = {
+    "full + SRE, shared": RetrySetup(FULL, SRE_BUDGET, shared=True),
+    "at once + SDK quota, shared": RetrySetup(RetryPolicy(5, None), AWS_QUOTA, shared=True),
+}
+
+
+def test_a_shared_budget_lets_one_flows_retries_spend_the_others() -> None:
+    # round 0: five events, two slots (event hold 1): three refused; the books count 5 calls,
+    # so 20% grants two retries (0 < 1, 1 < 1.2) and denies the third. Round 1: three tracking
+    # calls, one refused; shared books count 5 + 3 originals and 2 retries: 2 < 0.2 * 10 fails,
+    # so tracking's retry is denied. With a budget per flow tracking's books hold 3 calls, no retry.
+    p, s = _tiny(6, hold=3, arrivals={0: (EVENT,) * 5, 1: (TRACKING,) * 3})
+    setup = ONE_RETRY_AFTER_2.with_(budget=RatioBudget(0.2, 0, 100))
+    own, shared = (run(p, setup.with_(shared=x), stream=s) for x in (False, True))
+    assert own.event == shared.event == FlowCounters(5, 2, 0, 5, 2, 1, 2, 0)
+    assert own.tracking == FlowCounters(3, 2, 0, 2, 1, 0, 1, 0)  # retried in round 3, still full
+    assert shared.tracking == FlowCounters(3, 2, 0, 1, 0, 1, 0, 0)  # denied: events spent the budget
+
+
+@pytest.mark.parametrize("name", SHARED)
+@pytest.mark.parametrize("split", LAYOUTS)
+def test_with_a_shared_budget_every_request_still_ends_once(name: str, split: int | None) -> None:
+    r = _run(split, "slowdown", SHARED[name])
+    for c in (r.tracking, r.event):
+        assert c.requests == c.served + c.gave_up + c.pending
+        assert c.refused == c.retries + c.pending + c.gave_up
+
+
+def test_a_shared_budget_leaks_the_event_storm_through_the_24_8_wall() -> None:
+    own = [_run(24, m, SETUPS["full + SRE"]).tracking.gave_up for m in DAYS]
+    shared = [_run(24, m, SHARED["full + SRE, shared"]).tracking.gave_up for m in DAYS]
+    assert own == [1, 1]  # a budget per flow: tracking never notices the slowdown
+    assert shared[0] == 1 and shared[1] > 10 * shared[0]  # one budget: the events' retries spend it
+    assert RetrySetup(FULL, SRE_BUDGET, shared=True).label.endswith("shared by both flows")
+    with pytest.raises(ValueError, match=r"^shared must be True or False"):
+        RetrySetup(shared=1)  # type: ignore[arg-type]
