@@ -1,0 +1,1 @@
+"""Notebook 06 · Retries meet bulkheads: amplification, backoff with jitter, retry budgets, storms."""
