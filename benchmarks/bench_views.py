@@ -35,6 +35,7 @@ from bench import Verdicts, load_line  # noqa: E402
 from bulkhead_lab import cache  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.panel import SliderView  # noqa: E402
+from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02  # noqa: E402
 
 GOAL_MS = 40.0
@@ -69,6 +70,29 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
         {
             "round": ((1000, 1001), list(range(1002, 1013))),
             "split": ((24, 25), [20, 21, 22, 23, 26, 27, 28, 18, 19, 17, 16]),
+        },
+    ),
+    # Notebook 06: few choices per slider, so fewer new values; "budget-scope" has two values only,
+    # so its "new value" is one already seen (memoised).
+    "06 retries": (
+        lambda: panels06.retry_panel(budget="10% (SRE)"),
+        {
+            "split": ((24, 25), [20, 21, 22, 23, 26, 27, 28, 18, 19, 17, 16]),
+            "attempts": ((3, 4), [2, 5, 6, 1]),
+            "jitter": (("full", "equal"), ["none", "decorrelated", "at once"]),
+            "base": ((10, 20), [5, 50, 2, 1]),
+            "budget": (("10% (SRE)", "5%"), ["20%, at least 3 (Envoy)", "30%", "50%", "AWS quota", "none"]),
+            "scope": (("each flow", "both flows"), ["each flow"]),
+        },
+    ),
+    "06 storm": (
+        panels06.storm_panel,
+        {
+            "split": ((24, 25), [20, 21, 22, 23, 26, 27, 28, 18, 19, 17, 16]),
+            "attempts": ((3, 4), [2, 5, 6, 1]),
+            "jitter": (("full", "equal"), ["none", "decorrelated", "at once"]),
+            "budget": (("none", "5%"), ["10% (SRE)", "20%, at least 3 (Envoy)", "30%", "50%", "AWS quota"]),
+            "stop": ((2000, 2100), [2200, 2300, 2400, 1900, 1800, 1700, 2500, 2600, 1600, 2700, 1500]),
         },
     ),
 }

@@ -189,6 +189,44 @@ def bigger_queue_refuses_fewer(before: ld.View, after: ld.View, was: str, now: s
     assert number(new["Payment peak"]) == number(old["Payment peak"])
 
 
+SINGLE, BULK = "single pool (32)", "24/8"
+
+
+def without_a_budget_the_storm_grows_in_its_compartment(
+    before: ld.View, after: ld.View, was: str, now: str
+) -> None:
+    assert (was, now) == ("10% (SRE)", "none")
+    for layout, column in ((SINGLE, "calls/request"), (BULK, "event calls/request")):
+        old, new = row(before, layout=layout, day="slowdown"), row(after, layout=layout, day="slowdown")
+        assert number(new[column]) > number(old[column]), f"{layout}: no budget, yet no more load"
+    # Nothing left to share: behind the bulkhead tracking gives up what it does on a healthy day.
+    slow, calm = row(after, layout=BULK, day="slowdown"), row(after, layout=BULK, day="healthy")
+    assert slow["tracking gave up"] == calm["tracking gave up"]
+
+
+def a_shared_budget_leaks_through_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("each flow", "both flows")
+    old, new = row(before, layout=BULK, day="slowdown"), row(after, layout=BULK, day="slowdown")
+    assert number(new["tracking gave up"]) > number(old["tracking gave up"])  # the events spend its budget
+    old, new = row(before, layout=BULK, day="healthy"), row(after, layout=BULK, day="healthy")
+    assert number(new["event gave up"]) < number(old["event gave up"])  # ... and share it on a healthy day
+
+
+def without_retries_the_lessons_drops_come_back(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) == 1 < number(was)
+    assert all(number(r["calls/request"]) == 1 for r in after.table())
+    slow, calm = row(after, layout=BULK, day="slowdown"), row(after, layout=BULK, day="healthy")
+    assert slow["tracking gave up"] == calm["tracking gave up"] == "172"  # lesson 000's 24/8
+    assert row(after, layout=SINGLE, day="slowdown")["tracking gave up"] == "2654"
+
+
+def a_budget_leaves_nothing_to_drain(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("none", "10% (SRE)")
+    for layout in (SINGLE, BULK):
+        assert number(row(before, layout=layout)["every flow back after"]) > 0
+        assert number(row(after, layout=layout)["every flow back after"]) == 0
+
+
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
         Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
@@ -224,6 +262,19 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("orders", "queue", "orders", "ArrowRight", 2,
              "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer),
     ),
+    "06_retries_and_budgets.ipynb": (
+        # Run All leaves the panel at section 4's last cell: no jitter, the SRE 10% kept per flow.
+        Move("retries", "budget-scope", "retries", "ArrowRight", 1,
+             "one budget for both flows lets the event storm deny tracking's retries under 24/8",
+             a_shared_budget_leaks_through_the_wall),
+        Move("retries", "budget", "retries", "ArrowLeft", 2,
+             "without a budget the load grows, and under 24/8 only in the event compartment",
+             without_a_budget_the_storm_grows_in_its_compartment),
+        Move("retries", "attempts", "retries", "ArrowLeft", 2,
+             "one attempt: no retries, lesson 000's drops", without_retries_the_lessons_drops_come_back),
+        Move("storm", "budget", "storm", "ArrowRight", 2,
+             "with a budget the load is back as soon as the slowdown ends", a_budget_leaves_nothing_to_drain),
+    ),
 }  # fmt: skip
 
 
@@ -233,11 +284,16 @@ MOVES: dict[str, tuple[Move, ...]] = {
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
+    from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
 
     return {
         "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
         "02_single_pool_vs_bulkhead.ipynb": {1: str(ex02.smallest_event_pool())},
+        "06_retries_and_budgets.ipynb": {
+            1: str(ex06.largest_ratio_under()),
+            2: str(ex06.smallest_shared_ratio()),
+        },
     }
 
 

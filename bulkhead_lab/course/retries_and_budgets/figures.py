@@ -96,7 +96,7 @@ class RetryFigure(KeptFigure):
             self._axes[r][-1].legend(loc="center left", bbox_to_anchor=(1.03, 0.5), title=f"{name} flow")
         for ax in self._axes[-1]:
             ax.set_xlabel("time (s)")
-        self._titles = [ax.set_title("") for ax in self._axes[0]]
+        self._titles = [moving_title(ax, fontsize="large") for ax in self._axes[0]]
         self._summary = fig.text(0.42, 0.97, "", ha="center", va="top", fontsize="large")
         self._start = start_s
 
@@ -122,15 +122,16 @@ class RetryFigure(KeptFigure):
                     top = max(top, *values)
             self._axes[r][0].set_ylim(0, nice_ceiling(top * 1.05))
         for c, split in enumerate(view.layouts):
-            self._titles[c].set_text(split_label(split))  # in the frame: it changes with the split only
+            self._titles[c].set_text(split_label(split))
         self._summary.set_text(view.setup.label)  # the numbers are in the table under the figure
         return self
 
     def frame_key(self) -> object:
-        return tuple(row[0].get_ylim() for row in self._axes), tuple(t.get_text() for t in self._titles)
+        return tuple(row[0].get_ylim() for row in self._axes)
 
     def moving(self) -> list[Artist]:
-        return [*self._lines.values(), *spines(*(ax for row in self._axes for ax in row)), self._summary]
+        axes = [ax for row in self._axes for ax in row]
+        return [*self._lines.values(), *spines(*axes), *self._titles, self._summary]
 
 
 def retry_figure(view: RetryView) -> Figure:
@@ -197,7 +198,7 @@ class StormFigure(KeptFigure):
             back = view.back(split)
             self._backs[c].set_visible(back is not None)
             self._backs[c].set_xdata([view.stop + (back or 0)] * 2)
-            when = "not back within the run" if back is None else f"every flow back after {back} rounds"
+            when = "not back in the run" if back is None else f"back after {back} rounds"
             self._titles[c].set_text(f"{split_label(split)}: {when}")
         self._axes[0].set_ylim(-nice_ceiling(-low * 1.1) if low < 0 else 0, nice_ceiling(high * 1.1))
         self._summary.set_text(f"{view.setup.label}; the slowdown ends at round {view.stop}")

@@ -1,0 +1,185 @@
+"""Notebook 06's figures, panels and exercises: kept figures paint what fresh ones paint, the lines
+are the views' numbers, the panels are classed for the browser, and each checker accepts the
+package's answer and only that."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from matplotlib.figure import Figure
+from PIL import Image
+
+from bulkhead_lab.course.retries_and_budgets import exercises as ex
+from bulkhead_lab.course.retries_and_budgets import figures, panels, views
+from bulkhead_lab.model import EVENT, TRACKING
+
+# --- figures ---------------------------------------------------------------------------------------
+
+
+def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").tobytes(), image.size
+
+
+def _line(ax, label: str):
+    (line,) = [x for x in ax.get_lines() if x.get_label() == label]
+    return line
+
+
+KEPT = {
+    "retries: a budget": (
+        figures.RetryFigure,
+        lambda: views.retry_view(24, views.setup_of()),
+        lambda: views.retry_view(24, views.setup_of(budget="10% (SRE)")),
+    ),
+    "retries: another split, more attempts": (
+        figures.RetryFigure,
+        lambda: views.retry_view(24, views.setup_of()),
+        lambda: views.retry_view(20, views.setup_of(attempts=5, jitter="none")),
+    ),
+    "retries: to the single pool": (
+        figures.RetryFigure,
+        lambda: views.retry_view(24, views.setup_of()),
+        lambda: views.retry_view(None, views.setup_of()),
+    ),
+    "storm: a later end, no jitter": (
+        figures.StormFigure,
+        lambda: views.storm_view(24, views.setup_of()),
+        lambda: views.storm_view(24, views.setup_of(jitter="none"), 2500),
+    ),
+    "storm: to the single pool": (
+        figures.StormFigure,
+        lambda: views.storm_view(24, views.setup_of()),
+        lambda: views.storm_view(None, views.setup_of(budget="5%")),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", KEPT)
+def test_a_kept_figure_redrawn_in_place_paints_what_a_fresh_one_paints(name) -> None:
+    cls, first, second = KEPT[name]
+    kept = cls()
+    kept.update(first()).png()
+    (moved, size), (fresh, fresh_size) = (
+        _pixels(kept.update(second()).png()),
+        _pixels(cls().update(second()).png()),
+    )
+    assert size == fresh_size
+    differing = sum(1 for i in range(0, len(moved), 3) if moved[i : i + 3] != fresh[i : i + 3])
+    assert differing < 0.005 * size[0] * size[1], f"{differing} pixels differ"
+
+
+def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
+    view = views.retry_view(24, views.setup_of())
+    fig = figures.retry_figure(view)
+    axes = fig.axes
+    assert len(axes) == 4
+    event_24 = axes[3]  # rows: tracking, event; columns: single pool, 24/8
+    assert list(_line(event_24, "calls, slowdown day").get_ydata()) == list(view.series[(24, EVENT)].slowdown)
+    assert list(_line(axes[0], "gave up, slowdown day").get_ydata()) == list(
+        view.series[(None, TRACKING)].gave_up
+    )
+    assert _line(axes[0], "slowdown starts").get_xdata()[0] == 10.0
+    assert axes[0].get_ylabel() == "tracking calls/s" and axes[2].get_ylabel() == "event calls/s"
+    assert axes[3].get_xlabel() == "time (s)"
+    assert {"single pool (32)", "24/8"} <= {
+        t.get_text() for t in fig.texts + [t for ax in axes for t in ax.texts]
+    }
+
+
+def test_the_storm_figure_marks_the_end_and_the_round_the_load_is_back() -> None:
+    view = views.storm_view(24, views.setup_of())
+    fig = figures.storm_figure(view)
+    single, bulk = fig.axes
+    assert _line(single, "slowdown ends").get_xdata()[0] == 2000
+    assert _line(single, "every flow back").get_xdata()[0] == 2000 + view.back(None)
+    assert _line(bulk, "every flow back").get_xdata()[0] == 2000 + view.back(24)
+    assert list(_line(bulk, "event calls").get_ydata()) == list(view.excess[(24, EVENT)])
+    assert single.get_ylabel() == "calls/s above the healthy day"
+
+
+def test_the_contention_figure_shows_work_and_time_for_each_strategy() -> None:
+    fig = figures.contention_figure(views.contention_view(runs=2))
+    calls, done = fig.axes
+    assert isinstance(fig, Figure) and done.get_yscale() == "log"
+    assert _line(calls, "exponential, no jitter").get_ydata()[-1] == 1275
+    assert calls.get_xlabel() == done.get_xlabel() == "contending clients"
+
+
+# --- panels ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def retry_panel():
+    return panels.retry_panel()
+
+
+def test_the_panels_mark_their_output_and_sliders_for_the_browser(retry_panel) -> None:
+    storm = panels.storm_panel()
+    for name, panel in (("retries", retry_panel), ("storm", storm)):
+        assert (
+            f"bl-view-{name}" in panel.output._dom_classes and f"bl-panel-{name}" in panel.widget._dom_classes
+        )
+        assert panel.result is not None
+    classes = {c for control in retry_panel.controls.values() for c in control._dom_classes}
+    assert classes == {
+        "bl-slider-split",
+        "bl-slider-attempts",
+        "bl-slider-jitter",
+        "bl-slider-backoff-base",
+        "bl-slider-budget",
+        "bl-slider-budget-scope",
+    }
+    assert "bl-slider-slowdown-ends" in storm.controls["stop"]._dom_classes
+
+
+def test_a_set_redraws_with_the_views_numbers(retry_panel) -> None:
+    shown = retry_panel.set(split=None, budget="10% (SRE)", scope="both flows")
+    assert shown.split is None and shown.setup.shared and shown.setup.budget is not None
+    assert shown.frame.equals(
+        views.retry_view(None, views.setup_of(budget="10% (SRE)", scope="both flows")).frame
+    )
+    back = retry_panel.set(split=24, budget="none", scope="each flow")
+    assert back.frame.loc[("24/8", "slowdown"), "tracking gave up"] == 1
+
+
+# --- exercises -------------------------------------------------------------------------------------
+
+
+def test_exercise_1_is_the_largest_ratio_at_or_under_the_cap() -> None:
+    right = ex.largest_ratio_under()
+    assert ex.event_load(right) <= ex.LOAD_CAP < ex.event_load(right + 1)
+    check = ex.exercise_1.check
+    assert check(right).ok is True and check(f"{right}%").ok is True and check(right / 100).ok is True
+    assert "over 1.2" in repr(check(right + 1)) and "a larger budget" in repr(check(right - 1))
+    assert check("banana").ok is False and check(None).ok is None
+
+
+def test_exercise_2_is_the_smallest_shared_ratio_that_protects_tracking() -> None:
+    right, target = ex.smallest_shared_ratio(), ex.own_budget_level()
+    assert ex.tracking_gave_up(right) <= target < ex.tracking_gave_up(right - 1)
+    assert all(ex.tracking_gave_up(r) <= target for r in range(right, 41))  # and every larger share
+    assert ex.exercise_2.check(right).ok is True
+    assert ex.exercise_2.check(10).ok is False and "a smaller share" in repr(ex.exercise_2.check(40))
+
+
+def test_exercise_3_is_the_fewest_calls_in_the_contention_table() -> None:
+    right = ex.fewest_calls()
+    at = views.contention_view().frame.xs(50, level="clients")
+    assert at.loc[right, "calls"] == at["calls"].min()
+    assert ex.exercise_3.check(right.split()[0].upper()).ok is True
+    assert ex.exercise_3.check("no jitter").ok is False
+    assert ex.exercise_3.check(42).message.startswith("Not yet: this asks for a strategy")
+
+
+@pytest.mark.parametrize("exercise", [ex.exercise_1, ex.exercise_2, ex.exercise_3])
+def test_every_checker_answers_anything_in_one_line(exercise) -> None:
+    for typed in (None, "", 0, -3, "21/11", "eleven", 2.5, [1, 2], "100%", "decorrelated"):
+        feedback = exercise.check(typed)
+        assert "\n" not in feedback.message and feedback.message.split(":")[0] in (
+            "Right",
+            "Not yet",
+            "No answer yet. Hint",
+        )
+    assert any(isinstance(part, str) and "**" in part for part in exercise.worked_answer())

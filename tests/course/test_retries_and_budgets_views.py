@@ -1,0 +1,141 @@
+"""Notebook 06's views: the sources' figures computed, the seeded tables read from the kept runs,
+the slider views' series adding up to the runs' counters, and the storm's drain the package's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab import cache
+from bulkhead_lab.course.retries_and_budgets import views
+from bulkhead_lab.model import EVENT, TRACKING, Params
+from bulkhead_lab.model import run as lesson_run
+from bulkhead_lab.retries import AWS_QUOTA, SRE_BUDGET
+from bulkhead_lab.retry_storm import RetrySetup, storm
+
+# --- the sources' figures ---------------------------------------------------------------------------
+
+
+def test_4_attempts_over_3_layers_is_the_printed_fact_and_the_tables_bottom_row() -> None:
+    assert views.amplification_fact() == "4 attempts over 3 layers = 64 calls"
+    table = views.amplification_table()
+    assert table.loc["4 attempts per layer", "layer 3"] == 64
+    assert list(table.loc["1 attempt per layer"]) == [1, 1, 1]
+
+
+def test_the_worst_case_is_3x_without_a_budget_and_about_1_1x_with_the_sres() -> None:
+    frame = views.worst_case_table().frame
+    assert frame.loc["no budget", "here: calls per request"] == 3.0
+    assert frame.loc["SRE 10%", "here: calls per request"] == pytest.approx(1.111)
+    assert frame.loc["SRE 10%", "the source's worst case"] == "about 1.1x"
+    assert frame.loc["AWS quota", "here: retries"] == AWS_QUOTA.capacity // AWS_QUOTA.retry_cost
+    assert views.budget_fact().endswith(
+        "no budget 3.000x the requests; the SRE 10% budget 1.111x (the book: about 1.1x)"
+    )
+
+
+def test_a_wide_table_shows_its_sentences_whole() -> None:
+    table = views.beside_the_sources()
+    assert "..." not in repr(table) and "..." not in table._repr_html_()
+    assert "64 calls" in table.frame.loc["SRE book ch. 22", "here"]
+
+
+@pytest.fixture(scope="module")
+def contention() -> views.ContentionView:
+    return views.contention_view()
+
+
+def test_without_jitter_50_clients_make_n_n_plus_1_over_2_calls(contention) -> None:
+    at = contention.at(50)
+    assert at.loc["exponential, no jitter", "calls (50 clients)"] == 50 * 51 / 2
+    assert at.loc["full jitter", "calls (50 clients)"] < at.loc["equal jitter", "calls (50 clients)"]
+    fact = views.contention_fact(contention)
+    assert "no jitter 1275 calls, done at step 4228" in fact and "full jitter 352.5 calls" in fact
+
+
+# --- retrying callers in lesson 000's rounds ----------------------------------------------------------
+
+
+def test_with_no_retries_the_table_is_lesson_000s_drops() -> None:
+    row = views.retry_table().loc["no retries"]
+    for layout, split in (("single pool (32)", None), ("24/8", 24)):
+        h, y = (lesson_run(Params(split=split, mode=m)) for m in ("healthy", "slowdown"))
+        assert row.loc[layout, "healthy: tracking gave up"] == h.tracking_dropped
+        assert row.loc[layout, "slowdown: tracking gave up"] == y.tracking_dropped
+        assert row.loc[layout, "slowdown: event gave up"] == y.event_dropped
+        assert row.loc[layout, "slowdown: event calls/request"] == 1.0
+
+
+def test_the_sliders_describe_the_callers() -> None:
+    setup = views.setup_of(4, "at once", 20, "10% (SRE)", "both flows")
+    assert setup.policy.attempts == 4 and setup.policy.backoff is None
+    assert setup.budget == SRE_BUDGET and setup.shared
+    backoff = views.setup_of(jitter="decorrelated", base=50).policy.backoff
+    assert backoff is not None and (backoff.base, backoff.jitter) == (50, "decorrelated")
+    with pytest.raises(ValueError, match="^budget must be one of"):
+        views.setup_of(budget="11%")
+
+
+def test_the_retry_views_series_add_up_to_its_runs() -> None:
+    view = views.retry_view(24, views.setup_of(budget="5%"))
+    assert view.layouts == (None, 24)
+    assert list(view.frame.index) == [
+        (layout, day) for layout in ("single pool (32)", "24/8") for day in ("healthy", "slowdown")
+    ]
+    scale = views.BIN / view.cycle  # a point is a rate over BIN rounds
+    for split in view.layouts:
+        y = view.runs[(split, "slowdown")]
+        for flow, counters in ((TRACKING, y.tracking), (EVENT, y.event)):
+            s = view.series[(split, flow)]
+            assert len(s.time) == 4000 // views.BIN and s.time[20] == 10.0
+            assert round(sum(s.slowdown) * scale) == counters.attempts
+            assert round(sum(s.requests) * scale) == counters.requests
+            assert round(sum(s.gave_up) * scale) == counters.gave_up
+    assert views.retry_view(None).layouts == (None,)
+    assert "single pool (32) tracking" in view.sentence(None)
+
+
+def test_a_shared_budget_helps_the_healthy_day_and_leaks_the_slowdown_through_24_8() -> None:
+    frame = views.budget_scope_table()
+    own, shared = frame.loc[("24/8", "each flow")], frame.loc[("24/8", "both flows")]
+    assert shared["healthy: event gave up"] < own["healthy: event gave up"]  # the sharing given up
+    assert own["slowdown: tracking gave up"] == own["healthy: tracking gave up"] == 1
+    assert shared["slowdown: tracking gave up"] > 10 * own["slowdown: tracking gave up"]
+
+
+def test_no_ratio_budget_brings_the_single_pool_near_24_8() -> None:
+    frame = views.single_pool_budget_table()
+    assert frame["single pool: tracking gave up"].min() > 10 * frame["24/8: tracking gave up"].max()
+    assert frame.loc["0%", "single pool: tracking gave up"] == 2654  # no retry granted: the lesson's
+    assert "38.1 > 32 slots" in views.capacity_fact()
+
+
+# --- the storm after its trigger ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jitter", ["full", "none"])
+def test_the_storm_view_reads_the_same_drain_as_retry_storm(jitter: str) -> None:
+    setup = views.setup_of(jitter=jitter)
+    view = views.storm_view(24, setup)
+    for split in (None, 24):
+        p = Params(split=split)
+        s = storm(p, setup, stream=cache.stream(p))
+        row = view.frame.loc["single pool (32)" if split is None else "24/8"]
+        assert (row["tracking back after"], row["event back after"]) == (s.drain_tracking, s.drain_event)
+        assert row["every flow back after"] == max(s.drain_tracking or 0, s.drain_event or 0)
+    assert view.back(None) == view.frame.loc["single pool (32)", "every flow back after"]
+
+
+def test_a_budget_leaves_nothing_to_drain_and_the_bulkheads_tracking_never_storms() -> None:
+    frame = views.drain_table()
+    assert (frame.xs("10% (SRE)", level="budget") == 0).all().all()
+    assert (frame["24/8: tracking back after"] == 0).all()
+    assert frame.loc[("full jitter", "none"), "single pool (32): tracking back after"] == 28
+
+
+def test_a_storm_views_excess_is_the_slowdown_days_calls_over_the_healthy_days() -> None:
+    view = views.storm_view(None, RetrySetup(views.LESSON_POLICY), stop=2500)
+    assert view.layouts == (None,) and view.rounds[0] == 2500 - views.STORM_BEFORE
+    assert any(x > 0 for x in view.excess[(None, TRACKING)][:10])  # the slowdown's retries show
+    assert view.excess[(None, TRACKING)][-1] == 0  # 300 rounds after the end: back
+    with pytest.raises(ValueError, match="^stop must be an integer in 1000..3700"):
+        views.storm_view(stop=3800)
