@@ -288,10 +288,18 @@ async def _bulkhead_when_busy(
 
 
 async def _bulkhead(client: aiohttp.ClientSession, order_url: str) -> dict[str, int] | None:
-    async with client.get(order_url + "/admin/bulkhead") as r:
-        if r.status == 404:
-            return None
-        return await r.json()
+    """``/admin/bulkhead``, or None for a variant without one; a failed call is a one-line RuntimeError."""
+    url = order_url + "/admin/bulkhead"
+    try:
+        async with client.get(url) as r:
+            if r.status == 404:
+                return None
+            if r.status >= 400:
+                raise RuntimeError(f"GET {url} answered HTTP {r.status}: {(await r.text()).strip()}")
+            return await r.json()
+    except aiohttp.ClientError as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise RuntimeError(f"GET {url} failed: {reason}") from None
 
 
 def planned_seconds(settings: OrderSettings, orders: int, latency: float) -> tuple[float, str]:
