@@ -1,0 +1,1 @@
+"""Notebook 05 · Adaptive limits"""

@@ -1,0 +1,30 @@
+"""Notebook 05's figures: one kept figure per slider view of :mod:`..views`, and the comparison's bars.
+
+Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.kept.KeptFigure`);
+each ``*_figure(view)`` function draws one afresh for a notebook cell. Colours and the figure
+style are :mod:`bulkhead_lab.course.style`'s: the limit black, tracking blue, events orange,
+the failure vermillion, the single pool grey, an algorithm's own estimate green.
+"""
+
+from .bars import comparison_figure
+from .explore import ExploreFigure, explore_figure
+from .pitfalls import (
+    DriftFigure,
+    RampFigure,
+    ReactionFigure,
+    drift_figure,
+    ramp_figure,
+    reaction_figure,
+)
+
+__all__ = [
+    "DriftFigure",
+    "ExploreFigure",
+    "RampFigure",
+    "ReactionFigure",
+    "comparison_figure",
+    "drift_figure",
+    "explore_figure",
+    "ramp_figure",
+    "reaction_figure",
+]
