@@ -33,6 +33,7 @@ matplotlib.use("Agg")
 from bench import Verdicts, load_line  # noqa: E402
 
 from bulkhead_lab import cache  # noqa: E402
+from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.panel import SliderView  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
@@ -70,6 +71,50 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
         {
             "round": ((1000, 1001), list(range(1002, 1013))),
             "split": ((24, 25), [20, 21, 22, 23, 26, 27, 28, 18, 19, 17, 16]),
+        },
+    ),
+    "05 explore": (
+        panels05.explore_panel,
+        {
+            "algorithm": (("AIMD", "Vegas"), ["Gradient2", "Envoy"]),
+            "slow": ((22, 23), [24, 25, 26, 27, 28, 29, 30, 21, 20, 19, 31]),
+            "length": ((3000, 2950), [2900, 2850, 2800, 2750, 2700, 2650, 2600, 2550, 2500, 2450, 2400]),
+            "aimd_timeout": ((500, 21), [20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10]),
+        },
+    ),
+    "05 explore Vegas": (
+        lambda: panels05.explore_panel(algorithm="Vegas"),
+        {"vegas_smoothing": ((1.0, 0.95), [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4])},
+    ),
+    "05 explore Gradient2": (
+        lambda: panels05.explore_panel(algorithm="Gradient2"),
+        {"gradient2_tolerance": ((1.5, 1.6), [1.7, 1.8, 1.9, 2.0, 2.1, 2.2, 1.4, 1.3, 1.2, 1.1, 1.0])},
+    ),
+    "05 explore Envoy": (
+        lambda: panels05.explore_panel(algorithm="Envoy"),
+        {"envoy_request_count": ((50, 75), [100, 150, 200, 300, 400, 40, 30, 20, 10])},
+    ),
+    "05 drift": (
+        panels05.drift_panel,
+        {
+            "length": ((3000, 2980), [2960, 2940, 2920, 2900, 2880, 2860, 2840, 2820, 2800, 2780, 2760]),
+            "tolerance": ((1.5, 1.6), [1.7, 1.8, 1.9, 2.0, 2.1, 2.2, 1.4, 1.3, 1.2, 1.1, 1.0]),
+        },
+    ),
+    # "slow_start" and "windowed" have two values only: their "new value" is one already seen.
+    "05 slow-start": (
+        panels05.slow_start_panel,
+        {
+            "initial": ((1, 2), [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),
+            "slow_start": ((True, False), [True]),
+            "windowed": ((False, True), [False]),
+        },
+    ),
+    "05 reaction": (
+        panels05.reaction_panel,
+        {
+            "smoothing": ((1.0, 0.95), [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4]),
+            "tolerance": ((1.5, 1.6), [1.7, 1.8, 1.9, 2.0, 2.1, 2.2, 1.4, 1.3, 1.2, 1.1, 1.0]),
         },
     ),
     # Notebook 06: few choices per slider, so fewer new values; "budget-scope" has two values only,

@@ -227,6 +227,71 @@ def a_budget_leaves_nothing_to_drain(before: ld.View, after: ld.View, was: str, 
         assert number(row(after, layout=layout)["every flow back after"]) == 0
 
 
+def _by_layout(view: ld.View) -> dict[str, dict[str, str]]:
+    return {r["layout"]: r for r in view.table()}
+
+
+def longer_slowdown_spares_only_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    old, new = _by_layout(before), _by_layout(after)
+    single, wall = "single pool (32)", "24/8"
+    # The single pool's tracking flow pays for every round of the slowdown ...
+    assert number(new[single]["slowdown tracking dropped"]) > number(old[single]["slowdown tracking dropped"])
+    # ... behind 24/8 it drops what it drops on a healthy day, however long the slowdown lasts.
+    assert new[wall]["slowdown tracking dropped"] == new[wall]["healthy tracking dropped"]
+    assert number(new[wall]["slowdown event dropped"]) > number(old[wall]["slowdown event dropped"])
+
+
+def another_algorithm_leaves_the_walls_alone(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert now != was
+    old, new = _by_layout(before), _by_layout(after)
+    adaptive = [name for name in new if name not in ("single pool (32)", "24/8")]
+    assert len(adaptive) == 1 and adaptive[0].startswith(f"{now}, "), adaptive
+    for layout in ("single pool (32)", "24/8"):
+        assert new[layout] == old[layout]
+
+
+def timeout_under_the_slow_hold_beats_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) < number(was)
+    (name,) = [n for n in _by_layout(after) if n.startswith("AIMD")]
+    old = [r for n, r in _by_layout(before).items() if n.startswith("AIMD")][0]
+    new, wall = _by_layout(after)[name], _by_layout(after)["24/8"]
+    # Slow calls now exceed the timeout: the event limit backs off, tracking drops fewer than behind 24/8 ...
+    assert number(new["slowdown tracking dropped"]) < number(wall["slowdown tracking dropped"])
+    assert number(new["slowdown event dropped"]) > number(old["slowdown event dropped"])
+    # ... while no normal call does: the healthy day is the same.
+    assert new["healthy tracking dropped"] == old["healthy tracking dropped"]
+
+
+def larger_tolerance_drifts_back_sooner(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    assert value(after, "back at 28 at round") < value(before, "back at 28 at round")
+    assert value(after, "event limit, lowest") > value(before, "event limit, lowest")
+    assert value(after, "tracking dropped in the slowdown, Gradient2") > value(
+        before, "tracking dropped in the slowdown, Gradient2"
+    )
+
+
+def higher_start_reaches_the_compartment_sooner(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    where = {"updates": "once a second (WindowedLimit)", "slow start": "off"}
+    reached = [number(row(view, **where)["reaches 24 at round"]) for view in (before, after)]
+    assert reached[1] < reached[0]
+
+
+def less_smoothing_reacts_slower_and_calmer(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) < number(was)
+
+    def yours(view: ld.View) -> dict[str, str]:
+        rows = [r for r in view.table() if r["setting"] == "Vegas smoothing"]
+        (r,) = [r for r in rows if r["value"].endswith("(yours)")]
+        return r
+
+    old, new = yours(before), yours(after)
+    assert number(new["rounds to half its fall"]) > number(old["rounds to half its fall"])
+    assert number(new["healthy day: spread (slots)"]) < number(old["healthy day: spread (slots)"])
+
+
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
         Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
@@ -275,6 +340,26 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("storm", "budget", "storm", "ArrowRight", 2,
              "with a budget the load is back as soon as the slowdown ends", a_budget_leaves_nothing_to_drain),
     ),
+    "05_adaptive_limits.ipynb": (
+        Move("explore", "slowdown-length", "explore", "ArrowRight", 10,
+             "a longer slowdown costs the single pool's tracking flow more, never the one behind 24/8",
+             longer_slowdown_spares_only_the_wall),
+        Move("explore", "algorithm", "explore", "ArrowLeft", 2,
+             "another algorithm redraws its own row; one pool and 24/8 stay as they were",
+             another_algorithm_leaves_the_walls_alone),
+        Move("explore", "aimd-timeout", "explore", "ArrowLeft", 28,
+             "an AIMD timeout under the slow calls' hold backs the event limit off, beating 24/8 on tracking",
+             timeout_under_the_slow_hold_beats_the_wall),
+        Move("drift", "drift-tolerance", "drift", "ArrowRight", 5,
+             "a larger tolerance lets Gradient2's limit fall less and climb back sooner",
+             larger_tolerance_drifts_back_sooner),
+        Move("slow-start", "vegas-initial", "slow-start", "ArrowRight", 3,
+             "a higher initial limit reaches the compartment sooner without slow start, once a second",
+             higher_start_reaches_the_compartment_sooner),
+        Move("reaction", "reaction-smoothing", "reaction", "ArrowLeft", 10,
+             "less smoothing weight: Vegas reacts slower and moves less on a calm day",
+             less_smoothing_reacts_slower_and_calmer),
+    ),
 }  # fmt: skip
 
 
@@ -283,6 +368,7 @@ MOVES: dict[str, tuple[Move, ...]] = {
 
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
+    from bulkhead_lab.course.adaptive_limits import exercises as ex05
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
@@ -290,6 +376,10 @@ def _right_answers() -> dict[str, dict[int, str]]:
     return {
         "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
         "02_single_pool_vs_bulkhead.ipynb": {1: str(ex02.smallest_event_pool())},
+        "05_adaptive_limits.ipynb": {
+            1: str(ex05.largest_working_timeout()),
+            2: f"{ex05.drift_return().baseline:.1f}",
+        },
         "06_retries_and_budgets.ipynb": {
             1: str(ex06.largest_ratio_under()),
             2: str(ex06.smallest_shared_ratio()),
