@@ -103,11 +103,19 @@ class SliderView:
         if loop is not None and since < BURST_S:
             self._trailing = loop.call_later(BURST_S - since, self._redraw_trailing)
             return
-        self.redraw()
+        self._redraw_from_slider()
 
     def _redraw_trailing(self) -> None:
         self._trailing = None
-        self.redraw()
+        self._redraw_from_slider()
+
+    def _redraw_from_slider(self) -> None:
+        # A slider's callback has no cell to stop: an interrupted live run ends here, said
+        # in the panel (its status and the figure's note), not as an error in the kernel's log.
+        try:
+            self.redraw()
+        except KeyboardInterrupt:
+            pass
 
     def redraw(self) -> None:
         """Recompute the view from the sliders and replace the output area's figure and table.
@@ -116,12 +124,20 @@ class SliderView:
         a slider then shows only what it prints itself, in JupyterLab, under nbconvert and
         under nbval alike.
         """
+        shown = self.output.outputs
+        if self.progress is not None and _drawn(shown):
+            # A live run takes seconds: until it ends, say whose figure is showing.
+            self.output.outputs = (_stream(PREVIOUS_RUN), *_drawn(shown))
         try:
             try:
                 self.result, figures, tables = self._render(**self.values())
             except ValueError as err:  # a learner sees one line, never a traceback
                 self.output.outputs = (_stream(f"cannot draw this view: {err}\n"),)
                 return
+            except KeyboardInterrupt:
+                note = INTERRUPTED_RUN if _drawn(shown) else "interrupted: no run finished yet\n"
+                self.output.outputs = (_stream(note), *_drawn(shown))
+                raise
             self.output.outputs = output_bundles(figures, tables)
         finally:
             self._last_redraw = time.monotonic()
@@ -156,6 +172,18 @@ def display_widget(widget: w.Widget, fallback: str) -> None:
     bundle = widget._repr_mimebundle_()
     bundle["text/plain"] = fallback
     display(bundle, raw=True)
+
+
+PREVIOUS_RUN = "a live run is in flight: the figure below is the previous run's, not the sliders' values\n"
+INTERRUPTED_RUN = (
+    "interrupted: the figure below is the previous run's, not the sliders' values; "
+    "move a slider to run again\n"
+)
+
+
+def _drawn(outputs: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The figure and table outputs of an output area, without its one-line notes."""
+    return tuple(o for o in outputs if o.get("output_type") != "stream")
 
 
 def _stream(text: str) -> dict[str, Any]:

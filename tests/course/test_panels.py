@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import ipywidgets as w
+import pandas as pd
 import pytest
 from ipywidgets.widgets.widget_link import Link
 
@@ -162,3 +163,47 @@ def test_a_single_move_outside_a_burst_redraws_at_once() -> None:
     SliderView("single", {"n": slider}, render)
     slider.value = 3
     assert drawn == [0, 3]
+
+
+class _Progress:
+    """Stands in for a live panel's progress bar: only its presence matters to the panel."""
+
+
+def _live_panel(render):
+    slider = w.IntSlider(value=0)
+    panel = SliderView("live", {"n": slider}, render, draw=False)
+    panel.progress = _Progress()  # type: ignore[assignment]
+    return panel, slider
+
+
+def test_a_live_panel_marks_the_figure_it_shows_as_the_previous_runs_while_a_run_is_in_flight() -> None:
+    seen: list[tuple] = []
+
+    def render(n):
+        seen.append(tuple(o.get("text", o["output_type"]) for o in panel.output.outputs))
+        return n, [], [pd.DataFrame({"n": [n]})]
+
+    panel, slider = _live_panel(render)
+    panel.set(n=1)
+    panel.set(n=2)
+    assert seen[0] == ()  # nothing drawn yet: nothing to mark
+    assert seen[1][0].startswith("a live run is in flight: the figure below is the previous run's")
+    assert [o["output_type"] for o in panel.output.outputs] == ["display_data"]  # the mark is gone after
+
+
+def test_an_interrupted_live_run_says_so_above_the_previous_figure_and_a_slider_move_swallows_it() -> None:
+    def render(n):
+        if n == 3:
+            raise KeyboardInterrupt
+        return n, [], [pd.DataFrame({"n": [n]})]
+
+    panel, slider = _live_panel(render)
+    panel.set(n=1)
+    with pytest.raises(KeyboardInterrupt):
+        panel.set(n=3)  # from a cell, the interrupt stops the cell
+    note, table = panel.output.outputs
+    assert note["text"].startswith("interrupted: the figure below is the previous run's")
+    assert "1" in table["data"]["text/plain"]
+    slider.value = 1
+    slider.value = 3  # from a slider, it ends in the panel: no error escapes the callback
+    assert panel.output.outputs[0]["text"].startswith("interrupted:")
