@@ -164,9 +164,9 @@ def test_exercise_2_is_the_smallest_shared_ratio_that_protects_tracking() -> Non
     assert ex.exercise_2.check(10).ok is False and "a smaller share" in repr(ex.exercise_2.check(40))
 
 
-def test_exercise_3_is_the_fewest_calls_in_the_contention_table() -> None:
+def test_exercise_3_is_the_fewest_calls_in_the_contention_table_at_ten_clients() -> None:
     right = ex.fewest_calls()
-    at = views.contention_view().frame.xs(50, level="clients")
+    at = views.contention_view().frame.xs(ex.CLIENTS, level="clients")
     assert at.loc[right, "calls"] == at["calls"].min()
     assert ex.exercise_3.check(right.split()[0].upper()).ok is True
     assert ex.exercise_3.check("no jitter").ok is False

@@ -22,7 +22,7 @@ from ..exercise import Exercise, Feedback, NotUnderstood, read_number
 from . import views
 
 LOAD_CAP = 1.2  # exercise 1: the event flow's calls per request through the slowdown
-CLIENTS = 50  # exercise 3: Brooker's largest client count
+CLIENTS = 10  # exercise 3: Brooker's smallest client count (section 3 prints the largest, 50)
 SLOWDOWN = Params(split=LESSON_SPLIT, mode="slowdown")
 
 
@@ -241,8 +241,8 @@ def _answer_3() -> list[object]:
         f"**{right}**: {at.loc[right, 'calls']:g} calls for {CLIENTS} clients. Without jitter the losers "
         f"stay in lockstep: {CLIENTS} x {CLIENTS + 1} / 2 = {CLIENTS * (CLIENTS + 1) // 2} calls "
         f"whatever the backoff. Among the backoffs {soonest} finishes soonest (step "
-        f"{at.loc[soonest, 'completion']:g}) but makes more calls; Brooker's post weighs the same pair: "
-        "full jitter less work, decorrelated slightly less time.",
+        f"{at.loc[soonest, 'completion']:g}). With 50 clients the fewest calls are "
+        f"{fewest_calls(50)}'s: which jitter does least work depends on how many clients contend.",
         view.at(CLIENTS),
     ]
 
