@@ -5,8 +5,9 @@ slider's figure faster in the browser than the course's way: a kept figure repai
 as one PNG into an Output widget. This benchmark builds one figure of the course's kind (notebook 01's
 blocking figure: three curves, three marks and a title over a kept frame) twice in a scratch notebook:
 
-- ``png``: a :class:`~bulkhead_lab.course.kept.KeptFigure` in a :class:`~bulkhead_lab.course.panel.SliderView`,
-  as every seeded panel does; timed from the key's ``keydown`` to the new ``<img>``'s ``load`` (decoded);
+- ``png``: a :class:`~bulkhead_lab.course.kept.KeptFigure` in a
+  :class:`~bulkhead_lab.course.panel.SliderView`, as every seeded panel does; timed from the key's
+  ``keydown`` to the new ``<img>``'s ``load`` (decoded);
 - ``ipympl``: the same artists in an ipympl figure (``%matplotlib widget``), updated in place and
   ``canvas.draw_idle()``; timed from ``keydown`` to the canvas' next ``drawImage`` (ipympl draws each
   image it receives onto its ``<canvas>`` once decoded).
@@ -85,7 +86,9 @@ box
 _HOOKS_JS = """
 () => {
   window.__blT = {t0: null, png: null, canvas: null};
-  document.addEventListener('keydown', () => { window.__blT = {t0: performance.now(), png: null, canvas: null}; }, true);
+  document.addEventListener('keydown', () => {
+    window.__blT = {t0: performance.now(), png: null, canvas: null};
+  }, true);
   document.addEventListener('load', (e) => {
     if (e.target.tagName === 'IMG' && e.target.closest('.bl-view-png') && window.__blT.t0 !== null)
       window.__blT.png = performance.now();
@@ -115,12 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=20, help="key presses per way (default 20)")
     args = parser.parse_args(argv)
     try:
-        import ipympl  # noqa: F401
+        import ipympl  # type: ignore[import-not-found]  # noqa: F401  # optional: measured only where installed
     except ImportError:
         print("ipympl is not installed here (the project does not need it): pip install ipympl to measure")
         return 0
     print(load_line())
-    cells = [
+    cells: list[dict[str, Any]] = [
         {
             "cell_type": "code",
             "execution_count": None,
