@@ -7,20 +7,31 @@ answer "busy, try again" in milliseconds instead of queueing without end.
 
 A finished call hands its place straight to the oldest waiter (first come, first
 served). A waiting or running task that is cancelled gives its place back.
+
+The limit may move while calls run (:meth:`Bulkhead.set_limit`, what an adaptive limiter
+does, :mod:`.adaptive_limit`): a higher limit admits waiters at once; a lower one stops
+admitting until enough running calls have finished (nothing running is cut off).
+
+``timeline=True`` records a :class:`BulkheadPoint` ``(t, running, queued, rejected,
+limit)`` at every change, ``t`` in seconds since :attr:`Bulkhead.t0` (its creation or
+its last :meth:`Bulkhead.reset`): the queue the figures draw.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..validation import check_int
 
 T = TypeVar("T")
 
-__all__ = ["Bulkhead", "BulkheadError", "BulkheadRejectedError"]
+__all__ = ["Bulkhead", "BulkheadError", "BulkheadPoint", "BulkheadRejectedError", "MAX_TIMELINE"]
+
+MAX_TIMELINE = 200_000  # points a timeline keeps; past that it stops growing (and says so)
 
 
 class BulkheadError(Exception):
@@ -33,6 +44,16 @@ class BulkheadRejectedError(BulkheadError):
     def __init__(self, limit: int, queue: int, running: int, queued: int) -> None:
         self.limit, self.queue, self.running, self.queued = limit, queue, running, queued
         super().__init__(f"bulkhead full: {running}/{limit} running, {queued}/{queue} queued")
+
+
+class BulkheadPoint(NamedTuple):
+    """The bulkhead at one change: seconds since its t0, calls running and waiting, refusals so far, limit."""
+
+    t: float
+    running: int
+    queued: int
+    rejected: int
+    limit: int
 
 
 class Bulkhead:
@@ -48,13 +69,19 @@ class Bulkhead:
         queue: int = 0,
         *,
         on_reject: Callable[[BulkheadRejectedError], None] | None = None,
+        timeline: bool = False,
     ) -> None:
         self.limit = check_int("limit", limit, 1)
         self.queue = check_int("queue", queue, 0)
         self.on_reject = on_reject
         self.running = 0
         self.rejected = 0
+        self.record_timeline = bool(timeline)
+        self.timeline: list[BulkheadPoint] = []
+        self.truncated = False  # the timeline reached MAX_TIMELINE points and stopped growing
+        self.t0 = time.monotonic()
         self._waiters: deque[asyncio.Future[None]] = deque()
+        self._record(self.t0)
 
     # --- what it reports ---------------------------------------------------------
 
@@ -65,8 +92,8 @@ class Bulkhead:
 
     @property
     def execution_slots(self) -> int:
-        """Free running places (cockatiel's ``executionSlots``)."""
-        return self.limit - self.running
+        """Free running places (cockatiel's ``executionSlots``; 0 while a lowered limit is exceeded)."""
+        return max(0, self.limit - self.running)
 
     @property
     def queue_slots(self) -> int:
@@ -74,13 +101,14 @@ class Bulkhead:
         return self.queue - self.queued
 
     def stats(self) -> dict[str, int]:
-        """The numbers ``GET /admin/bulkhead`` shows, named as cockatiel names them."""
+        """The numbers ``GET /admin/bulkhead`` shows, named as cockatiel names them, and the limit."""
         return {
             "running": self.running,
             "queued": self.queued,
             "executionSlots": self.execution_slots,
             "queueSlots": self.queue_slots,
             "rejected": self.rejected,
+            "limit": self.limit,
         }
 
     def __repr__(self) -> str:
@@ -89,21 +117,64 @@ class Bulkhead:
             f"rejected {self.rejected})"
         )
 
+    def _record(self, now: float | None = None) -> None:
+        if not self.record_timeline:
+            return
+        if len(self.timeline) >= MAX_TIMELINE:
+            self.truncated = True
+            return
+        t = (time.monotonic() if now is None else now) - self.t0
+        point = BulkheadPoint(t, self.running, self.queued, self.rejected, self.limit)
+        if self.timeline and self.timeline[-1][1:] == point[1:]:
+            return  # nothing the figures draw has changed
+        self.timeline.append(point)
+
+    def reset(self) -> None:
+        """Refusals back to 0 and a new timeline from now (running and waiting calls are the caller's)."""
+        self.rejected = 0
+        self.t0 = time.monotonic()
+        self.timeline = []
+        self.truncated = False
+        self._record(self.t0)
+
+    # --- the limit ---------------------------------------------------------------------
+
+    def set_limit(self, limit: int) -> None:
+        """Move the limit: a higher one admits waiters at once, a lower one admits none until
+        fewer than ``limit`` calls run (a running call is never cut off)."""
+        limit = check_int("limit", limit, 1)
+        if limit == self.limit:
+            return
+        self.limit = limit
+        self._admit()
+        self._record()
+
+    def _admit(self) -> None:
+        """Hand free running places to the oldest waiters."""
+        while self._waiters and self.running < self.limit:
+            place = self._waiters.popleft()
+            if not place.done():
+                self.running += 1
+                place.set_result(None)  # the waiter now owns this running place
+
     # --- taking and giving back a place ---------------------------------------------
 
     async def acquire(self) -> None:
         """Take a running place, waiting in the queue if needed; refuse at once if both are full."""
         if self.running < self.limit and not self._waiters:
             self.running += 1
+            self._record()
             return
         if len(self._waiters) >= self.queue:
             self.rejected += 1
+            self._record()
             error = BulkheadRejectedError(self.limit, self.queue, self.running, self.queued)
             if self.on_reject is not None:
                 self.on_reject(error)
             raise error
         place: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(place)
+        self._record()
         try:
             await place
         except BaseException:
@@ -111,18 +182,16 @@ class Bulkhead:
                 self.release()  # the place was handed over just as we were cancelled: pass it on
             elif place in self._waiters:  # release() may already have skipped it
                 self._waiters.remove(place)
+                self._record()
             raise
 
     def release(self) -> None:
-        """Give a running place back: to the oldest waiter if there is one, else free it."""
-        while self._waiters:
-            place = self._waiters.popleft()
-            if not place.done():
-                place.set_result(None)  # the waiter now owns this running place
-                return
+        """Give a running place back: to the oldest waiter if the limit allows, else free it."""
         if self.running <= 0:
             raise BulkheadError("release() without a matching acquire()")
         self.running -= 1
+        self._admit()
+        self._record()
 
     async def __aenter__(self) -> Bulkhead:
         await self.acquire()

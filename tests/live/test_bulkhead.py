@@ -71,7 +71,7 @@ async def settle() -> None:
 
 def expect(b: Bulkhead, running: int, queued: int, rejected: int) -> None:
     assert (b.running, b.queued, b.rejected) == (running, queued, rejected)
-    assert b.execution_slots == b.limit - running
+    assert b.execution_slots == max(0, b.limit - running)  # none free while a lowered limit is exceeded
     assert b.queue_slots == b.queue - queued
 
 
@@ -100,7 +100,14 @@ async def test_a_5_plus_5_bulkhead_runs_5_queues_5_and_refuses_the_rest() -> Non
     expect(b, running=0, queued=0, rejected=10)
     assert calls.started == list(range(10)) + [20]
     assert calls.completed + calls.rejected == calls.submitted == 21
-    assert b.stats() == {"running": 0, "queued": 0, "executionSlots": 5, "queueSlots": 5, "rejected": 10}
+    assert b.stats() == {
+        "running": 0,
+        "queued": 0,
+        "executionSlots": 5,
+        "queueSlots": 5,
+        "rejected": 10,
+        "limit": 5,
+    }
 
 
 async def test_waiters_start_first_come_first_served() -> None:
@@ -307,3 +314,76 @@ async def test_2000_requests_through_a_5_plus_5_bulkhead_never_put_more_than_5_o
     assert dep.calls == served and b.rejected == refused
     assert served > 0 and refused > 0
     expect(b, running=0, queued=0, rejected=refused)
+
+
+# --- a limit that moves, and the timeline the figures draw ------------------------------------------
+
+
+async def test_raising_the_limit_admits_the_oldest_waiters_at_once() -> None:
+    b = Bulkhead(2, 5)
+    calls = Gated(b)
+    await calls.submit(5)
+    expect(b, running=2, queued=3, rejected=0)
+    b.set_limit(4)
+    await settle()
+    expect(b, running=4, queued=1, rejected=0)
+    assert calls.started == [0, 1, 2, 3]  # first come, first served
+    for i in range(5):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks)
+
+
+async def test_lowering_the_limit_cuts_nothing_off_and_admits_no_one_until_enough_calls_end() -> None:
+    b = Bulkhead(4, 5)
+    calls = Gated(b)
+    await calls.submit(6)
+    b.set_limit(2)
+    expect(b, running=4, queued=2, rejected=0)  # the four running go on
+    assert b.execution_slots == 0
+    await calls.finish(0)
+    await calls.finish(1)
+    expect(b, running=2, queued=2, rejected=0)  # 3 of 4 would be over the new limit: nobody admitted
+    await calls.finish(2)
+    expect(b, running=2, queued=1, rejected=0)  # one ended under the limit: the oldest waiter runs
+    assert calls.started == [0, 1, 2, 3, 4]
+    for i in range(3, 6):
+        await calls.finish(i)
+    await asyncio.gather(*calls.tasks)
+    expect(b, running=0, queued=0, rejected=0)
+
+
+def test_a_bad_limit_is_refused_with_one_line_and_the_limit_stays() -> None:
+    b = Bulkhead(3, 1)
+    with pytest.raises(ValueError, match=r"^limit must be an integer >= 1 \(got 0\)$"):
+        b.set_limit(0)
+    assert b.limit == 3
+
+
+async def test_the_timeline_records_running_queued_refused_and_limit_at_every_change() -> None:
+    b = Bulkhead(1, 1, timeline=True)
+    calls = Gated(b)
+    await calls.submit(3)  # one runs, one waits, one is refused
+    b.set_limit(2)  # the waiter runs at once
+    await settle()
+    await calls.finish(0)
+    await calls.finish(1)
+    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    rows = [p[1:] for p in b.timeline]  # (running, queued, rejected, limit)
+    assert rows == [
+        (0, 0, 0, 1),
+        (1, 0, 0, 1),
+        (1, 1, 0, 1),
+        (1, 1, 1, 1),  # the refusal is a point of its own
+        (2, 0, 1, 2),
+        (1, 0, 1, 2),
+        (0, 0, 1, 2),
+    ]
+    times = [p.t for p in b.timeline]
+    assert times == sorted(times) and times[0] >= 0.0
+    b.reset()
+    assert [p[1:] for p in b.timeline] == [(0, 0, 0, 2)] and b.rejected == 0
+
+
+def test_a_bulkhead_records_no_timeline_unless_asked() -> None:
+    b = Bulkhead(1, 0)
+    assert b.timeline == [] and not b.record_timeline

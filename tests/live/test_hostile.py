@@ -166,6 +166,7 @@ def test_admin_reset_answers_every_open_order_and_returns_each_service_to_its_st
             "executionSlots": 5,
             "queueSlots": 5,
             "rejected": 0,
+            "limit": 5,
         }
 
         status, stats = http(pay, "POST", "/admin/reset")

@@ -40,6 +40,7 @@ async def test_limited_serves_ten_refuses_ten_at_once_and_payment_never_sees_mor
         "executionSlots": 0,
         "queueSlots": 0,
         "rejected": 10,
+        "limit": 5,
     }
     assert run.bulkhead_after == {
         "running": 0,
@@ -47,6 +48,7 @@ async def test_limited_serves_ten_refuses_ten_at_once_and_payment_never_sees_mor
         "executionSlots": 5,
         "queueSlots": 5,
         "rejected": 10,
+        "limit": 5,
     }
     assert all(r.body["error"] == "busy, try again" for r in run.orders if r.status == 503)
     assert all(

@@ -82,6 +82,7 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
                     "executionSlots": 5,
                     "queueSlots": 5,
                     "rejected": 10,
+                    "limit": 5,
                 }
                 connector = service._pools["payment"].session.connector
                 assert connector is not None and not connector._acquired  # every pool slot given back
