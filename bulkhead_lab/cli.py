@@ -120,7 +120,7 @@ def _serve_pools_args(p: argparse.ArgumentParser) -> None:
 
 
 def _serve_orders_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", required=True, help="shared, separate or limited")
+    p.add_argument("--variant", required=True, help="shared, separate, limited or adaptive")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (loopback only)")
     p.add_argument("--port", type=int, default=3001, help="Order Service port")
     p.add_argument("--payment-port", type=int, default=3002)
@@ -129,6 +129,18 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=5, help="per-dependency pool / bulkhead limit")
     p.add_argument("--queue", type=int, default=5, help="bulkhead waiting places (limited)")
     p.add_argument("--keepalive", action="store_true", help="keep idle connections open")
+    p.add_argument(
+        "--pool-rule",
+        default="aiohttp",
+        help="what counts against a pool's limit: aiohttp (connections in use, the default) or node "
+        "(every socket owned, idle kept-alive ones included, as Node's maxTotalSockets)",
+    )
+    p.add_argument(
+        "--algorithm",
+        default="Gradient2",
+        help="adaptive only: the limiter moving the bulkhead's limit: Gradient2 (default), Vegas, AIMD "
+        "or Envoy",
+    )
     # None: the Order Service's own default (10 s), kept in one place, live/order_service.py
     p.add_argument(
         "--payment-timeout",

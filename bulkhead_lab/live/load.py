@@ -2,35 +2,59 @@
 
 :func:`drive` switches Payment slow, sends ``orders`` orders at once and ``stock_checks``
 stock checks a moment later to a running Order Service, and records every answer as a
-:class:`RequestResult` in an :class:`OrdersRun`, with what Payment, Inventory and the
-bulkhead reported. :func:`run_orders` starts Payment, Inventory and Order Service on
-free ports, drives them once and stops them. A *wave* is the orders Payment serves
-together in one stretch of its latency: :meth:`OrdersRun.served_waves` counts them.
+:class:`~.clients.RequestResult` in an :class:`OrdersRun`, with what Payment, Inventory,
+Order Service and the bulkhead reported. :func:`run_orders` starts Payment, Inventory
+and Order Service on free ports, drives them once and stops them. A *wave* is the orders
+Payment serves together in one stretch of its latency: :meth:`OrdersRun.served_waves`
+counts them. The orders' client may retry 503s (``retry``, ``budget``: :mod:`.clients`).
+
+Timelines, all in seconds on the drive's clock (0 = the orders are sent):
+``run.timelines[name]`` is ``(t, open calls)`` for ``payment`` and ``inventory``;
+``run.bulkhead_timeline`` is :class:`~.bulkhead.BulkheadPoint` ``(t, running, queued,
+rejected, limit)`` at every change. From :func:`run_orders` they are exact (one clock);
+from :func:`drive` alone the bulkhead's is read over HTTP and placed within the
+millisecond or two of the Order Service's reset.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
 
+from ..retries import JITTER_SEED, Budget, RetryPolicy
 from ..validation import check_int, check_real
+from .bulkhead import BulkheadPoint
+from .clients import (
+    Client,
+    RequestResult,
+    Try,
+    admin_json,
+    bulkhead_reading,
+    check_budget,
+    check_policy,
+    service_stats,
+)
 from .order_service import (
+    ADAPTIVE,
     CALL_TIMEOUT,
     FAST_LATENCY,
+    KEEPALIVE_TIMEOUT,
     SLOW_LATENCY,
     OrderService,
     OrderSettings,
     inventory,
     payment,
 )
+from .orders_run import OrdersRun, Recorder, exact_timelines
 from .server import Progress, check_fd_budget, check_planned
+
+__all__ = ["OrdersRun", "RequestResult", "Try", "drive", "planned_seconds", "run_orders", "run_sockets"]
 
 MAX_REQUESTS = 10_000  # per stream in one drive
 MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
@@ -38,129 +62,13 @@ MAX_STOCK_DELAY = 60.0  # seconds between sending the orders and the stock check
 _POLL = 0.01  # seconds between two readings of /admin/bulkhead while waiting for it to be busy
 
 
-@dataclass(frozen=True)
-class RequestResult:
-    """One answer as the outside client saw it; times in seconds from the drive's start."""
-
-    kind: str  # "order" or "stock"
-    index: int  # the client's sending order, from 1
-    status: int  # HTTP status, or 0 when no answer came (connection failed)
-    latency: float
-    start: float
-    end: float
-    body: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def outcome(self) -> str:
-        """served, refused (503), failed (other status) or no answer."""
-        if self.status == 200:
-            return "served"
-        if self.status == 503:
-            return "refused"
-        return "failed" if self.status else "no answer"
-
-
-@dataclass
-class OrdersRun:
-    """One drive of the Order Service: every answer, what Payment and Inventory saw, the bulkhead."""
-
-    variant: str
-    settings: OrderSettings | None
-    slow: bool
-    slow_latency: float | None
-    requests: list[RequestResult]
-    payment: dict[str, int]
-    inventory: dict[str, int]
-    bulkhead_busy: dict[str, int] | None  # /admin/bulkhead while the orders were in flight
-    bulkhead_after: dict[str, int] | None
-    pools: dict[str, Any] | None
-    duration: float
-    stock_delay: float
-    timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
-    ports: dict[str, int] = field(default_factory=dict)
-
-    def of(self, kind: str) -> list[RequestResult]:
-        return [r for r in self.requests if r.kind == kind]
-
-    @property
-    def orders(self) -> list[RequestResult]:
-        return self.of("order")
-
-    @property
-    def stock_checks(self) -> list[RequestResult]:
-        return self.of("stock")
-
-    def count(self, outcome: str, kind: str = "order") -> int:
-        return sum(r.outcome == outcome for r in self.of(kind))
-
-    @property
-    def served(self) -> int:
-        return self.count("served")
-
-    @property
-    def refused(self) -> int:
-        return self.count("refused")
-
-    def refused_arrivals(self) -> list[int]:
-        """Which orders were refused, numbered by their arrival at Order Service (1 = first)."""
-        return sorted(int(r.body.get("order", 0)) for r in self.orders if r.outcome == "refused")
-
-    def slowest(self, kind: str, outcome: str | None = None) -> float:
-        """The longest latency of that kind (and outcome), in seconds; 0 when there is none."""
-        times = [r.latency for r in self.of(kind) if outcome is None or r.outcome == outcome]
-        return max(times, default=0.0)
-
-    def served_waves(self, slow_latency: float | None = None) -> dict[int, int]:
-        """How many orders were served in Payment's 1st, 2nd, 3rd ... slow wave.
-
-        A wave is a group of orders answered together: a gap of more than half the slow
-        latency between two answers starts the next one (counting by gaps, not by dividing
-        latencies, so each wave's few milliseconds of overhead never add up to a wrong wave).
-        ``slow_latency``: Payment's slowdown when the run did not set it (a server's default).
-        """
-        latency = slow_latency if slow_latency is not None else self.slow_latency
-        if not self.slow or not latency:
-            return {}
-        ends = sorted(r.end for r in self.orders if r.outcome == "served")
-        waves: dict[int, int] = {}
-        k, last = 0, -float("inf")
-        for end in ends:
-            if end - last > latency / 2:
-                k += 1
-            waves[k] = waves.get(k, 0) + 1
-            last = end
-        return waves
-
-
-async def _json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
-    """An admin call's JSON answer; a refused or failed call is a one-line RuntimeError."""
-    try:
-        async with session.request(method, url) as r:
-            text = await r.text()
-    except aiohttp.ClientError as exc:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise RuntimeError(f"{method} {url} failed: {reason}") from None
-    if r.status >= 400:
-        raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
-    return json.loads(text)
-
-
-async def _send(
-    session: aiohttp.ClientSession, kind: str, index: int, method: str, url: str, t0: float
-) -> RequestResult:
-    start = time.monotonic()
-    status, body = 0, {}
-    try:
-        async with session.request(method, url) as r:
-            status = r.status
-            try:
-                body = await r.json(content_type=None)
-            except ValueError:
-                body = {"error": "not JSON"}
-    except aiohttp.ClientError as exc:
-        body = {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
-    end = time.monotonic()
-    return RequestResult(kind, index, status, end - start, start - t0, end - t0, body)
+def check_load(orders: object, stock_checks: object, stock_delay: object) -> tuple[int, int, float]:
+    """The burst's sizes, each refused with one line if out of range."""
+    return (
+        check_int("orders", orders, 0, MAX_REQUESTS),
+        check_int("stock_checks", stock_checks, 0, MAX_REQUESTS),
+        check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY),
+    )
 
 
 async def drive(
@@ -175,51 +83,53 @@ async def drive(
     slow_latency: float | None = None,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
+    retry: RetryPolicy | None = None,
+    budget: Budget | None = None,
+    seed: int = JITTER_SEED,
 ) -> OrdersRun:
     """Lesson 004's load from outside: Payment slow (or not), ``orders`` orders at once and
     ``stock_checks`` stock checks ``stock_delay`` seconds later; every answer recorded.
 
     ``slow_latency`` (seconds, optional) sets Payment's slowdown through ``/admin/slow?ms=``.
+    ``retry`` (a RetryPolicy, backoff in seconds) retries refused orders within ``budget``
+    (counted over this drive: one client), jitter drawn from ``random.Random(seed)``.
     Payment is switched back to normal at the end, whatever happened.
     """
-    orders = check_int("orders", orders, 0, MAX_REQUESTS)
-    stock_checks = check_int("stock_checks", stock_checks, 0, MAX_REQUESTS)
-    stock_delay = check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY)
+    orders, stock_checks, stock_delay = check_load(orders, stock_checks, stock_delay)
     if slow_latency is not None:
         check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
+    retry, budget = check_policy(retry), check_budget(budget)
     total = orders + stock_checks
     check_fd_budget(f"orders + stock_checks = {total}", total + 4)  # this side's end of each connection
     connector = aiohttp.TCPConnector(limit=0, force_close=True)  # the client itself is never the limit
     async with aiohttp.ClientSession(
         connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
-    ) as client:
+    ) as session:
         for url in (payment_url, inventory_url, order_url):  # each back to its start state
-            await _json(client, "POST", url + "/admin/reset")
+            await admin_json(session, "POST", url + "/admin/reset")
+        reset_at = time.monotonic()  # Order Service's clock starts within this reset's round trip
         try:
             if slow:
                 slow_url = f"{payment_url}/admin/slow?on=1"
                 if slow_latency is not None:
                     slow_url += f"&ms={round(slow_latency * 1000)}"
-                await _json(client, "POST", slow_url)
-            done = 0
-
-            async def send(kind: str, index: int, method: str, path: str) -> RequestResult:
-                nonlocal done
-                result = await _send(client, kind, index, method, order_url + path, t0)
-                done += 1
-                if on_progress is not None:
-                    on_progress(done, total)
-                return result
-
+                await admin_json(session, "POST", slow_url)
             t0 = time.monotonic()
+            client = Client(
+                session, t0, retry=retry, budget=budget, seed=seed, total=total, on_progress=on_progress
+            )
             tasks: list[asyncio.Task[RequestResult]] = []
             try:
-                tasks += [asyncio.create_task(send("order", i + 1, "POST", "/orders")) for i in range(orders)]
+                tasks += [
+                    asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
+                    for i in range(orders)
+                ]
                 await asyncio.sleep(stock_delay)
                 tasks += [
-                    asyncio.create_task(send("stock", i + 1, "GET", "/stock")) for i in range(stock_checks)
+                    asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
+                    for i in range(stock_checks)
                 ]
-                busy = await _bulkhead_when_busy(client, order_url, tasks[:orders], timeout)
+                busy = await _bulkhead_when_busy(session, order_url, tasks[:orders], timeout)
                 results = await asyncio.gather(*tasks)
             except BaseException:
                 for t in tasks:
@@ -227,40 +137,42 @@ async def drive(
                 await asyncio.gather(*tasks, return_exceptions=True)
                 raise
             duration = time.monotonic() - t0
-            payment = await _stats(client, payment_url)
-            inv = await _stats(client, inventory_url)
-            after = await _bulkhead(client, order_url)
-            pools = await _json(client, "GET", order_url + "/admin/pools")
+            pay = await service_stats(session, payment_url)
+            inv = await service_stats(session, inventory_url)
+            received = await service_stats(session, order_url)
+            after = await bulkhead_reading(session, order_url, timeline=True)
+            pools = await admin_json(session, "GET", order_url + "/admin/pools")
         finally:
             with contextlib.suppress(aiohttp.ClientError, RuntimeError):  # Payment may be gone
-                await _json(client, "POST", f"{payment_url}/admin/slow?on=0")
-    variant = str(pools.get("variant", "?"))
+                await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")
+    timeline = []
+    if after is not None:
+        shift = reset_at - t0
+        timeline = [BulkheadPoint(max(0.0, p[0] + shift), *p[1:]) for p in after.pop("timeline", [])]
+        after.pop("truncated", None)
     return OrdersRun(
-        variant=variant,
+        variant=str(pools.get("variant", "?")),
         settings=None,
         slow=slow,
         slow_latency=slow_latency,
         requests=list(results),
-        payment=payment,
+        payment=pay,
         inventory=inv,
         bulkhead_busy=busy,
         bulkhead_after=after,
         pools=pools,
         duration=duration,
         stock_delay=stock_delay,
+        bulkhead_timeline=timeline,
+        order_service=received,
+        retry=retry,
+        budget=budget,
+        t0=t0,
     )
 
 
-async def _stats(client: aiohttp.ClientSession, url: str) -> dict[str, Any]:
-    """A dependency's ``/admin/stats``, or ``{"error": ...}`` if it is gone (killed mid-run)."""
-    try:
-        return await _json(client, "GET", url + "/admin/stats")
-    except (aiohttp.ClientError, RuntimeError) as exc:
-        return {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
-
-
 async def _bulkhead_when_busy(
-    client: aiohttp.ClientSession,
+    session: aiohttp.ClientSession,
     order_url: str,
     orders: list[asyncio.Task[RequestResult]],
     timeout: float,
@@ -274,53 +186,63 @@ async def _bulkhead_when_busy(
     """
     deadline = time.monotonic() + timeout
     while True:
-        stats = await _bulkhead(client, order_url)
+        stats = await bulkhead_reading(session, order_url)
         if stats is None:
             return None  # a variant without a bulkhead
         answered = [t.result() for t in orders if t.done()]
         if len(answered) == len(orders) or time.monotonic() >= deadline:
-            return stats
+            return _counters(stats)
         reached = stats["running"] + stats["queued"] + stats["rejected"]
         reached += sum(r.outcome != "refused" for r in answered)  # refusals are in "rejected" already
         if stats["executionSlots"] == 0 and reached >= len(orders):
-            return stats
+            return _counters(stats)
         await asyncio.sleep(_POLL)
 
 
-async def _bulkhead(client: aiohttp.ClientSession, order_url: str) -> dict[str, int] | None:
-    """``/admin/bulkhead``, or None for a variant without one; a failed call is a one-line RuntimeError."""
-    url = order_url + "/admin/bulkhead"
-    try:
-        async with client.get(url) as r:
-            if r.status == 404:
-                return None
-            if r.status >= 400:
-                raise RuntimeError(f"GET {url} answered HTTP {r.status}: {(await r.text()).strip()}")
-            return await r.json()
-    except aiohttp.ClientError as exc:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise RuntimeError(f"GET {url} failed: {reason}") from None
+_COUNTERS = ("running", "queued", "executionSlots", "queueSlots", "rejected", "limit")
 
 
-def planned_seconds(settings: OrderSettings, orders: int, latency: float) -> tuple[float, str]:
+def _counters(stats: dict[str, Any]) -> dict[str, int]:
+    """The bulkhead's counters and limit (an adaptive one's extra readings left out)."""
+    return {k: stats[k] for k in _COUNTERS if k in stats}
+
+
+def planned_seconds(
+    settings: OrderSettings, orders: int, latency: float, retry: RetryPolicy | None = None
+) -> tuple[float, str]:
     """How long Payment needs for ``orders`` at ``latency`` under ``settings``, and the sum in words.
 
     ``ceil(orders served / places) x latency``: the pool (or the bulkhead's running places)
     serves its orders in waves; the bulkhead serves at most ``limit + queue`` of a burst and
-    refuses the rest at once. A call never lasts past ``payment_timeout``.
+    refuses the rest at once. A call never lasts past ``payment_timeout``. A shared pool
+    under the node rule with keep-alive adds its idle sockets' 5 s; retries add their
+    longest backoffs.
     """
     call = min(latency, settings.payment_timeout)
+    spec = settings.spec()
     places = settings.pool if settings.variant == "shared" else settings.limit
-    served = min(orders, settings.limit + settings.queue) if settings.variant == "limited" else orders
+    if spec is not None:
+        places = int(spec.get("initial") or spec.get("min_limit"))
+    bounded = settings.variant in ("limited", ADAPTIVE)
+    served = min(orders, places + settings.queue) if bounded else orders
     waves = math.ceil(served / places)
-    unit = "connections" if settings.variant != "limited" else "places"
-    return waves * call, f"ceil({served} orders / {places} {unit}) x {call:g} s"
+    unit = "places" if bounded else "connections"
+    seconds, how = waves * call, f"ceil({served} orders / {places} {unit}) x {call:g} s"
+    if settings.pool_rule == "node" and settings.keepalive:
+        seconds += KEEPALIVE_TIMEOUT
+        how += f" + {KEEPALIVE_TIMEOUT:g} s of idle kept-alive sockets"
+    if retry is not None and retry.backoff is not None and retry.attempts > 1:
+        b = retry.backoff
+        backoff = sum(b.cap if b.jitter == "decorrelated" else b.ceiling(n) for n in range(1, retry.attempts))
+        seconds += backoff
+        how += f" + {backoff:g} s of backoff"
+    return seconds, how
 
 
 def run_sockets(settings: OrderSettings, requests: int) -> int:
     """File descriptors a run holds at once: both ends of every client request and of every pool
-    connection, three listening sockets and the admin calls' few."""
-    return 2 * requests + 2 * settings.slots() + 8
+    connection (never more connections than requests), three listening sockets and the admin calls' few."""
+    return 2 * requests + 2 * min(settings.slots(), requests) + 8
 
 
 async def run_orders(
@@ -339,33 +261,50 @@ async def run_orders(
     payment_timeout: float = CALL_TIMEOUT,
     on_progress: Progress | None = None,
     allow_long: bool = False,
+    pool_rule: str = "aiohttp",
+    algorithm: str = "Gradient2",
+    limiter_options: Mapping[str, Any] | None = None,
+    retry: RetryPolicy | None = None,
+    budget: Budget | None = None,
+    seed: int = JITTER_SEED,
 ) -> OrdersRun:
     """Start Payment, Inventory and Order Service on free ports, drive them once, stop them.
 
     The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
     3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
-    it returns, raises or is cancelled.
+    it returns, raises or is cancelled. ``pool_rule``, ``algorithm`` and
+    ``limiter_options`` are :class:`OrderSettings`'; ``retry``, ``budget`` and ``seed``
+    :func:`drive`'s.
 
     Every value is checked before anything starts. A Payment call longer than
     ``payment_timeout`` is answered 504. A run planned to take over two minutes
     (:func:`planned_seconds`) needs ``allow_long=True``; one that needs more sockets than
     ``ulimit -n`` allows is refused with one line saying how to raise it.
     """
-    settings = OrderSettings(variant, pool, limit, queue, keepalive, payment_timeout=payment_timeout)
+    settings = OrderSettings(
+        variant,
+        pool,
+        limit,
+        queue,
+        keepalive,
+        payment_timeout=payment_timeout,
+        pool_rule=pool_rule,
+        algorithm=algorithm,
+        limiter_options=tuple((limiter_options or {}).items()),
+    )
     check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
     check_real("fast_latency", fast_latency, 0.0, MAX_SLOW_LATENCY)
-    orders = check_int("orders", orders, 0, MAX_REQUESTS)
-    stock_checks = check_int("stock_checks", stock_checks, 0, MAX_REQUESTS)
-    stock_delay = check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY)
-    latency = slow_latency if slow else fast_latency
-    seconds, how = planned_seconds(settings, orders, latency)
+    orders, stock_checks, stock_delay = check_load(orders, stock_checks, stock_delay)
+    retry, budget = check_policy(retry), check_budget(budget)
+    seconds, how = planned_seconds(settings, orders, slow_latency if slow else fast_latency, retry)
     check_planned(stock_delay + seconds, how, allow_long)
     check_fd_budget(
         f"orders + stock_checks = {orders + stock_checks}", run_sockets(settings, orders + stock_checks)
     )
+    recorders = {"payment": Recorder(), "inventory": Recorder()}
     async with (
-        payment(slow_latency=slow_latency, latency=fast_latency, timeline=True) as pay,
-        inventory(latency=fast_latency, timeline=True) as inv,
+        payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"]) as pay,
+        inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
         OrderService(settings, pay.url, inv.url) as service,
     ):
         run = await drive(
@@ -378,10 +317,12 @@ async def run_orders(
             stock_delay=stock_delay,
             slow_latency=slow_latency,
             on_progress=on_progress,
-            timeout=max(120.0, 4 * (orders + 1) * slow_latency),
+            timeout=max(120.0, 4 * (orders + 1) * slow_latency + seconds),
+            retry=retry,
+            budget=budget,
+            seed=seed,
         )
-        run.timelines = {"payment": list(pay.timeline), "inventory": list(inv.timeline)}
-        run.ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
-    run.variant = variant
-    run.settings = settings
+        exact_timelines(
+            run, service, recorders, {"order": service.port, "payment": pay.port, "inventory": inv.port}
+        )
     return run

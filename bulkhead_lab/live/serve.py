@@ -3,9 +3,11 @@
 ``python -m bulkhead_lab serve-pools`` is the lesson's ``node services.mjs``: notification,
 catalog and the loan service answering ``GET /run`` (:func:`serve_pools`).
 ``python -m bulkhead_lab serve-orders`` is lesson 004's Payment, Inventory and Order
-Service (:func:`serve_orders`). Both check their values first (:func:`check_serve_args`),
-bind 127.0.0.1 only, and run through :func:`~.server.serve_foreground` until Ctrl-C or
-SIGTERM, then print ``<command>: stopped`` and exit 0.
+Service (:func:`serve_orders`), in any of its variants (``--variant adaptive`` moves the
+bulkhead's limit by ``--algorithm``) and either pool rule (``--pool-rule node``). Both
+check their values first (:func:`check_serve_args`), bind 127.0.0.1 only, and run through
+:func:`~.server.serve_foreground` until Ctrl-C or SIGTERM, then print
+``<command>: stopped`` and exit 0.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 import socket
 from collections.abc import Callable
 
+from .adaptive_limit import DEFAULT_ALGORITHM
 from .dependency import Dependency
 from .order_service import SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
 from .placement import CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
@@ -52,7 +55,16 @@ def check_orders_args(ns: argparse.Namespace) -> OrderSettings:
         for name in ("payment_timeout", "inventory_timeout")
         if (value := getattr(ns, name, None)) is not None
     }
-    return OrderSettings(ns.variant, ns.pool, ns.limit, ns.queue, bool(ns.keepalive), **deadlines)
+    return OrderSettings(
+        ns.variant,
+        ns.pool,
+        ns.limit,
+        ns.queue,
+        bool(ns.keepalive),
+        **deadlines,
+        pool_rule=getattr(ns, "pool_rule", "aiohttp"),
+        algorithm=getattr(ns, "algorithm", DEFAULT_ALGORITHM),
+    )
 
 
 # --- serve-pools: the lesson's services.mjs ---------------------------------------------------

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
 async def test_bad_settings_are_refused_with_one_line() -> None:
     cases = [
-        ({"variant": "pooled"}, "variant must be one of shared, separate, limited (got 'pooled')"),
+        ({"variant": "pooled"}, "variant must be one of shared, separate, limited, adaptive (got 'pooled')"),
         ({"limit": 0}, "limit must be an integer in 1..1000 (got 0)"),
         ({"pool": -3}, "pool must be an integer in 1..1000 (got -3)"),
         ({"queue": -1}, "queue must be an integer in 0..1000 (got -1)"),
@@ -45,7 +45,7 @@ async def test_an_order_service_on_a_busy_port_refuses_with_one_line_and_closes_
         )
         with pytest.raises(ValueError, match=rf"^port {port} on 127\.0\.0\.1 is busy"):
             await service.start()
-    assert service.pool_stats() == {"variant": "separate", "shared": False}  # no pool left open
+    assert service.pool_stats() == {"variant": "separate", "shared": False, "pool_rule": "aiohttp"}  # no pool
     gc.collect()  # an unclosed session would warn here, and warnings are errors
 
 

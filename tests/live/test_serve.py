@@ -205,7 +205,13 @@ async def test_serve_orders_with_keepalive_keeps_payments_idle_connections_witho
     with serve_orders("--variant", "shared", "--pool", "10", "--keepalive") as urls:
         run = await drive_service(urls, slow=False)
         assert run.pools is not None
-        assert run.pools["payment"] == {"limit": 10, "opened": 10, "reused": 10}
+        assert run.pools["pool_rule"] == "aiohttp"
+        assert {k: run.pools["payment"][k] for k in ("limit", "opened", "reused")} == {
+            "limit": 10,
+            "opened": 10,
+            "reused": 10,
+        }
+        assert run.pools["payment"]["peak"] > 10  # the idle ones were not counted against the 10
         assert run.pools["inventory"]["opened"] >= 1 and run.count("served", "stock") == 10
         assert run.slowest("stock") < KEEPALIVE_TIMEOUT  # no stock check waited for an idle socket to close
 
@@ -232,7 +238,10 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["--variant", "pooled"], "variant must be one of shared, separate, limited (got 'pooled')"),
+        (
+            ["--variant", "pooled"],
+            "variant must be one of shared, separate, limited, adaptive (got 'pooled')",
+        ),
         (["--variant", "limited", "--limit", "0"], "limit must be an integer in 1..1000 (got 0)"),
         (["--variant", "limited", "--limit", "-2"], "limit must be an integer in 1..1000 (got -2)"),
         (["--variant", "limited", "--queue", "-1"], "queue must be an integer in 0..1000 (got -1)"),
@@ -243,6 +252,14 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         ),
         (["--variant", "shared", "--port", "70000"], "port must be an integer in 0..65535 (got 70000)"),
         (["--variant", "shared", "--port", "3005", "--payment-port", "3005"], "ports must differ"),
+        (
+            ["--variant", "shared", "--pool-rule", "nodejs"],
+            "pool_rule must be one of aiohttp, node (got 'nodejs')",
+        ),
+        (
+            ["--variant", "adaptive", "--algorithm", "cubic"],
+            "algorithm must be one of AIMD, Vegas, Gradient2, Envoy (got 'cubic')",
+        ),
     ],
 )
 def test_serve_orders_refuses_bad_values_with_one_line_and_exit_2(args: list[str], line: str) -> None:
