@@ -1,73 +1,16 @@
-"""Notebook 03's course package: the lesson's tables and facts from batches, its figure and live panel."""
+"""Notebook 03's course package on real sockets: the panel's live batch, the lesson's tests, an exercise."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bulkhead_lab.course.pool_placement import figures, panels, views
-from bulkhead_lab.live.placement import PlacementResult
+from bulkhead_lab.course.pool_placement import exercises, lesson003, panels, pooltests, views
+
+pytestmark = pytest.mark.live
 
 
-def result(placement: str, notif: int, cat: int, skip: int, before: int, peaks: tuple[int, int], ms: float):
-    return PlacementResult(placement, notif, cat, skip, 40, before, peaks[0], peaks[1], ms)
-
-
-LESSON_LIKE = [
-    ("single shared pool", result("single", 4, 4, 0, 0, (8, 1), 1980.0)),
-    ("pool per dependency", result("separate", 4, 4, 0, 40, (4, 4), 3010.0)),
-    ("pool per dependency + 8 skipped", result("separate", 4, 4, 8, 40, (12, 4), 2460.0)),
-]
-
-
-def test_the_placement_table_has_the_lessons_columns_and_rounded_durations() -> None:
-    table = views.placement_table(LESSON_LIKE)
-    assert list(table.index) == [label for label, *_ in views.PLACEMENT_ROWS]
-    assert list(table.columns[:4]) == [
-        "catalog done before",
-        "notification peak",
-        "catalog peak",
-        "duration ms",
-    ]
-    assert list(table["catalog done before"]) == ["0 / 40", "40 / 40", "40 / 40"]
-    assert list(table["duration ms"]) == [2000, 3000, 2500]
-    assert list(table["ideal ms"]) == [1525, 3000, 2400]
-
-
-def test_the_facts_say_which_placement_saved_the_neighbouring_stream() -> None:
-    facts = views.placement_facts(LESSON_LIKE)
-    assert "the neighbouring stream was saved by: pool per dependency" in facts
-    assert "notification peak 12 = pool 4 + skipped 8" in facts
-    shared_everywhere = [
-        (label, result("single", 4, 4, r.skip, 0, (8, 1), 1500.0)) for label, r in LESSON_LIKE
-    ]
-    assert "saved by: neither" in views.placement_facts(shared_everywhere)
-
-
-def test_the_sizing_facts_name_the_slowest_and_fastest_rows() -> None:
-    rows = [
-        ("1 / 4", result("separate", 1, 4, 0, 40, (1, 4), 12050.0)),
-        ("4 / 4", result("separate", 4, 4, 0, 40, (4, 4), 3010.0)),
-        ("40 / 4", result("separate", 40, 4, 0, 40, (40, 4), 320.0)),
-        ("4 / 1", result("separate", 4, 1, 0, 40, (4, 1), 3020.0)),
-    ]
-    facts = views.sizing_facts(rows)
-    assert "slowest row: 1 / 4" in facts and "fastest row: 40 / 4" in facts
-    assert facts.endswith("catalog peak stayed 4 whatever the notification pool: True")
-    assert list(views.sizing_table(rows)["duration ms"]) == [12000, 3000, 500, 3000]
-
-
-def test_batch_facts_leave_out_the_shared_pools_catalog_peak_which_varies() -> None:
-    assert "catalog peak" not in views.batch_facts(LESSON_LIKE[0][1])
-    assert "catalog peak 4" in views.batch_facts(LESSON_LIKE[1][1])
-
-
-def test_the_pool_definition_shown_is_the_marked_block_of_the_package() -> None:
-    source = views.pool_definition_source()
-    assert source.startswith("# >>> pool definition") and source.endswith("# <<<")
-    assert "pool(notif + cat)" in source
-
-
-@pytest.mark.live
 def test_the_panel_runs_a_live_batch_and_redraws_a_figure_and_a_table() -> None:
     # 200 ms: the three skipped calls' own connections open and overlap well inside one call
     panel = panels.placement_panel(latency_ms=200, draw=False)
@@ -84,17 +27,23 @@ def test_the_panel_runs_a_live_batch_and_redraws_a_figure_and_a_table() -> None:
     assert "bl-view-placement" in panel.output._dom_classes
 
 
-def test_the_panel_refuses_an_unknown_slider_with_one_line() -> None:
-    panel = panels.placement_panel(draw=False)
-    with pytest.raises(ValueError, match=r"^slider must be one of placement, notif, cat, skip, latency_ms"):
-        panel.set(pool=3)
+def test_the_panels_shared_pool_is_one_pool_of_the_shared_slots_whatever_the_hidden_sizes() -> None:
+    panel = panels.placement_panel(latency_ms=100, draw=False)
+    done = panel.set(placement="single", shared=6, notif=1, cat=40)
+    assert (done.placement, done.notif + done.cat) == ("single", 6)
+    assert done.notification == 6 and done.catalog_before == 0  # the slow calls took every shared slot
+    assert views.slots_label(done) == "6 shared"
 
 
-def test_a_figure_marks_skipped_call_sites_and_pool_limits() -> None:
-    skipped = LESSON_LIKE[2][1]
-    skipped.latencies_ms = {"notification": [300.0] * 40, "catalog": [5.0] * 40}
-    skipped.timelines = {"notification": [(0.0, 0), (0.01, 12)], "catalog": [(0.0, 0), (0.01, 4)]}
-    fig = figures.placement_figure(skipped)
-    left, right = fig.axes
-    assert "skipped call site" in [t.get_text() for t in left.get_legend().get_texts()]
-    assert {"notification pool", "catalog pool"} <= {t.get_text() for t in right.get_legend().get_texts()}
+def test_the_lessons_three_pool_tests_pass_against_a_live_loan_service() -> None:
+    # 150 ms instead of 300: the same assertions, half the time (the 1-slot batch alone is 40 waves)
+    seen: list[tuple[int, int]] = []
+    run = asyncio.run(pooltests.run_pool_tests(lambda done, total: seen.append((done, total)),
+                                               notification_latency=0.15))  # fmt: skip
+    assert run.tap().splitlines() == list(lesson003.TAP)
+    assert seen[-1] == (pooltests.RUNS * 80, 560)
+
+
+def test_exercise_1s_worked_answer_runs_a_batch_whose_peak_is_the_rule() -> None:
+    parts = exercises.exercise_1.worked_answer()
+    assert f"notification peak {exercises.peak_1()} (pool 4 + 6 skipped)" in parts[-1]

@@ -1,1 +1,1 @@
-"""Notebook 03 · Pool placement: lesson 003's live batches on 127.0.0.1."""
+"""Notebook 03 · Where the pool sits: pool placement on real sockets."""

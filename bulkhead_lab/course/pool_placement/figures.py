@@ -11,7 +11,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from ...live.placement import PlacementResult
-from ..style import EVENT, REFUSED, TRACKING
+from ..style import EVENT, NEUTRAL, REFUSED, TRACKING, figure
 from .views import describe
 
 NOTIFICATION_COLOR = EVENT  # the slow dependency
@@ -31,11 +31,11 @@ def latency_axes(ax: Any, result: PlacementResult) -> None:
             skipped, [notif[j] for j in skipped], s=28, marker="x", color=REFUSED, label="skipped call site"
         )
     first = min(notif) if notif else 0.0
-    ax.axhline(first, color="gray", lw=0.8, ls=":", label="first notification answer")
+    ax.axhline(first, color=NEUTRAL, lw=1.0, ls=":", label="first notification answer")
     ax.set_xlabel("request")
     ax.set_ylabel("latency, ms")
     ax.set_title("each request's latency")
-    ax.legend(fontsize=7, loc="upper left")
+    _legend_below(ax)
 
 
 def concurrency_axes(ax: Any, result: PlacementResult) -> None:
@@ -46,20 +46,24 @@ def concurrency_axes(ax: Any, result: PlacementResult) -> None:
             [t * 1000 for t, _ in points], [o for _, o in points], where="post", color=color, label=stream
         )
     if result.placement == "single":
-        ax.axhline(result.notif + result.cat, color="gray", ls="--", lw=0.9, label="shared pool limit")
+        ax.axhline(result.notif + result.cat, color=NEUTRAL, ls="--", lw=1.0, label="shared pool limit")
     else:
         ax.axhline(result.notif, color=NOTIFICATION_COLOR, ls="--", lw=0.9, label="notification pool")
         ax.axhline(result.cat, color=CATALOG_COLOR, ls="--", lw=0.9, label="catalog pool")
     ax.set_xlabel("time since the batch started, ms")
     ax.set_ylabel("open requests")
     ax.set_title("concurrency each dependency saw")
-    ax.legend(fontsize=7, loc="center right")
+    _legend_below(ax)
+
+
+def _legend_below(ax: Any) -> None:
+    """The legend under the axes, off the data, in two columns."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=9)
 
 
 def placement_figure(result: PlacementResult, title: str | None = None) -> Figure:
     """Latency by stream (left) and the concurrency each dependency saw (right) for one batch."""
-    fig = Figure(figsize=(10, 3.4))
-    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.85, wspace=0.25)
+    fig = figure(10, 4.2, left=0.07, right=0.98, bottom=0.3, top=0.86, wspace=0.22)
     left, right = fig.subplots(1, 2)
     latency_axes(left, result)
     concurrency_axes(right, result)

@@ -1,11 +1,17 @@
 """Notebook 03's widgets: progress bars while the lesson's batches run, and the "try it" panel.
 
-:func:`placement_rows` and :func:`sizing_rows` run the lesson's two tables with a progress
-bar that moves as calls finish. :func:`placement_panel` has sliders over placement, pool
-sizes, skipped call sites and the slowdown latency, a progress bar, and an output area
-redrawn with a figure and a table after every live batch. CSS classes for the browser
-test: ``bl-slider-<name>``, ``bl-progress-placement``, ``bl-view-placement``,
-``bl-panel-placement`` (and ``bl-progress-rows`` for the tables' bar).
+:func:`placement_rows`, :func:`sizing_rows` and :func:`pool_tests` run the lesson's two
+tables and its three tests under a bar that counts one unit, calls answered, in its fill
+and in its text (:class:`CallsProgress`). :func:`placement_panel` has a placement toggle in
+the lesson's words, the pool-size sliders that mean something for that placement (one
+"shared pool slots" for the shared pool, a pool each otherwise), skipped call sites and the
+notification latency; every move runs one live batch and redraws a figure and a table.
+While a batch runs, and after Kernel > Interrupt, its status line says the figure shown is
+the previous run's (:class:`~bulkhead_lab.course.panel.SliderView` says it above the figure).
+
+CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggle too),
+``bl-progress-placement``, ``bl-status-placement``, ``bl-view-placement``,
+``bl-panel-placement``; the tables' bar ``bl-progress-rows`` and its text ``bl-status-rows``.
 """
 
 from __future__ import annotations
@@ -15,85 +21,144 @@ from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as w
-from IPython.display import display
 
 from ...live.placement import CALLS, NOTIFICATION_LATENCY, PlacementResult
 from ...live.server import Progress
 from ..live import Interrupted
-from ..panel import LiveProgress, SliderView, slider
+from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider
 from . import figures, views
+from .pooltests import RUNS, PoolTestRun
 
-# --- running the lesson's rows -------------------------------------------------------------
+PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
+
+# --- running the lesson's rows: one unit, calls answered ------------------------------------
 
 
-@contextmanager
-def live_progress(total_runs: int, label: str = "live batches") -> Iterator[views.ForRun]:
-    """Show a progress bar for ``total_runs`` batches; yields ``for_run(i)`` -> an ``on_progress``."""
-    bar = w.IntProgress(
-        min=0,
-        max=max(1, total_runs),
-        description=label,
-        bar_style="info",
-        style={"description_width": "initial"},
-    )
-    bar.add_class("bl-progress-rows")
-    note = w.Label("")
-    display(w.HBox([bar, note]))
+class CallsProgress:
+    """A bar and its text for several live batches, both counting calls answered over all of them.
 
-    def for_run(index: int) -> Progress:
+    ``for_run(i)`` is batch ``i``'s ``on_progress``: the bar's value is every call answered so
+    far (earlier batches' and this one's), its text says the same number of the same total.
+    """
+
+    def __init__(self, batches: int, what: str = "batch", per_batch: int = PER_BATCH) -> None:
+        self.batches = max(1, batches)
+        self.what = what
+        self.per_batch = per_batch
+        self.bar = w.IntProgress(
+            value=0, min=0, max=self.batches * per_batch, description="live batches", style=SLIDER_STYLE
+        )
+        self.bar.bar_style = "info"
+        self.bar.add_class("bl-progress-rows")
+        self.status = w.Label(f"0/{self.bar.max} calls answered")
+        self.status.add_class("bl-status-rows")
+        self.widget = w.HBox([self.bar, self.status])
+        self._batch = 0
+
+    def for_run(self, index: int) -> Progress:
         def update(done: int, total: int) -> None:
-            bar.value = index + (1 if done == total else 0)
-            note.value = f"batch {index + 1} of {total_runs}: {done}/{total} calls answered"
+            self._batch = index
+            self.bar.value = min(self.bar.max, index * self.per_batch + done)
+            self.status.value = f"{self._answered()} ({self.what} {index + 1} of {self.batches})"
 
         return update
 
+    def on_progress(self, done: int, total: int) -> None:
+        """For a run that reports over all its batches at once (``total`` = every call)."""
+        self.bar.max = total
+        self.bar.value = done
+        self._batch = min(self.batches - 1, done // self.per_batch)
+        self.status.value = self._answered()
+
+    def _answered(self) -> str:
+        return f"{self.bar.value}/{self.bar.max} calls answered"
+
+    def done(self) -> None:
+        self.bar.bar_style = "success"
+        self.status.value = f"done: {self._answered()}"
+
+    def interrupted(self, stop: BaseException) -> None:
+        self.bar.bar_style = "danger"
+        self.status.value = f"interrupted at {self._answered()}: {stop}".replace(": interrupted: ", ": ")
+
+
+@contextmanager
+def calls_progress(batches: int, what: str = "batch") -> Iterator[CallsProgress]:
+    """Show a :class:`CallsProgress` under the cell; say 'done' or 'interrupted at ...' at the end."""
+    progress = CallsProgress(batches, what)
+    display_widget(
+        progress.widget, "Run this cell to run its live batches (a bar counts the calls answered)."
+    )
     try:
-        yield for_run
+        yield progress
     except Interrupted as stop:
-        bar.bar_style = "danger"
-        note.value = str(stop)
+        progress.interrupted(stop)
         raise
-    bar.bar_style = "success"
-    note.value = "done"
+    progress.done()
 
 
 def placement_rows(show_progress: bool = True) -> views.Rows:
     """Run the first table's three batches (:func:`.views.placement_rows`) under a progress bar."""
     if not show_progress:
         return views.placement_rows()
-    with live_progress(len(views.PLACEMENT_ROWS)) as for_run:
-        return views.placement_rows(for_run)
+    with calls_progress(len(views.PLACEMENT_ROWS)) as progress:
+        return views.placement_rows(progress.for_run)
 
 
 def sizing_rows(reuse: PlacementResult | None = None, show_progress: bool = True) -> views.Rows:
     """Run the second table's batches (:func:`.views.sizing_rows`) under a progress bar."""
     if not show_progress:
         return views.sizing_rows(reuse)
-    with live_progress(len(views.sizing_todo(reuse))) as for_run:
-        return views.sizing_rows(reuse, for_run)
+    with calls_progress(len(views.sizing_todo(reuse))) as progress:
+        return views.sizing_rows(reuse, progress.for_run)
 
 
-# --- the slider panel -----------------------------------------------------------------------
+def pool_tests(show_progress: bool = True) -> PoolTestRun:
+    """Run lesson 003's three pool tests (seven ``/run`` batches) under a progress bar."""
+    if not show_progress:
+        return views.pool_tests()
+    with calls_progress(RUNS, "/run batch") as progress:
+        return views.pool_tests(progress.on_progress)
 
 
-def placement_sliders(
+# --- the "try it" panel ---------------------------------------------------------------------
+
+PLACEMENT_OPTIONS = ((views.SHARED, "single"), (views.SEPARATE, "separate"))
+SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
+
+
+def placement_toggle(value: str = "separate") -> w.ToggleButtons:
+    """The placement as two buttons in the lesson's words: single shared pool / pool per dependency."""
+    toggle = w.ToggleButtons(
+        options=list(PLACEMENT_OPTIONS),
+        value=value,
+        description="placement",
+        style={**SLIDER_STYLE, "button_width": "auto"},
+        layout=w.Layout(width="auto"),
+    )
+    toggle.add_class("bl-slider-placement")
+    toggle.add_class("widget-inline-hbox")  # its label beside its buttons, right-aligned like a slider's
+    return toggle
+
+
+def placement_controls(
     placement: str = "separate",
     notif: int = 4,
     cat: int = 4,
+    shared: int = 8,
     skip: int = 0,
     latency_ms: int = round(NOTIFICATION_LATENCY * 1000),
 ) -> dict[str, Any]:
-    """Placement, both pool sizes, skipped call sites and the notification (slowdown) latency."""
-    return {
-        "placement": slider(
-            w.SelectionSlider,
-            "placement",
-            "placement",
-            options=[("single shared pool", "single"), ("pool per dependency", "separate")],
-            value=placement,
+    """The toggle, one shared-pool size, a size per dependency's pool, skipped call sites, the latency."""
+    controls = {
+        "placement": placement_toggle(placement),
+        "shared": slider(
+            w.IntSlider, "shared-slots", "shared pool slots", min=2, max=2 * CALLS, value=shared
         ),
-        "notif": slider(w.IntSlider, "notification-slots", "notification slots", min=1, max=40, value=notif),
-        "cat": slider(w.IntSlider, "catalog-slots", "catalog slots", min=1, max=40, value=cat),
+        "notif": slider(
+            w.IntSlider, "notification-slots", "notification slots", min=1, max=CALLS, value=notif
+        ),
+        "cat": slider(w.IntSlider, "catalog-slots", "catalog slots", min=1, max=CALLS, value=cat),
         "skip": slider(w.IntSlider, "skipped", "skipped call sites", min=0, max=CALLS, value=skip),
         "latency_ms": slider(
             w.IntSlider,
@@ -105,38 +170,78 @@ def placement_sliders(
             value=latency_ms,
         ),
     }
+    for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
+        controls[name].layout = w.Layout(width="38em")  # its own layout: shown or hidden alone
+    show_for(controls, placement)
+    controls["placement"].observe(lambda change: show_for(controls, change["new"]), names="value")
+    return controls
+
+
+def show_for(controls: dict[str, Any], placement: str) -> None:
+    """Show only the pool sizes that mean something for ``placement``: one shared size, or one each."""
+    shown = SHARED_CONTROLS if placement == "single" else SEPARATE_CONTROLS
+    for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
+        controls[name].layout.display = None if name in shown else "none"
+
+
+def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[int, int]:
+    """The ``(notif, cat)`` a batch runs with: a pool each, or one shared pool of ``shared`` slots
+    (which the live run takes as ``notif + cat``; how it is split does not matter to one pool)."""
+    if placement == "single":
+        return shared - shared // 2, shared // 2
+    return notif, cat
+
+
+PREVIOUS = "the figure below is still the previous run's"
 
 
 def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
-    """The "try it" panel of notebook 03: each slider move runs one live batch at the
-    sliders' values (a progress bar counts the answers) and redraws its figure and table.
+    """The "try it" panel of notebook 03: each control move runs one live batch at the controls'
+    values (the bar counts calls answered) and redraws its figure and table.
 
     ``draw=False`` builds it without a first batch. ``panel.set(...)`` moves several
-    sliders, runs once and returns the :class:`~bulkhead_lab.live.placement.PlacementResult`.
+    controls, runs once and returns the :class:`~bulkhead_lab.live.placement.PlacementResult`.
     """
-    controls = placement_sliders(**values)
-    progress = LiveProgress("placement", unit="calls answered", total=2 * CALLS)
+    controls = placement_controls(**values)
+    progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)
+    built: list[SliderView] = []  # the panel, once built (its first batch runs while it is built)
 
-    def render(placement: str, notif: int, cat: int, skip: int, latency_ms: int):
-        progress.running("running a live batch on 127.0.0.1 ...")
+    def render(placement: str, shared: int, notif: int, cat: int, skip: int, latency_ms: int):
+        stale = f"; {PREVIOUS}" if built and shows_a_figure(built[0]) else ""
+
+        def on_progress(done: int, total: int) -> None:  # LiveProgress.on_progress, and whose figure shows
+            progress.bar.max, progress.bar.value = total, done
+            progress.status.value = f"{done}/{total} {progress.unit}{stale}"
+
+        progress.running(f"running a live batch on 127.0.0.1 ...{stale}")
+        n, c = batch_settings(placement, shared, notif, cat)
         try:
             result = views.run(
-                placement,
-                notif,
-                cat,
-                skip,
-                notification_latency=latency_ms / 1000,
-                on_progress=progress.on_progress,
+                placement, n, c, skip, notification_latency=latency_ms / 1000, on_progress=on_progress
             )
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this batch: {err}")
             raise
-        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.failed(str(stop))
+        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.failed(interrupted_status(progress, bool(stale)))
             raise
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
 
-    panel = SliderView("placement", controls, render, extra=(progress.widget,), draw=draw)
+    panel = SliderView("placement", controls, render, extra=(progress.widget,), draw=False)
     panel.progress = progress
+    built.append(panel)
+    if draw:
+        panel.redraw()
     return panel
+
+
+def shows_a_figure(panel: SliderView) -> bool:
+    """The panel's output area shows a figure now (a previous run's, while a new one runs)."""
+    return any(o.get("output_type") == "display_data" for o in panel.output.outputs)
+
+
+def interrupted_status(progress: LiveProgress, stale: bool) -> str:
+    """``interrupted at 51/80 calls answered; ...``: where the run stopped, and whose figure shows."""
+    where = f"interrupted at {progress.bar.value}/{progress.bar.max} {progress.unit}"
+    return f"{where}; {PREVIOUS}" if stale else f"{where}; no run finished yet"

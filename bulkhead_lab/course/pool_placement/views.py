@@ -1,44 +1,65 @@
-"""What notebook 03 shows, as numbers: lesson 003's batches, its two tables and their facts.
+"""What notebook 03 shows, as numbers: lesson 003's batches, its two tables beside the lesson's, their facts.
 
 Every number comes from a live batch (:func:`~bulkhead_lab.live.placement.run_placement`)
-run in this kernel by :func:`run`. Tables are pandas frames shaped like the lesson's;
-``*_facts`` functions print only what does not depend on timing (peaks, ``catalogBefore``,
-which side won) so nbval can check it. The figures are in :mod:`.figures`, the slider
-panel and the progress bars in :mod:`.panels`.
+run in this kernel by :func:`run`. The tables put each measured number beside the
+lesson's (:mod:`.lesson003`) and the ideal duration (:func:`ideal_worked` says how it is
+computed); they hold timing, so the notebook ignores their output and prints their
+timing-free facts through :mod:`.claims`. The code's side (the pool definition, the call
+sites, the code cost) is in :mod:`.code`, the figures in :mod:`.figures`, the sliders and
+progress bars in :mod:`.panels`.
 """
 
 from __future__ import annotations
 
-import inspect
-import re
+import math
 from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from ...live import pools as pools_module
 from ...live.placement import (
     CALLS,
     CATALOG_LATENCY,
     NOTIFICATION_LATENCY,
     PlacementResult,
-    rounded,
+    ideal_ms,
     run_placement,
 )
 from ...live.server import Progress
 from ..live import run_sync
-
-#: The first table's rows, as measure.mjs runs them: (label, placement, notif, cat, skip).
-PLACEMENT_ROWS: tuple[tuple[str, str, int, int, int], ...] = (
-    ("single shared pool", "single", 4, 4, 0),
-    ("pool per dependency", "separate", 4, 4, 0),
-    ("pool per dependency + 8 skipped", "separate", 4, 4, 8),
+from . import lesson003
+from .claims import (  # noqa: F401  (the notebook reads the claims through views)
+    Claim,
+    WideFrame,
+    claims_count,
+    claims_table,
+    code_claims,
+    lesson_claims,
+    placement_claims,
+    sizing_claims,
+    skipped_claims,
+    testability_claims,
 )
-#: The second table's slot counts under pool per dependency: (notification slots, catalog slots).
-SIZING_ROWS: tuple[tuple[int, int], ...] = ((1, 4), (4, 4), (40, 4), (4, 1))
+from .code import call_sites_source, code_cost, code_cost_table, pool_definition_source  # noqa: F401
+from .pooltests import PoolTestRun, run_pool_tests
 
 Row = tuple[str, str, int, int, int]  # (label, placement, notif, cat, skip)
 Rows = list[tuple[str, PlacementResult]]
 ForRun = Callable[[int], Progress]  # the i-th batch of a table -> its on_progress
+
+SHARED, SEPARATE = "single shared pool", "pool per dependency"  # the lesson's words for the placements
+WORDS = {"single": SHARED, "separate": SEPARATE}
+
+#: The first table's rows, as measure.mjs runs them: (label, placement, notif, cat, skip).
+PLACEMENT_ROWS: tuple[Row, ...] = (
+    (SHARED, "single", 4, 4, 0),
+    (SEPARATE, "separate", 4, 4, 0),
+    (f"{SEPARATE} + 8 skipped", "separate", 4, 4, 8),
+)
+#: The second table's slot counts under pool per dependency: (notification slots, catalog slots).
+SIZING_ROWS: tuple[tuple[int, int], ...] = ((1, 4), (4, 4), (40, 4), (4, 1))
+#: One row the lesson does not run: every notification call site skips the pool. Forty slots
+#: "bind nothing"; this is what nothing looks like.
+NO_POOL: Row = ("no pool: all 40 call sites skip it", "separate", 4, 4, CALLS)
 
 
 def run(*args: object, **kwargs: object) -> PlacementResult:
@@ -48,6 +69,11 @@ def run(*args: object, **kwargs: object) -> PlacementResult:
     (``run_sync`` does that), so nothing is left listening.
     """
     return run_sync(run_placement(*args, **kwargs))  # type: ignore[arg-type]
+
+
+def pool_tests(on_progress: Progress | None = None) -> PoolTestRun:
+    """Lesson 003's three pool tests against a live loan service (:mod:`.pooltests`)."""
+    return run_sync(run_pool_tests(on_progress))
 
 
 # --- running the lesson's rows -------------------------------------------------------------
@@ -64,12 +90,17 @@ def run_rows(todo: Sequence[Row], for_run: ForRun | None = None) -> Rows:
 
 def placement_rows(for_run: ForRun | None = None) -> Rows:
     """Run the first table's three batches at the lesson's numbers (40 calls, 300 ms / 5 ms)."""
-    return run_rows([(label, p, n, c, s) for label, p, n, c, s in PLACEMENT_ROWS], for_run)
+    return run_rows(PLACEMENT_ROWS, for_run)
+
+
+def sizing_row_list() -> list[Row]:
+    """The second table's rows (pool per dependency at the lesson's slot counts), then :data:`NO_POOL`."""
+    return [(f"{notif} / {cat}", "separate", notif, cat, 0) for notif, cat in SIZING_ROWS] + [NO_POOL]
 
 
 def sizing_todo(reuse: PlacementResult | None = None) -> list[Row]:
     """The second table's rows that still need a batch (``reuse``: a 4 / 4 batch already run)."""
-    return [row for row in _sizing_rows() if not _reusable(reuse, row)]
+    return [row for row in sizing_row_list() if not _reusable(reuse, row)]
 
 
 def sizing_rows(reuse: PlacementResult | None = None, for_run: ForRun | None = None) -> Rows:
@@ -77,12 +108,8 @@ def sizing_rows(reuse: PlacementResult | None = None, for_run: ForRun | None = N
     fresh = dict(run_rows(sizing_todo(reuse), for_run))
     return [
         (row[0], reuse if reuse is not None and _reusable(reuse, row) else fresh[row[0]])
-        for row in _sizing_rows()
+        for row in sizing_row_list()
     ]
-
-
-def _sizing_rows() -> list[Row]:
-    return [(f"{notif} / {cat}", "separate", notif, cat, 0) for notif, cat in SIZING_ROWS]
 
 
 def _reusable(result: PlacementResult | None, row: Row) -> bool:
@@ -94,127 +121,196 @@ def _reusable(result: PlacementResult | None, row: Row) -> bool:
     return same == (placement, notif, cat, skip, CALLS) and lesson == (NOTIFICATION_LATENCY, CATALOG_LATENCY)
 
 
-# --- the lesson's two tables ---------------------------------------------------------------
+# --- the lesson's two tables, beside the lesson's numbers ----------------------------------
+
+HERE, LESSON, IDEAL = "here", "lesson 003", "ideal"
+
+
+def _ms(value: float) -> int:
+    return int(round(value))
 
 
 def placement_table(rows: Rows) -> pd.DataFrame:
-    """The lesson's first table: catalog done before, both peaks, duration (rounded to 500 ms)."""
-    return pd.DataFrame(
-        [
+    """The lesson's first table: each measured number beside lesson 003's, durations in whole ms.
+
+    ``duration ms / here`` is this run's measured duration (the lesson rounds its own to
+    500 ms); ``ideal`` is the shortest the batch can take (:func:`ideal_worked`).
+    """
+    records = []
+    for label, r in rows:
+        lesson = lesson003.PLACEMENT.get(label)
+        records.append(
             {
-                "placement": label,
-                "catalog done before": f"{r.catalog_before} / {r.n}",
-                "notification peak": r.notification,
-                "catalog peak": r.catalog,
-                "duration ms": rounded(r.duration_ms),
-                "ideal ms": round(r.ideal_ms()),
+                ("catalog done before", HERE): f"{r.catalog_before} / {r.n}",
+                ("catalog done before", LESSON): _lesson(lesson, "catalog_before", f" / {lesson003.CALLS}"),
+                ("notification peak", HERE): r.notification,
+                ("notification peak", LESSON): _lesson(lesson, "notification"),
+                ("catalog peak", HERE): r.catalog,
+                ("catalog peak", LESSON): _lesson(lesson, "catalog"),
+                ("duration ms", HERE): _ms(r.duration_ms),
+                ("duration ms", IDEAL): _ms(r.ideal_ms()),
+                ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
             }
-            for label, r in rows
-        ]
-    ).set_index("placement")
+        )
+    return _frame(records, [label for label, _ in rows], "placement")
 
 
 def sizing_table(rows: Rows) -> pd.DataFrame:
-    """The lesson's second table: slots per pool against each dependency's peak and the duration."""
-    return pd.DataFrame(
-        [
+    """The lesson's second table (slots per pool against each dependency's peak) beside lesson 003's."""
+    records = []
+    for label, r in rows:
+        lesson = lesson003.SIZING.get(label)
+        records.append(
             {
-                "notification slots / catalog slots": label,
-                "notification peak": r.notification,
-                "catalog peak": r.catalog,
-                "duration ms": rounded(r.duration_ms),
-                "ideal ms": round(r.ideal_ms()),
+                ("notification peak", HERE): r.notification,
+                ("notification peak", LESSON): _lesson(lesson, "notification"),
+                ("catalog peak", HERE): r.catalog,
+                ("catalog peak", LESSON): _lesson(lesson, "catalog"),
+                ("duration ms", HERE): _ms(r.duration_ms),
+                ("duration ms", IDEAL): _ms(r.ideal_ms()),
+                ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
             }
-            for label, r in rows
-        ]
-    ).set_index("notification slots / catalog slots")
+        )
+    return _frame(records, [label for label, _ in rows], "notification slots / catalog slots")
 
 
-def placement_facts(rows: Rows) -> str:
-    """What the first table says that does not depend on timing, one line per fact."""
-    r = dict(rows)
-    single, separate, skipped = (r[label] for label, *_ in PLACEMENT_ROWS)
-    saved = separate.catalog_before == separate.n and single.catalog_before == 0
-    lines = [
-        f"single shared pool: catalog done before {single.catalog_before} / {single.n}, "
-        f"notification peak {single.notification} of {single.notif + single.cat} slots",
-        f"pool per dependency: catalog done before {separate.catalog_before} / {separate.n}, "
-        f"peaks {separate.notification} / {separate.catalog}",
-        f"pool per dependency + {skipped.skip} skipped: notification peak {skipped.notification} "
-        f"= pool {skipped.notif} + skipped {skipped.skip}; catalog done before "
-        f"{skipped.catalog_before} / {skipped.n}",
-        "the neighbouring stream was saved by: " + ("pool per dependency" if saved else "neither"),
-        "pool per dependency took longer than the shared pool: "
-        + str(separate.duration_ms > single.duration_ms),
-    ]
-    return "\n".join(lines)
+def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str:
+    value = None if row is None else getattr(row, name)
+    return "—" if value is None else f"{value}{suffix}"
 
 
-def sizing_facts(rows: Rows) -> str:
-    """What the second table says that does not depend on timing."""
-    lines = [f"{label}: notification peak {r.notification}, catalog peak {r.catalog}" for label, r in rows]
-    by_label = dict(rows)
-    longest = max(rows, key=lambda row: row[1].duration_ms)[0]
-    shortest = min(rows, key=lambda row: row[1].duration_ms)[0]
-    lines.append(f"slowest row: {longest} (one slot runs forty calls back to back)")
-    lines.append(f"fastest row: {shortest} (forty slots bind nothing)")
-    lines.append(
-        "catalog peak stayed 4 whatever the notification pool: "
-        + str(all(by_label[f"{n} / 4"].catalog == 4 for n in (1, 4, 40)))
-    )
-    return "\n".join(lines)
+def _frame(records: list[dict], index: list[str], name: str) -> pd.DataFrame:
+    frame = pd.DataFrame(records, index=pd.Index(index, name=name))
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    return frame
 
 
-def cost_sentence(rows: Rows) -> str:
-    """The bulkhead's price in this run's numbers (timing: print it in an ignored cell)."""
-    r = dict(rows)
-    single, separate = r[PLACEMENT_ROWS[0][0]], r[PLACEMENT_ROWS[1][0]]
+# --- the ideal duration, worked --------------------------------------------------------------
+
+
+def waves(calls: int, slots: int) -> int:
+    """Calls through ``slots`` slots go in ``ceil(calls / slots)`` waves."""
+    return math.ceil(calls / slots) if calls else 0
+
+
+def ideal_terms(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> dict[str, object]:
+    """The terms of :func:`~bulkhead_lab.live.placement.ideal_ms` for one batch, worked in numbers.
+
+    Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one
+    shared pool the catalog's waves use the same slots, so their time adds to notification's;
+    under a pool each the streams run alongside and the slower decides. Skipped calls need no
+    slot: they are one wave alongside the pooled ones.
+    """
+    slow, fast = round(NOTIFICATION_LATENCY * 1000), round(CATALOG_LATENCY * 1000)
+    pooled = calls - skip
+    single = placement == "single"
+    n_slots, c_slots = (notif + cat, notif + cat) if single else (notif, cat)
+    n, c = waves(pooled, n_slots), waves(calls, c_slots)
+    return {
+        "notification": f"ceil({pooled}/{n_slots}) = {_waves(n)} x {slow} ms = {n * slow} ms",
+        "catalog": f"ceil({calls}/{c_slots}) = {_waves(c)} x {fast} ms = {c * fast} ms, "
+        + ("in the same slots: adds" if single else "in its own pool, alongside"),
+        "skipped": f"{skip} calls, no slot: one wave, {slow} ms, alongside" if skip else "—",
+        "ideal ms": round(ideal_ms(placement, notif, cat, skip, calls)),
+    }
+
+
+def _waves(n: int) -> str:
+    return f"{n} wave" if n == 1 else f"{n} waves"
+
+
+def ideal_worked(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> str:
+    """:func:`ideal_terms` as one line: ``notification ...; catalog ...: ideal N ms``."""
+    terms = ideal_terms(placement, notif, cat, skip, calls)
+    skipped = "" if terms["skipped"] == "—" else f"; skipped: {terms['skipped']}"
     return (
-        f"shared pool: {single.duration_ms:.0f} ms (ideal {single.ideal_ms():.0f}); pool per dependency: "
-        f"{separate.duration_ms:.0f} ms (ideal {separate.ideal_ms():.0f}); notification concurrency "
-        f"{single.notification} -> {separate.notification}"
+        f"notification: {terms['notification']}; catalog: {terms['catalog']}{skipped}; "
+        f"ideal {terms['ideal ms']} ms"
     )
 
 
-def pool_definition_source() -> str:
-    """The marked pool-definition block of :mod:`~bulkhead_lab.live.pools`, as the package runs it."""
-    source = inspect.getsource(pools_module)
-    match = re.search(r"(    # >>> pool definition.*?# <<<)", source, re.S)
-    if match is None:
-        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
-    return inspect.cleandoc(match.group(1))
+def ideal_table() -> WideFrame:
+    """The ideal duration of each of the lesson's batches, worked: ``ceil(calls / slots)`` waves each."""
+    sizing: list[Row] = [(f"{SEPARATE} {label}", p, n, c, k) for label, p, n, c, k in sizing_row_list()[:-1]]
+    records, seen = [], set()
+    for label, placement, notif, cat, skip in [*PLACEMENT_ROWS, *sizing]:
+        if (placement, notif, cat, skip) not in seen:
+            seen.add((placement, notif, cat, skip))
+            records.append({"batch": label, **ideal_terms(placement, notif, cat, skip)})
+    return WideFrame(pd.DataFrame(records).set_index("batch"))
 
 
 # --- one batch ------------------------------------------------------------------------------
 
 
+def slots_label(result: PlacementResult) -> str:
+    """``8 shared`` under one shared pool, ``4 / 4`` (notification / catalog) under a pool each."""
+    if result.placement == "single":
+        return f"{result.notif + result.cat} shared"
+    return f"{result.notif} / {result.cat}"
+
+
 def describe(result: PlacementResult) -> str:
     """A batch's settings in words, e.g. ``pool per dependency 4 / 4, 8 skipped, notification 300 ms``."""
-    where = "single shared pool" if result.placement == "single" else "pool per dependency"
+    where = WORDS[result.placement]
+    slots = f"of {result.notif + result.cat}" if result.placement == "single" else slots_label(result)
     skipped = f", {result.skip} skipped" if result.skip else ""
     return (
-        f"{where} {result.notif} / {result.cat}{skipped}, notification "
-        f"{result.notification_latency * 1000:.0f} ms, catalog {result.catalog_latency * 1000:.0f} ms"
+        f"{where} {slots}{skipped}, notification {result.notification_latency * 1000:.0f} ms, "
+        f"catalog {result.catalog_latency * 1000:.0f} ms"
     )
 
 
+def lesson_row(result: PlacementResult) -> tuple[str, lesson003.LessonRow] | None:
+    """The lesson's row for a batch at one of its settings (and its latencies), or None."""
+    if (result.n, result.notification_latency, result.catalog_latency) != (
+        CALLS,
+        NOTIFICATION_LATENCY,
+        CATALOG_LATENCY,
+    ):
+        return None
+    key = (result.placement, result.notif, result.cat, result.skip)
+    for label, *settings in PLACEMENT_ROWS:
+        if tuple(settings) == key:
+            return label, lesson003.PLACEMENT[label]
+    for label, *settings in sizing_row_list()[:-1]:
+        if tuple(settings) == key and label in lesson003.SIZING:
+            return label, lesson003.SIZING[label]
+    return None
+
+
 def batch_table(result: PlacementResult) -> pd.DataFrame:
-    """One batch as a row of the lesson's columns, plus the ideal and the median latencies."""
-    return pd.DataFrame(
-        [
-            {
-                "placement": result.placement,
-                "slots (notification / catalog)": f"{result.notif} / {result.cat}",
-                "skipped": result.skip,
-                "catalog done before": f"{result.catalog_before} / {result.n}",
-                "notification peak": result.notification,
-                "catalog peak": result.catalog,
-                "duration ms": round(result.duration_ms),
-                "ideal ms": round(result.ideal_ms()),
-                "catalog median ms": round(pd.Series(result.latencies_ms["catalog"]).median(), 1),
-            }
-        ]
-    ).set_index("placement")
+    """One batch as a row of the lesson's columns, plus the ideal and the catalog's median latency;
+    a second row with lesson 003's numbers when the batch is at one of the lesson's settings."""
+    catalog_ms = result.latencies_ms.get("catalog") or [0.0]
+    rows = {
+        "this run": {
+            "placement": WORDS[result.placement],
+            "slots": slots_label(result),
+            "skipped": result.skip,
+            "catalog done before": f"{result.catalog_before} / {result.n}",
+            "notification peak": result.notification,
+            "catalog peak": result.catalog,
+            "duration ms": _ms(result.duration_ms),
+            "ideal ms": _ms(result.ideal_ms()),
+            "catalog median ms": round(float(pd.Series(catalog_ms).median()), 1),
+        }
+    }
+    found = lesson_row(result)
+    if found is not None:
+        _, lesson = found
+        rows[LESSON] = {
+            **rows["this run"],
+            "catalog done before": _lesson(lesson, "catalog_before", f" / {lesson003.CALLS}"),
+            "notification peak": lesson.notification,
+            "catalog peak": lesson.catalog,
+            "duration ms": lesson.duration_ms,
+            "ideal ms": "",
+            "catalog median ms": "—",
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "run"
+    return frame
 
 
 def batch_facts(result: PlacementResult) -> str:
@@ -231,3 +327,34 @@ def batch_facts(result: PlacementResult) -> str:
         f"{describe(result)}: notification peak {result.notification} (pool {limit}{skipped})"
         f"{catalog}, catalog done before {result.catalog_before} / {result.n}"
     )
+
+
+# --- what the rules predict (the exercises' answers) ----------------------------------------
+
+
+def expected_notification_peak(
+    placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS
+) -> int:
+    """What notification sees at once: its pooled calls up to the pool's slots, plus every skipped one.
+
+    Under one shared pool the notification calls start first and take every slot they can.
+    """
+    slots = notif + cat if placement == "single" else notif
+    return min(slots, calls - skip) + skip
+
+
+def expected_catalog_before(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> int:
+    """Catalog calls done before the first notification answer, by the rule of the lesson's first table.
+
+    Under one shared pool the notification calls take the slots first; catalog gets only
+    what they leave. With a slot of its own, 5-ms catalog calls all finish long before a
+    300-ms notification answer (``ceil(calls / slots) x 5 ms`` < 300 ms).
+    """
+    if placement == "single":
+        free = max(0, notif + cat - (calls - skip))
+    else:
+        free = cat
+    if free == 0:
+        return 0
+    fits = waves(calls, free) * CATALOG_LATENCY < NOTIFICATION_LATENCY
+    return calls if fits else min(calls, math.floor(NOTIFICATION_LATENCY / CATALOG_LATENCY) * free)

@@ -1,0 +1,92 @@
+"""Where the pool sits in the code: the package's own pool definition, its call sites, their cost.
+
+Counted from the running package's source the way lesson 003's ``measure.mjs`` counts
+``services.mjs`` (:func:`~bulkhead_lab.live.placement.code_cost`), and shown beside the
+lesson's line (:data:`.lesson003.CODE_COST`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ... import live
+from ...live import pools as pools_module
+from ...live.placement import CodeCost, run_batch
+from ...live.placement import code_cost as _code_cost
+from . import lesson003
+
+MARKER = "# >>> pool definition"
+
+
+def pool_definition_source() -> str:
+    """The marked pool-definition block of :mod:`~bulkhead_lab.live.pools`, as the package runs it."""
+    source = inspect.getsource(pools_module)
+    match = re.search(r"(    # >>> pool definition.*?# <<<)", source, re.S)
+    if match is None:
+        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
+    return inspect.cleandoc(match.group(1))
+
+
+def call_sites() -> list[str]:
+    """Each outbound ``call(port, "/path", pool)`` expression in :func:`run_batch`, as written."""
+    body = inspect.getsource(run_batch)
+    found = []
+    for match in re.finditer(r'\bcall\([\w.]+, "', body):
+        depth, end = 0, match.start()
+        for end in range(match.start() + len("call"), len(body)):
+            depth += {"(": 1, ")": -1}.get(body[end], 0)
+            if depth == 0:
+                break
+        found.append(" ".join(body[match.start() : end + 1].split()))
+    return found
+
+
+def call_sites_source() -> str:
+    """The call sites, one a line: the pool is the last argument, or ``SKIPPED`` (no pool at all)."""
+    return "\n".join(call_sites())
+
+
+def definitions() -> int:
+    """How many marked pool definitions the live package's modules hold (the lesson's "in one place")."""
+    folder = Path(inspect.getfile(live)).parent
+    return sum(
+        line.strip().startswith(MARKER)
+        for path in sorted(folder.glob("*.py"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
+
+
+@dataclass(frozen=True)
+class CodeFacts:
+    """The code cost, how many places define a pool, and whether any call site names a placement."""
+
+    cost: CodeCost
+    places: int
+    call_sites_name_a_placement: bool
+
+
+def code_cost() -> CodeFacts:
+    """Lesson 003's last line, counted from this package's own source."""
+    names_placement = any(re.search(r"single|separate", site) for site in call_sites())
+    return CodeFacts(_code_cost(), definitions(), names_placement)
+
+
+def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
+    """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
+    facts = facts or code_cost()
+    lesson = lesson003.CODE_COST
+    rows = [
+        ("pool definition, lines", facts.cost.block_lines, lesson.block_lines),
+        ("places a pool is defined", facts.places, 1),
+        ("outbound call sites", facts.cost.call_sites, lesson.call_sites),
+        ("call sites that name a placement", int(facts.call_sites_name_a_placement), 0),
+        ("pool_for(port) expressions (poolFor in the lesson)", facts.cost.pool_for_expressions,
+         lesson.pool_for_expressions),
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["counted in the source", "here", "lesson 003"])
+    return frame.set_index("counted in the source")

@@ -1,0 +1,78 @@
+"""Lesson 003's own numbers, as named constants, each saying where in the lesson it is printed.
+
+The lesson ("Bulkhead Pattern", lesson 003 in ``../shared/seeds/003_*.txt``) runs
+``node services.mjs`` and ``node measure.mjs`` and prints two tables and a code-cost
+line, then runs ``test/pool.test.mjs`` and prints its TAP lines. Its durations are
+``Math.round(ms / 500) * 500`` (measure.mjs's header: "rounded to 500 ms; the expected
+value is ceil(40/slots) x 300 ms"). These are the values the notebook's tables put in
+their "lesson 003" columns; ``tests/live/test_course_pool_placement.py`` checks them
+against the lesson's text when the seeds are present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: "Forty concurrent calls are made to each" (Mechanism; services.mjs ``const N = 40``).
+CALLS = 40
+#: "notification takes 300 ms, catalog takes 5 ms" (Mechanism; services.mjs's two ``service(...)`` lines).
+NOTIFICATION_MS = 300
+CATALOG_MS = 5
+#: "eight in the single pool, four plus four in the pool-per-dependency case" (Mechanism, RS8).
+TOTAL_SLOTS = 8
+#: measure.mjs: ``duration: Math.round((Date.now() - t0) / 500) * 500``.
+ROUNDING_MS = 500
+
+
+@dataclass(frozen=True)
+class LessonRow:
+    """One row of a measure.mjs table; ``catalog_before`` is None where the table has no such column."""
+
+    catalog_before: int | None
+    notification: int
+    catalog: int
+    duration_ms: int
+
+
+#: measure.mjs's first table (printed under "Mechanism"): placement -> its row.
+PLACEMENT: dict[str, LessonRow] = {
+    "single shared pool": LessonRow(0, 8, 1, 2000),
+    "pool per dependency": LessonRow(40, 4, 4, 3000),
+    "pool per dependency + 8 skipped": LessonRow(40, 12, 4, 2500),
+}
+
+#: measure.mjs's second table, "wrong sizing" (under pool per dependency): "notif / cat" -> its row.
+SIZING: dict[str, LessonRow] = {
+    "1 / 4": LessonRow(None, 1, 4, 12000),
+    "4 / 4": LessonRow(None, 4, 4, 3000),
+    "40 / 4": LessonRow(None, 40, 4, 500),
+    "4 / 1": LessonRow(None, 4, 1, 3000),
+}
+
+
+@dataclass(frozen=True)
+class LessonCodeCost:
+    """measure.mjs's last line: the pool definition's lines, call sites, poolFor(port) expressions."""
+
+    block_lines: int
+    call_sites: int
+    pool_for_expressions: int
+
+
+#: "pool definition is 5 lines, in one place; outbound call sites 2 and none of them changed — what
+#: moves the pool to the call site is 2 poolFor(port) expressions." (measure.mjs's last line)
+CODE_COST = LessonCodeCost(block_lines=5, call_sites=2, pool_for_expressions=2)
+
+#: pool.test.mjs's three test names, in order (Testability).
+TEST_NAMES = (
+    "pool per dependency saves the neighboring stream",
+    "a skipped call site exceeds the pool limit",
+    "the pool limit binds only its own dependency",
+)
+#: The lines the lesson prints from ``node --test ... | grep -E "^(ok|not ok|# (tests|pass|fail) )"``.
+TAP = (
+    *(f"ok {i} - {name}" for i, name in enumerate(TEST_NAMES, start=1)),
+    "# tests 3",
+    "# pass 3",
+    "# fail 0",
+)

@@ -1,0 +1,143 @@
+"""Lesson 003's three pool tests (``test/pool.test.mjs``), run against the live loan service.
+
+As in the lesson, every assertion is about what a dependency counted, read from the loan
+service's ``GET /run`` answer (``catalogBefore``, ``notification``, ``catalog``): "a pool
+test can only be written by counting how many connections the other side sees". Here the
+loan service and its two dependencies start on free 127.0.0.1 ports for the length of the
+run (:func:`run_pool_tests`), and the result prints the lesson's TAP lines
+(:meth:`PoolTestRun.tap`): ``ok 1 - ...`` through ``# fail 0``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import aiohttp
+
+from ...live.dependency import Dependency
+from ...live.placement import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
+from ...live.server import LoopbackServer, Progress
+from .lesson003 import TEST_NAMES
+
+Run = Callable[[str], Awaitable[dict]]  # GET /run?<query> -> its JSON
+
+#: Each test's ``/run`` queries, in the order pool.test.mjs sends them.
+QUERIES: tuple[tuple[str, ...], ...] = (
+    ("placement=single&notif=4&cat=4&skip=0", "placement=separate&notif=4&cat=4&skip=0"),
+    ("placement=separate&notif=4&cat=4&skip=0", "placement=separate&notif=4&cat=4&skip=8"),
+    tuple(f"placement=separate&notif={n}&cat=4&skip=0" for n in (1, 4, 40)),
+)
+RUNS = sum(len(q) for q in QUERIES)  # seven /run batches in all
+
+
+class AssertionFailed(AssertionError):
+    """An ``assert.equal`` that did not hold; the message names the query, the field and both values."""
+
+
+async def _equal(run: Run, query: str, key: str, expected: int) -> None:
+    got = (await run(query))[key]
+    if got != expected:
+        raise AssertionFailed(f"/run?{query} answered {key} {got}, expected {expected}")
+
+
+async def neighbour_saved(run: Run) -> None:
+    """pool per dependency saves the neighboring stream."""
+    single, separate = QUERIES[0]
+    await _equal(run, single, "catalogBefore", 0)
+    await _equal(run, separate, "catalogBefore", CALLS)
+
+
+async def skipped_exceeds(run: Run) -> None:
+    """a skipped call site exceeds the pool limit."""
+    separate, skipped = QUERIES[1]
+    await _equal(run, separate, "notification", 4)
+    await _equal(run, skipped, "notification", 12)  # 4 + 8
+
+
+async def binds_its_own(run: Run) -> None:
+    """the pool limit binds only its own dependency."""
+    for query in QUERIES[2]:
+        await _equal(run, query, "catalog", 4)
+
+
+TESTS = (neighbour_saved, skipped_exceeds, binds_its_own)
+
+
+@dataclass
+class PoolTestRun:
+    """The three tests' outcomes: ``failures[i]`` is test ``i + 1``'s failed assertion, or None."""
+
+    failures: list[str | None] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(f is None for f in self.failures)
+
+    def tap(self) -> str:
+        """The lines the lesson greps from node's TAP reporter: ``ok``/``not ok`` and the three counts."""
+        lines = []
+        for i, (name, failure) in enumerate(zip(TEST_NAMES, self.failures, strict=True), start=1):
+            lines.append(f"ok {i} - {name}" if failure is None else f"not ok {i} - {name}\n#   {failure}")
+        lines += [
+            f"# tests {len(self.failures)}",
+            f"# pass {self.passed}",
+            f"# fail {len(self.failures) - self.passed}",
+        ]
+        return "\n".join(lines)
+
+
+class _Answered:
+    """Counts the calls both dependencies answered (each fall of ``open``), for a progress bar."""
+
+    def __init__(self, on_progress: Progress | None, total: int) -> None:
+        self.on_progress = on_progress
+        self.total = total
+        self.answered = 0
+        self._open: dict[str, int] = {}
+
+    def __call__(self, dep: Dependency) -> None:
+        if dep.open < self._open.get(dep.name, 0):
+            self.answered += 1
+            if self.on_progress is not None:
+                self.on_progress(min(self.answered, self.total), self.total)
+        self._open[dep.name] = dep.open
+
+
+async def run_pool_tests(
+    on_progress: Progress | None = None,
+    *,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+) -> PoolTestRun:
+    """Start notification, catalog and the loan service, run the lesson's three tests, stop all three.
+
+    ``on_progress(answered, total)`` counts the calls the dependencies answered over all
+    seven ``/run`` batches (``total`` = 7 x 80). A test stops at its first failed
+    assertion, as node's ``assert`` does; the next test still runs.
+    """
+    answered = _Answered(on_progress, RUNS * 2 * CALLS)
+    async with (
+        Dependency("notification", notification_latency, on_change=answered) as notification,
+        Dependency("catalog", catalog_latency, on_change=answered) as catalog,
+        LoopbackServer(loan_app(notification, catalog), name="loan port") as loan,
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
+    ):
+
+        async def run(query: str) -> dict:
+            async with session.get(f"{loan.url}/run?{query}") as response:
+                body = await response.text()
+                if response.status != 200:
+                    raise AssertionFailed(f"/run?{query} answered HTTP {response.status}: {body.strip()}")
+                return json.loads(body)
+
+        result = PoolTestRun()
+        for test in TESTS:
+            try:
+                await test(run)
+            except AssertionFailed as failed:
+                result.failures.append(str(failed))
+            else:
+                result.failures.append(None)
+        return result

@@ -1,0 +1,63 @@
+"""Notebook 03's exercises: each checker accepts the answer the package's rule computes, and only that."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.course.pool_placement import exercises as ex
+from bulkhead_lab.course.pool_placement import views
+from bulkhead_lab.live.placement import PlacementResult, ideal_ms
+
+
+@pytest.fixture(autouse=True)
+def no_live_batches(monkeypatch):
+    """The worked answers run one live batch; here it is a stand-in with the rule's counts."""
+
+    def run(placement, notif, cat, skip=0, **_):
+        before = views.expected_catalog_before(placement, notif, cat, skip)
+        peak = views.expected_notification_peak(placement, notif, cat, skip)
+        return PlacementResult(placement, notif, cat, skip, 40, before, peak, min(cat, 40), 3000.0)
+
+    monkeypatch.setattr(views, "run", run)
+
+
+def test_the_right_answers_come_from_the_rules() -> None:
+    assert ex.peak_1() == ex.NOTIF_1 + ex.SKIP_1 == 10
+    assert ex.least_ms_2() == round(ideal_ms("separate", ex.NOTIF_2, ex.CAT_2)) == 6000
+    assert ex.catalog_before_3() == 0
+
+
+@pytest.mark.parametrize(
+    ("exercise", "right", "wrong"),
+    [
+        (ex.exercise_1, "10", ("4", "6", "12", "8")),
+        (ex.exercise_2, "6000", ("3000", "300", "12000")),
+        (ex.exercise_3, "0", ("40", "20", "1")),
+    ],
+)
+def test_each_checker_says_right_only_to_the_right_answer(exercise, right, wrong) -> None:
+    assert exercise.check(right).ok is True
+    assert exercise.check(right).message.startswith("Right:")
+    for answer in wrong:
+        verdict = exercise.check(answer)
+        assert verdict.ok is False and verdict.message.startswith("Not yet:") and "Hint:" in verdict.message
+
+
+@pytest.mark.parametrize("exercise", [ex.exercise_1, ex.exercise_2, ex.exercise_3])
+@pytest.mark.parametrize("typed", [None, "", "-7", "21/11 or so", "banana", [3], 2.5, float("nan"), True])
+def test_anything_typed_gets_one_line_back(exercise, typed) -> None:
+    verdict = exercise.check(typed)
+    assert "\n" not in verdict.message and verdict.ok is not True
+    assert verdict.message.startswith(("Not yet:", "No answer yet."))
+
+
+def test_seconds_are_read_as_seconds_for_the_duration() -> None:
+    assert ex.exercise_2.check("6 s").ok is True
+
+
+def test_each_worked_answer_names_the_answer_its_checker_accepts_and_a_live_count() -> None:
+    for exercise, right in ((ex.exercise_1, "10"), (ex.exercise_2, "6000"), (ex.exercise_3, "0 / 40")):
+        text = " ".join(str(part) for part in exercise.worked_answer())
+        assert right in text, (exercise, text)
+    assert "notification peak 10 (pool 4 + 6 skipped)" in " ".join(map(str, ex.exercise_1.worked_answer()))
+    assert "catalog done before 0 / 40" in " ".join(map(str, ex.exercise_3.worked_answer()))
