@@ -55,10 +55,17 @@ class Move:
     panel: str  # bl-panel-<panel>
     slider: str  # bl-slider-<slider>, inside the panel
     view: str  # bl-view-<view>, the output area the slider redraws
-    key: str  # ArrowLeft / ArrowRight, pressed ``presses`` times; or "drag": drag the handle ``presses`` px
+    key: str  # ArrowLeft / ArrowRight, pressed ``presses`` times; "drag": drag the handle ``presses`` px;
+    # or "click:<text>": click the toggle button that reads <text> (a ToggleButtons control)
     presses: int
     lesson: str  # what the move should show, in the lesson's words
     check: Check  # (before, after, readout before, readout after) -> asserts
+    shown: tuple[str, ...] = ()  # bl-slider-<name>s in the panel that must be visible after the move
+    hidden: tuple[str, ...] = ()  # ... and those that must not be
+    # A live panel: a move within a burst redraws from a timer, with the kernel's indicator idle, so the
+    # redraw has settled only when the panel's status (bl-status-<panel>) says "done" and the note above
+    # its figure ("a live run is in flight ...") has gone with the new figure.
+    live: bool = False
 
     @property
     def id(self) -> str:
@@ -163,21 +170,37 @@ def _split_of(view: ld.View) -> str:
 def own_pool_frees_catalog(before: ld.View, after: ld.View, was: str, now: str) -> None:
     assert (was, now) == ("single shared pool", "pool per dependency")
     old, new = before.table()[0], after.table()[0]
-    assert (old["placement"], new["placement"]) == ("single", "separate")
+    assert (old["placement"], new["placement"]) == (was, now)
     # Shared: the slow dependency holds every slot and not one catalog call finishes first.
     assert old["catalog done before"] == "0 / 40"
     # Pool per dependency: every catalog call finishes before the first notification answer.
     assert new["catalog done before"] == "40 / 40"
-    assert number(new["notification peak"]) == number(new["slots (notification / catalog)"].split("/")[0])
+    assert number(new["notification peak"]) == number(new["slots"].split("/")[0])
 
 
 def skipped_call_sites_breach_the_limit(before: ld.View, after: ld.View, was: str, now: str) -> None:
     old, new = before.table()[0], after.table()[0]
     assert number(new["skipped"]) == number(now) > number(old["skipped"])
-    notification_slots = number(new["slots (notification / catalog)"].split("/")[0])
+    notification_slots = number(new["slots"].split("/")[0])
     # The pool says its slot count; the dependency sees more, and more with each skipped call site.
     assert number(new["notification peak"]) > number(old["notification peak"])
-    assert number(new["notification peak"]) > notification_slots
+    assert number(new["notification peak"]) == notification_slots + number(now)
+
+
+def one_shared_pool_starves_catalog_again(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("pool per dependency", "single shared pool")
+    old, new = before.table()[0], after.table()[0]
+    assert old["catalog done before"] == "40 / 40" and new["catalog done before"] == "0 / 40"
+    assert new["slots"] == "8 shared"
+
+
+def shared_pool_slots_size_the_one_pool(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) == number(was) + 1
+    new = after.table()[0]
+    assert new["slots"] == f"{now} shared"
+    # The slow stream takes every shared slot (plus its skipped call sites); catalog still finds none.
+    assert number(new["notification peak"]) == number(now) + number(new["skipped"])
+    assert new["catalog done before"] == "0 / 40"
 
 
 def bigger_queue_refuses_fewer(before: ld.View, after: ld.View, was: str, now: str) -> None:
@@ -317,11 +340,20 @@ MOVES: dict[str, tuple[Move, ...]] = {
              bigger_tracking_pool_leaves_events_full_longer),
     ),
     "03_pool_placement.ipynb": (
-        Move("placement", "placement", "placement", "ArrowRight", 1,
-             "a pool per dependency lets catalog finish while notification is slow", own_pool_frees_catalog),
+        # Run All leaves the panel at the single shared pool of 8, no call site skipped.
+        Move("placement", "placement", "placement", "click:pool per dependency", 1,
+             "a pool per dependency lets catalog finish while notification is slow", own_pool_frees_catalog,
+             shown=("notification-slots", "catalog-slots"), hidden=("shared-slots",), live=True),
         Move("placement", "skipped", "placement", "ArrowRight", 2,
-             "skipped call sites push the notification peak past the pool's limit",
-             skipped_call_sites_breach_the_limit),
+             "skipped call sites push the notification peak past the pool's limit, by exactly their number",
+             skipped_call_sites_breach_the_limit, live=True),
+        Move("placement", "placement", "placement", "click:single shared pool", 1,
+             "back to one shared pool: catalog finishes nothing before the first slow answer",
+             one_shared_pool_starves_catalog_again,
+             shown=("shared-slots",), hidden=("notification-slots", "catalog-slots"), live=True),
+        Move("placement", "shared-slots", "placement", "ArrowRight", 1,
+             "under the shared pool one slider sizes the one pool, and the slow stream takes it all",
+             shared_pool_slots_size_the_one_pool, live=True),
     ),
     "04_fail_fast_queue.ipynb": (
         Move("orders", "queue", "orders", "ArrowRight", 2,
@@ -363,6 +395,46 @@ MOVES: dict[str, tuple[Move, ...]] = {
 }  # fmt: skip
 
 
+# ----------------------------------------------------------------------------- after the moves
+
+
+def _interrupt_a_placement_batch(page: Any, screenshots: Path) -> None:
+    """Notebook 03: start a long live batch, Kernel > Interrupt it, and read what the panel says.
+
+    One drag is one value, so the batch runs in the move's own message handler, where the
+    kernel takes an interrupt (1000 ms calls through the shared pool: about five seconds).
+    """
+    status, view = ".bl-panel-placement .bl-status-placement", ".bl-panel-placement .bl-view-placement"
+    ld.drag_slider(page, "slowdown-latency", 400, "placement")
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel);"
+        " return el && /calls answered; the figure below is still the previous run's/.test(el.innerText); }",
+        arg=status,
+        timeout=30_000,
+    )
+    assert (
+        "a live run is in flight: the figure below is the previous run's" in page.locator(view).inner_text()
+    )
+    ld.screenshot(page, "placement", screenshots / "placement-in-flight.png")
+    page.get_by_role("menuitem", name="Kernel", exact=True).click()
+    page.get_by_role("menuitem", name=re.compile(r"^Interrupt Kernel")).click()  # its name ends in "I, I"
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel);"
+        " return el && el.innerText.trim().startsWith('interrupted at'); }",
+        arg=status,
+        timeout=30_000,
+    )
+    said = page.locator(status).inner_text()
+    assert "calls answered; the figure below is still the previous run's" in said, said
+    assert "interrupted: the figure below is the previous run's" in page.locator(view).inner_text()
+    ld.screenshot(page, "placement", screenshots / "placement-interrupted.png")
+
+
+AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
+    "03_pool_placement.ipynb": _interrupt_a_placement_batch,
+}
+
+
 # ----------------------------------------------------------------------------- exercises, as typed
 
 
@@ -370,12 +442,18 @@ def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
     from bulkhead_lab.course.adaptive_limits import exercises as ex05
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
+    from bulkhead_lab.course.pool_placement import exercises as ex03
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
 
     return {
         "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
         "02_single_pool_vs_bulkhead.ipynb": {1: str(ex02.smallest_event_pool())},
+        "03_pool_placement.ipynb": {
+            1: str(ex03.peak_1()),
+            2: str(ex03.least_ms_2()),
+            3: str(ex03.catalog_before_3()),
+        },
         "05_adaptive_limits.ipynb": {
             1: str(ex05.largest_working_timeout()),
             2: f"{ex05.drift_return().baseline:.1f}",
@@ -450,6 +528,8 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
         assert moves or not sliders, f"{notebook} has sliders {sliders} but no expected moves in MOVES"
         for move in moves:
             _move_and_check(page, move, screenshots)
+        if notebook in AFTER_MOVES:
+            AFTER_MOVES[notebook](page, screenshots)
         _answer_exercises(page, notebook, screenshots)
         assert ld.error_outputs(page) == [], f"{notebook}: slider moves or answers left errors or stderr"
         assert script_errors == [], f"{notebook}: the page reported script errors"
@@ -467,18 +547,52 @@ def _writes_contents(request: Any) -> bool:
     return request.method in ("PUT", "PATCH", "POST", "DELETE") and "/api/contents/" in request.url
 
 
+CLICK = "click:"
+
+
+def _readout(page: Any, move: Move) -> str:
+    """What the control shows: a slider's readout, or a toggle's pressed button."""
+    control = ld.slider(page, move.slider, move.panel)
+    if move.key.startswith(CLICK):
+        return control.locator("button.mod-active").first.inner_text().strip()
+    return ld.slider_value(page, move.slider, move.panel)
+
+
+def _status_done(page: Any, panel: str) -> bool:
+    """The live panel's status says done and its figure no longer carries the in-flight note."""
+    status = page.locator(f".bl-panel-{panel} .bl-status-{panel}").first.inner_text().strip()
+    view = page.locator(f".bl-panel-{panel} .bl-view-{panel}").first.inner_text()
+    return status.startswith("done") and "in flight" not in view and "interrupted" not in view
+
+
+def _visible(page: Any, move: Move, name: str) -> bool:
+    return bool(ld.slider(page, name, move.panel).is_visible())
+
+
 def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
     before = ld.wait_for_view(page, move.view)
-    was = ld.slider_value(page, move.slider, move.panel)
-    ld.screenshot(page, move.panel, screenshots / f"{move.id}-before.png")
+    was = _readout(page, move)
+    shot = (
+        f"{move.id}-{move.key.removeprefix(CLICK).replace(' ', '-')}"
+        if move.key.startswith(CLICK)
+        else move.id
+    )
+    ld.screenshot(page, move.panel, screenshots / f"{shot}-before.png")
 
     if move.key == "drag":
         ld.drag_slider(page, move.slider, move.presses, move.panel)
+    elif move.key.startswith(CLICK):
+        button = ld.slider(page, move.slider, move.panel).get_by_role("button", name=move.key[len(CLICK) :])
+        button.scroll_into_view_if_needed()
+        button.click()
     else:
         ld.press_slider(page, move.slider, move.key, move.presses, move.panel)
-    after = ld.wait_until_settled(page, move.view, before)
-    now = ld.slider_value(page, move.slider, move.panel)
-    ld.screenshot(page, move.panel, screenshots / f"{move.id}-after.png")
+    done = (lambda view: view.complete and _status_done(page, move.panel)) if move.live else None
+    after = ld.wait_until_settled(page, move.view, before, complete=done)
+    now = _readout(page, move)
+    ld.screenshot(page, move.panel, screenshots / f"{shot}-after.png")
+    assert [n for n in move.shown if not _visible(page, move, n)] == [], f"{move.id}: controls hidden"
+    assert [n for n in move.hidden if _visible(page, move, n)] == [], f"{move.id}: controls still shown"
 
     assert now != was, f"{move.id}: {move.key} {move.presses} did not move the slider (still {was})"
     assert after.images != before.images, f"{move.id}: the figure did not change"
