@@ -56,8 +56,10 @@ def _runtime_imports(name: str) -> set[str]:
                 if sub.level:
                     anchor = package.split(".")[: len(package.split(".")) - (sub.level - 1)]
                     base = ".".join([*anchor, *([base] if base else [])])
-                found.add(base)
-                found |= {f"{base}.{a.name}" for a in sub.names}
+                submodules = {f"{base}.{a.name}" for a in sub.names} & MODULES.keys()
+                found |= submodules
+                if len(submodules) < len(sub.names):  # a name defined in the module itself
+                    found.add(base)
     return {m for m in found if m in MODULES and m != name}
 
 

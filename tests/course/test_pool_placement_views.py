@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bulkhead_lab.course.pool_placement import claims, code, lesson003, views
-from bulkhead_lab.course.pool_placement.pooltests import PoolTestRun
+from bulkhead_lab.course.pool_placement import views
+from bulkhead_lab.course.pool_placement.views import claims, code, lesson003
+from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun
 from bulkhead_lab.live.placement import PlacementResult
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bulkhead_lab.course.pool_placement import exercises, lesson003, panels, pooltests, views
+from bulkhead_lab.course.pool_placement import exercises, panels, views
+from bulkhead_lab.course.pool_placement.views import lesson003, pooltests
 
 pytestmark = pytest.mark.live
 

@@ -27,7 +27,7 @@ from ...live.server import Progress
 from ..live import Interrupted
 from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider
 from . import figures, views
-from .pooltests import RUNS, PoolTestRun
+from .views.pooltests import RUNS, PoolTestRun
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from ...live.dependency import Dependency
-from ...live.placement import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
-from ...live.server import LoopbackServer, Progress
+from ....live.dependency import Dependency
+from ....live.placement import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
+from ....live.server import LoopbackServer, Progress
 from .lesson003 import TEST_NAMES
 
 Run = Callable[[str], Awaitable[dict]]  # GET /run?<query> -> its JSON

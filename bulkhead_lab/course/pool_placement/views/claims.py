@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ...live.placement import PlacementResult
+from ....live.placement import PlacementResult
 from . import lesson003
 from .code import CodeFacts
 from .pooltests import PoolTestRun

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from ...live.placement import (
+from ....live.placement import (
     CALLS,
     CATALOG_LATENCY,
     NOTIFICATION_LATENCY,
@@ -24,8 +24,8 @@ from ...live.placement import (
     ideal_ms,
     run_placement,
 )
-from ...live.server import Progress
-from ..live import run_sync
+from ....live.server import Progress
+from ...live import run_sync
 from . import lesson003
 from .claims import (  # noqa: F401  (the notebook reads the claims through views)
     Claim,

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import live
-from ...live import pools as pools_module
-from ...live.placement import CodeCost, run_batch
-from ...live.placement import code_cost as _code_cost
+from .... import live
+from ....live import pools as pools_module
+from ....live.placement import CodeCost, run_batch
+from ....live.placement import code_cost as _code_cost
 from . import lesson003
 
 MARKER = "# >>> pool definition"
