@@ -5,7 +5,10 @@
   algorithm's main setting (one slider per algorithm; only the chosen one shows);
 - :func:`drift_panel`: Gradient2's drift, over the slowdown's length and the tolerance;
 - :func:`slow_start_panel`: Vegas from a low initial limit, slow start on or off, per call or windowed;
-- :func:`reaction_panel`: Vegas' smoothing and Gradient2's tolerance, reaction against stability.
+- :func:`reaction_panel`: Vegas' smoothing and Gradient2's tolerance, reaction against stability;
+- :func:`live_panel`: an algorithm's limit around lesson 004's Payment, live: each move is one run
+  of a few seconds under a progress bar (``bl-progress-live``, ``bl-status-live``); while it is
+  in flight the figure shown says it is the previous run's.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import ipywidgets as w
 
 from ...adaptive_pool import ALGORITHMS
 from .. import controls
-from ..panel import SLIDER_LAYOUT, SliderView, slider
+from ..live import Interrupted
+from ..panel import SLIDER_LAYOUT, SLIDER_STYLE, LiveProgress, SliderView, slider
 from . import figures, views
 
 
@@ -139,3 +143,50 @@ def reaction_panel(smoothing: float = 1.0, tolerance: float = 1.5) -> SliderView
         return view, [figure.update(view)], [view.frame]
 
     return SliderView("reaction", sliders, render)
+
+
+def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE_SLOW_FOR) -> SliderView:
+    """The algorithm and how long Payment stays slow; each move runs one live stream (a few seconds)
+    and draws its limit and Payment's calls in flight, and the table by phase.
+
+    ``panel.set(...)`` moves both controls, runs once and returns the :class:`~.views.LiveView`.
+    """
+    toggle = w.ToggleButtons(
+        options=list(ALGORITHMS),
+        value=algorithm,
+        description="algorithm",
+        style={**SLIDER_STYLE, "button_width": "auto"},
+        layout=w.Layout(width="auto"),
+    )
+    toggle.add_class("bl-slider-live-algorithm")
+    toggle.add_class("widget-inline-hbox")  # its label beside its buttons, right-aligned like a slider's
+    controls_ = {
+        "algorithm": toggle,
+        "slow_for": slider(
+            w.SelectionSlider,
+            "live-slow-for",
+            "Payment slow for (s)",
+            options=list(views.SLOW_FORS),
+            value=slow_for,
+        ),
+    }
+    progress = LiveProgress("live", unit="orders answered", total=views.planned(slow_for))
+
+    def render(algorithm: str, slow_for: int) -> Any:
+        progress.running()
+        try:
+            run = views.live_run(algorithm, slow_for, on_progress=progress.on_progress)
+        except ValueError as err:  # the panel shows the one line too
+            progress.failed(f"cannot run this stream: {err}")
+            raise
+        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.failed(str(stop))
+            raise
+        view = views.live_view(run, slow_for)
+        progress.done(f"done: {view.duration:.1f} s, {view.orders} orders, {view.refused} refused")
+        return view, [figures.live_figure(view)], [view.frame]
+
+    panel = SliderView("live", controls_, render, extra=(progress.widget,), draw=False)
+    panel.progress = progress
+    panel.redraw()
+    return panel

@@ -1,4 +1,5 @@
-"""Notebook 05's figures: one kept figure per slider view of :mod:`..views`, and the comparison's bars.
+"""Notebook 05's figures: one kept figure per slider view of :mod:`..views`, the comparison's bars, and
+section 6's live run.
 
 Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.kept.KeptFigure`);
 each ``*_figure(view)`` function draws one afresh for a notebook cell. Colours and the figure
@@ -8,6 +9,7 @@ the failure vermillion, the single pool grey, an algorithm's own estimate green.
 
 from .bars import comparison_figure
 from .explore import ExploreFigure, explore_figure
+from .live import live_figure
 from .pitfalls import (
     DriftFigure,
     RampFigure,
@@ -25,6 +27,7 @@ __all__ = [
     "comparison_figure",
     "drift_figure",
     "explore_figure",
+    "live_figure",
     "ramp_figure",
     "reaction_figure",
 ]

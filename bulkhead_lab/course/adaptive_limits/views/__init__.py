@@ -1,8 +1,10 @@
 """The numbers notebook 05 shows: tables, fact lines, and what each slider view redraws.
 
 Pure data (pandas frames and frozen dataclasses) from seeded runs kept by
-:mod:`bulkhead_lab.cache`; :mod:`..figures` draws them and :mod:`..panels` wires them to
-sliders. Split by section: :mod:`.basics` (1-3), :mod:`.explore` (4), :mod:`.pitfalls` (5).
+:mod:`bulkhead_lab.cache` (section 6: from a live run); :mod:`..figures` draws them and
+:mod:`..panels` wires them to sliders. Split by section: :mod:`.basics` (1-3),
+:mod:`.explore` (4), :mod:`.pitfalls` (5), :mod:`.live` (6: a live run around lesson 004's
+Payment).
 """
 
 from .basics import (
@@ -17,6 +19,15 @@ from .basics import (
     vocabulary,
 )
 from .explore import BIN, KNOBS, LENGTHS, ExploreView, Knob, explore_view
+from .live import (
+    LIVE_ALGORITHM,
+    LIVE_SLOW_FOR,
+    SLOW_FORS,
+    LiveView,
+    live_run,
+    live_view,
+    planned,
+)
 from .pitfalls import (
     DRIFT_LENGTHS,
     SMOOTHINGS,
@@ -40,6 +51,9 @@ __all__ = [
     "KNOBS",
     "LENGTHS",
     "LESSON",
+    "LIVE_ALGORITHM",
+    "LIVE_SLOW_FOR",
+    "SLOW_FORS",
     "SMOOTHINGS",
     "TOLERANCES",
     "UPDATES",
@@ -47,6 +61,7 @@ __all__ = [
     "DriftView",
     "ExploreView",
     "Knob",
+    "LiveView",
     "RampView",
     "ReactionView",
     "Tuned",
@@ -57,6 +72,9 @@ __all__ = [
     "drift_view",
     "explore_view",
     "limits_at_failure",
+    "live_run",
+    "live_view",
+    "planned",
     "ramp_view",
     "reaction_sweep",
     "reaction_view",
