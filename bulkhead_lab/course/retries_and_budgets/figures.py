@@ -1,5 +1,6 @@
-"""Notebook 06's figures: contention per backoff, calls offered and given up over the run, and the
-load around the end of a slowdown (numbers in from :mod:`.views`, figure out).
+"""Notebook 06's figures: contention per backoff, calls offered and given up over the run, the load
+around the end of a slowdown, and section 8's calls per order at each layer of a live run (numbers
+in from :mod:`.views`, figure out).
 
 The two slider panels keep their figure and redraw it in place
 (:class:`~bulkhead_lab.course.kept.KeptFigure`); each ``*_figure(view)`` function draws one afresh
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from ...model import split_label
 from ..kept import KeptFigure, moving_title, nice_ceiling, spines
 from ..style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from .views import FLOWS, ContentionView, RetryView, StormView
+from .views import FLOWS, PER_ORDER, ContentionView, RetryView, StormView
 
 FLOW_COLOURS = {0: TRACKING, 1: EVENT}
 
@@ -214,3 +216,32 @@ class StormFigure(KeptFigure):
 def storm_figure(view: StormView) -> Figure:
     """The load around the slowdown's end (a :class:`StormFigure` drawn once)."""
     return StormFigure().update(view).figure
+
+
+# Section 8's layers, each in its own colour: the clients in the guides' grey, the Order Service in
+# the further series' green, Payment (the dependency that slows) orange.
+LAYER_COLOURS = (NEUTRAL, EXTRA[0], EVENT)
+
+
+def live_figure(frame: pd.DataFrame) -> Figure:
+    """Calls per order at each layer, per kind of client: sent by the clients, received by the Order
+    Service, counted by Payment (:func:`.views.live_frame`'s table)."""
+    fig = figure(10, 3.8, left=0.07, right=0.78, top=0.86, bottom=0.2)
+    ax = fig.subplots()
+    per_order = frame[PER_ORDER]
+    width = 0.8 / len(per_order.columns)
+    top = 1.0
+    for k, (column, colour) in enumerate(zip(per_order.columns, LAYER_COLOURS, strict=True)):
+        values = [float(v) for v in per_order[column]]
+        xs = [i + (k - (len(per_order.columns) - 1) / 2) * width for i in range(len(values))]
+        bars = ax.bar(xs, values, width * 0.92, color=colour, label=column)
+        ax.bar_label(bars, [f"{v:.2f}" for v in values], padding=2, fontsize=8)
+        top = max(top, *values)
+    ax.axhline(1.0, color=LIMIT, linestyle="--", linewidth=1, label="one call per order")
+    ax.set_xticks(range(len(frame)), [name.replace(", ", ",\n") for name in frame.index])
+    ax.set_ylim(0, top * 1.2)
+    ax.set_ylabel("calls per order")
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.suptitle("Retrying clients against lesson 004's bulkhead: which layer the retries reach")
+    return fig

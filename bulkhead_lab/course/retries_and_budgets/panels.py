@@ -5,6 +5,9 @@ Both panels are :class:`~bulkhead_lab.course.panel.SliderView` panels over the m
 attempts, jitter (or "at once"), backoff base, retry budget and whose books it keeps. Every run
 comes from :func:`bulkhead_lab.cache.retry_run`, so a slider moved back and forth replays nothing;
 each panel keeps one figure and redraws it in place.
+
+:func:`live_runs` runs section 8's live clients under a progress bar (``bl-progress-clients``,
+``bl-status-clients``) that counts the orders answered.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from typing import Any
 
 import ipywidgets as w
 
+from ...live.load import OrdersRun
 from ...model import LESSON_SPLIT, ROUNDS, START
 from ...retries import BASE_ROUNDS, SRE_MAX_ATTEMPTS
 from ...retry_storm import STORM_STOP
 from .. import controls
-from ..panel import SliderView, slider
+from ..live import Interrupted
+from ..panel import LiveProgress, SliderView, display_widget, slider
 from . import figures, views
 
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
@@ -100,3 +105,20 @@ def storm_panel(
         return view, [figure.update(view)], [view.frame]
 
     return _panel("storm", controls_, render)
+
+
+def live_runs() -> tuple[OrdersRun, ...]:
+    """Section 8's four kinds of client side by side (:func:`.views.live_runs`), under a progress bar
+    that counts the orders answered; it says done, or where an interrupt stopped them."""
+    progress = LiveProgress("clients", unit="orders answered", total=views.ORDERS * len(views.CLIENTS))
+    display_widget(
+        progress.widget, "Run this cell to run the live clients (a bar counts the orders answered)."
+    )
+    progress.running()
+    try:
+        runs = views.live_runs(progress.on_progress)
+    except Interrupted as stop:
+        progress.failed(f"interrupted at {progress.bar.value}/{progress.bar.max} orders answered: {stop}")
+        raise
+    progress.done(f"done: {sum(len(r.orders) for r in runs)} orders, {max(r.duration for r in runs):.1f} s")
+    return runs

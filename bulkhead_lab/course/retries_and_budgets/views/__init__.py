@@ -9,7 +9,7 @@ the pure experiments from :mod:`bulkhead_lab.retries`. A *setup* is how the call
 
 Split by section: :mod:`.sources` (1-3: the sources' figures, computed), :mod:`.callers` (4-5:
 retrying callers in lesson 000's rounds, budgets per flow or shared), :mod:`.storm` (6: the load
-after the slowdown ends).
+after the slowdown ends), :mod:`.live` (8: retrying clients against lesson 004's Order Service, live).
 """
 
 from .callers import (
@@ -37,6 +37,17 @@ from .callers import (
     seeded_budget_fact,
     setup_of,
     single_pool_budget_table,
+)
+from .live import (
+    CLIENTS,
+    ORDERS,
+    PER_ORDER,
+    LiveClients,
+    live_beside,
+    live_facts,
+    live_frame,
+    live_runs,
+    ratio_bound,
 )
 from .sources import (
     WORST_CASES,
@@ -67,6 +78,7 @@ __all__ = [
     "BIN",
     "BUDGETS",
     "CALLERS",
+    "CLIENTS",
     "ContentionView",
     "DRAIN_CALLERS",
     "FLOWS",
@@ -74,7 +86,10 @@ __all__ = [
     "JITTERS",
     "LESSON",
     "LESSON_POLICY",
+    "LiveClients",
     "NEVER",
+    "ORDERS",
+    "PER_ORDER",
     "RetryView",
     "SCOPES",
     "STORM_AFTER",
@@ -95,7 +110,12 @@ __all__ = [
     "contention_view",
     "drain_table",
     "jitter_label",
+    "live_beside",
+    "live_facts",
+    "live_frame",
+    "live_runs",
     "per_second",
+    "ratio_bound",
     "retry_table",
     "retry_view",
     "run",

@@ -1,0 +1,90 @@
+"""Notebook 06's section 8 on real sockets: four kinds of client side by side against lesson 004's
+Order Service; what each layer counted, the facts the notebook checks, and an interrupt."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+
+import pytest
+from loopback import listening_ports
+
+from bulkhead_lab.course.retries_and_budgets import figures, views
+from bulkhead_lab.retries import SRE_BUDGET, RatioBudget
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def runs():
+    progress: list[tuple[int, int]] = []
+    runs = views.live_runs(lambda done, total: progress.append((done, total)))
+    assert progress[-1] == (80, 80)  # the four clients' orders, answered
+    return runs
+
+
+def test_every_fact_the_notebook_checks_holds(runs) -> None:
+    lines = views.live_facts(runs).splitlines()
+    assert lines[0].startswith("20 orders at once against lesson 004's bulkhead (5 running, 5 waiting)")
+    assert len(lines) == 8 and all(line.endswith(": True") for line in lines[1:]), lines
+
+
+def test_retries_reach_the_order_service_never_payment(runs) -> None:
+    frame = views.live_frame(runs)
+    assert list(frame.index) == [c.name for c in views.CLIENTS]
+    per_order = frame[views.PER_ORDER]
+    # Payment 2 s a call: every retry (backoffs at most 0.2 + 0.4 s) meets a full bulkhead.
+    assert list(per_order["client sent"]) == ["1.00", "2.00", "1.15", "2.00"]
+    assert list(per_order["Order Service received"]) == list(per_order["client sent"])
+    assert list(per_order["Payment counted"]) == ["0.50"] * 4
+    assert list(frame["orders"]["retries denied"]) == [0, 0, 10, 0]
+    assert all(w > 1.0 for w in frame["the queue"]["longest wait (s)"])
+
+
+def test_the_live_runs_stand_beside_the_sources_and_the_seeded_storm(runs) -> None:
+    frame = views.live_beside(runs).frame
+    assert list(frame.index) == ["no budget", "SRE 10%", "AWS quota"]
+    assert list(frame[("the sources", "worst case")]) == ["somewhat below 3x", "about 1.1x", "(no figure)"]
+    assert list(frame[("every call refused", "section 2")]) == ["3.000", "1.111", "1.005"]
+    assert list(frame[("lesson 000, 24/8 events", "section 4")])[:2] == ["2.224", "1.111"]
+    assert list(frame[("live, this section", "Payment counted")]) == ["0.50"] * 3
+
+
+def test_the_figure_shows_three_layers_for_each_kind_of_client(runs) -> None:
+    fig = figures.live_figure(views.live_frame(runs))
+    (ax,) = fig.axes
+    heights = [round(b.get_height(), 2) for container in ax.containers for b in container]
+    assert heights == [1.0, 2.0, 1.15, 2.0, 1.0, 2.0, 1.15, 2.0, 0.5, 0.5, 0.5, 0.5]
+    assert ax.get_ylabel() == "calls per order"
+
+
+def test_the_ratio_bound_holds_for_any_number_of_orders() -> None:
+    budget: RatioBudget = SRE_BUDGET
+    for orders in range(1, 1001):
+        retries = 0
+        while budget.allows(retries, orders + retries):  # every retry the budget would ever grant
+            retries += 1
+        assert orders + retries < views.ratio_bound(orders), orders
+
+
+def test_interrupted_live_clients_leave_nothing_listening() -> None:
+    before = listening_ports()
+    timer = threading.Timer(0.6, os.kill, (os.getpid(), signal.SIGINT))
+
+    async def cell() -> None:
+        timer.start()
+        views.live_runs()
+
+    loop = asyncio.new_event_loop()
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(cell())
+        assert time.monotonic() - started < 2.0  # before Payment's first slow answer
+        assert listening_ports() == before
+    finally:
+        timer.cancel()
+        loop.close()
