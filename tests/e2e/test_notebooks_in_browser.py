@@ -315,6 +315,27 @@ def less_smoothing_reacts_slower_and_calmer(before: ld.View, after: ld.View, was
     assert number(new["healthy day: spread (slots)"]) < number(old["healthy day: spread (slots)"])
 
 
+SLOW_PHASE = "slow, to its last slow call"
+
+
+def _refused_only_while_slow(view: ld.View) -> bool:
+    return all(number(row(view, phase=p)["orders refused"]) == 0 for p in ("healthy", "healthy again"))
+
+
+def vegas_too_falls_and_refuses_only_while_slow(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("Gradient2", "Vegas")
+    slow = row(after, phase=SLOW_PHASE)
+    assert number(slow["lowest limit"]) < number(slow["limit at its start"])  # the slow calls pull it down
+    assert number(slow["orders refused"]) > 0 and _refused_only_while_slow(after)
+
+
+def longer_slowdown_sends_more_orders_while_slow(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) == number(was) + 1
+    old, new = row(before, phase=SLOW_PHASE), row(after, phase=SLOW_PHASE)
+    assert number(new["orders sent"]) > number(old["orders sent"])  # one more second at 20 a second
+    assert number(new["lowest limit"]) < number(new["limit at its start"]) and _refused_only_while_slow(after)
+
+
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
         Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
@@ -391,6 +412,13 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("reaction", "reaction-smoothing", "reaction", "ArrowLeft", 10,
              "less smoothing weight: Vegas reacts slower and moves less on a calm day",
              less_smoothing_reacts_slower_and_calmer),
+        # Run All leaves the live panel at Gradient2, Payment slow for 3 s; each move is one live run.
+        Move("live", "live-algorithm", "live", "click:Vegas", 1,
+             "Vegas' limit too falls while Payment is slow, and it refuses orders only then",
+             vegas_too_falls_and_refuses_only_while_slow, live=True),
+        Move("live", "live-slow-for", "live", "ArrowRight", 1,
+             "a longer slowdown: more orders meet the slow Payment, still refused only while it is slow",
+             longer_slowdown_sends_more_orders_while_slow, live=True),
     ),
 }  # fmt: skip
 
