@@ -43,29 +43,59 @@ def test_the_views_show_the_runs_numbers() -> None:
     assert facts[0] == "limited (pools 5+5, bulkhead 5+5), Payment slow (0.2 s)"
     assert "orders: 10 served, 10 refused, 0 failed" in facts
     assert "refused: orders 11 to 20 in order of arrival" in facts
+    assert "every refusal answered before Payment's first answer: True" in facts
     assert "served per round of Payment's latency: 5 after 1 x 0.2 s, 5 after 2 x 0.2 s" in facts
-    assert "bulkhead while busy: 5 running, 0 free waiting places" in facts
-    assert views.checks_text(limited).count("PASS") == 4
-    table = views.summary_table([limited])
-    row = table.iloc[0]
-    assert (row["orders served"], row["orders refused"], row["Payment peak"]) == (10, 10, 5)
+    assert "bulkhead while busy: 5 running, 5 waiting, 0 free waiting places" in facts
+    assert views.refusal_text(limited).splitlines()[0] == 'HTTP 503 {"error": "busy, try again"}'
+    assert views.bulkhead_counters_text(limited).splitlines()[-1] == "rejected: 10"
+    assert views.checks_text(limited).splitlines()[-1] == "0 of 4 failed"
+    row = views.summary_table([limited]).iloc[0]
+    assert (row["orders served"], row["orders refused"], row["Payment peak"], row["rejected (bulkhead)"]) == (
+        10,
+        10,
+        5,
+        10,
+    )
     requests = views.requests_table(limited)
     assert len(requests) == 30 and set(requests["status"]) == {200, 503}
-    assert list(views.checks_table(limited)["passed"]) == [True] * 4
-    fig = figures.orders_figure(limited)
-    assert len(fig.axes) == 2 and fig.axes[1].get_ylabel() == "calls at once"
+    assert {"waited (ms)", "ran (ms)"} <= set(requests.columns)
+    counters = views.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
+    assert max(n for _, n in counters.orders_waiting) == 5 and counters.refused[-1][1] == 10
+    fig = figures.orders_figure(limited, xmax=views.time_axis(0.2))
+    assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, views.time_axis(0.2))
+
+
+def test_the_shared_pool_on_the_node_rule_keeps_stock_checks_behind_every_waiting_order() -> None:
+    shared = views.run("shared", pool_rule="node", slow_latency=0.3)
+    facts = views.facts(shared).splitlines()
+    assert "Payment's peak: 10 (the whole shared pool)" in facts
+    assert "stock checks had a connection only after every waiting order had one: True" in facts
+    assert views.checks_text(shared).splitlines()[-1] == "3 of 4 failed"
+
+
+def test_the_keepalive_stall_happens_on_the_node_like_pool_and_not_on_aiohttps() -> None:
+    node = views.run("shared", slow=False, keepalive=True, pool_rule="node")
+    aiohttp = views.run("shared", slow=False, keepalive=True)
+    assert views.keepalive_text(node).splitlines()[-1] == (
+        "idle kept-alive connections counted against the limit: True"
+    )
+    assert views.keepalive_text(aiohttp).splitlines()[-1] == (
+        "idle kept-alive connections counted against the limit: False"
+    )
+    assert "5-s keep-alive ran out: True" in views.keepalive_text(node)
 
 
 def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
     panel = panels.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.2)
     assert panel.result.served == 5 and panel.result.refused == 15
-    progress = panel.widget.children[0].children[0]
-    assert "bl-progress-orders" in progress._dom_classes and progress.value == progress.max == 30
-    for name in ("pool", "limit", "queue", "slowdown"):
-        assert any(f"bl-slider-{name}" in c._dom_classes for c in panel.controls.values())
+    assert panel.progress is not None and panel.progress.bar.value == panel.progress.bar.max == 30
+    assert "bl-progress-orders" in panel.progress.bar._dom_classes
+    for name in ("variant", "pool", "pool-rule", "limit", "queue", "slowdown"):
+        assert any(f"bl-slider-{name}" in c._dom_classes for c in panel.controls.values()), name
     assert "bl-view-orders" in panel.output._dom_classes
     run = panel.set(variant="separate", limit=4)
     assert run.settings.variant == "separate" and run.payment["peak"] == 4 and run.refused == 0
+    assert panel.controls["queue"].layout.display == "none"
     html = [o["data"]["text/html"] for o in panel.output.outputs if "text/html" in o.get("data", {})]
     assert html and "separate (pools 4+4)" in html[0]
     with pytest.raises(ValueError, match="slider must be one of"):

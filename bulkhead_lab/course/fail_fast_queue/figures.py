@@ -1,7 +1,11 @@
-"""Notebook 04's figures: each request's life by stream, and the calls each dependency held at once.
+"""Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
 
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.load.OrdersRun`.
+:class:`~bulkhead_lab.live.load.OrdersRun` with :mod:`.reading`'s series. Every figure of
+a kind takes the time axis' end (``xmax``), so the three variants' runs at one latency sit
+on one axis and compare by eye (:func:`~.reading.time_axis`). Colours keep one meaning
+(:mod:`~bulkhead_lab.course.style`): Payment orange, Inventory blue, waiting sky blue,
+refusals vermillion, limits black, guides grey.
 """
 
 from __future__ import annotations
@@ -9,79 +13,173 @@ from __future__ import annotations
 from typing import Any
 
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from ...live.load import OrdersRun
-from ..style import EVENT, LIMIT, REFUSED, TRACKING
-from .views import run_label
+from ...live.order_service import KEEPALIVE_TIMEOUT
+from ..style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
+from .reading import RULE_WORDS, VARIANT_WORDS, bars, counters, nice_end, payment_state, round_ends, run_label
 
-# Payment is the dependency that slows (the event role), Inventory the healthy neighbour.
-OUTCOME_COLORS = {"served": EVENT, "refused": REFUSED, "failed": LIMIT, "no answer": LIMIT}
-STOCK_COLOR = TRACKING
-DEPENDENCY_COLORS = {"payment": EVENT, "inventory": TRACKING}
-
-
-def _timeline_axes(ax: Any, r: OrdersRun) -> None:
-    top = 1
-    for name, points in r.timelines.items():
-        if not points:
-            continue
-        t = [p[0] for p in points] + [r.duration]
-        n = [p[1] for p in points] + [points[-1][1]]
-        ax.step(t, n, where="post", color=DEPENDENCY_COLORS.get(name, "gray"), label=f"{name} open calls")
-        top = max(top, max(n))
-    s = r.settings
-    if s is not None:
-        limit = s.pool if s.variant == "shared" else s.limit
-        ax.axhline(limit, color="0.4", linestyle="--", linewidth=1, label=f"pool limit {limit}")
-        top = max(top, limit)
-    ax.set_ylim(0, top + 1.5)
-    ax.set_ylabel("calls at once")
-    ax.set_xlabel("seconds since the orders were sent")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")
+RUN_COLOR = {"order": EVENT, "stock": TRACKING}  # a call running: Payment's, Inventory's
+BAR = 0.72  # a request's bar height, in rows
+GAP = 1.5  # rows between the orders and the stock checks
 
 
-def _requests_axes(ax: Any, r: OrdersRun) -> None:
-    ticks: list[float] = []
-    labels: list[str] = []
-    y = 0.0
-    for kind in ("stock", "order"):
+def _rows(r: OrdersRun) -> dict[tuple[str, int], float]:
+    rows, y = {}, 0.0
+    for kind in ("order", "stock"):
         for x in sorted(r.of(kind), key=lambda x: x.index):
-            color = STOCK_COLOR if kind == "stock" and x.outcome == "served" else OUTCOME_COLORS[x.outcome]
-            ax.plot([x.start, x.end], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
-            ax.plot([x.end], [y], marker="x" if x.outcome == "refused" else "|", color=color, markersize=5)
+            rows[(kind, x.index)] = y
             y += 1
-        ticks.append(y - len(r.of(kind)) / 2 - 0.5)
-        labels.append("stock checks" if kind == "stock" else "orders")
-        y += 1.5
-    ax.set_yticks(ticks, labels)
-    ax.invert_yaxis()
-    ax.grid(axis="x", alpha=0.3)
-    handles = [
-        ax.plot([], [], color=OUTCOME_COLORS["served"], linewidth=3, label="order served")[0],
-        ax.plot([], [], color=OUTCOME_COLORS["refused"], linewidth=3, label="order refused (503)")[0],
-        ax.plot([], [], color=STOCK_COLOR, linewidth=3, label="stock check")[0],
-    ]
-    ax.legend(handles=handles, fontsize=8, loc="lower right", bbox_to_anchor=(1, 1), ncol=3, frameon=False)
-    ax.set_title("each request, from sent to answered", fontsize=10, loc="left")
+        y += GAP
+    return rows
 
 
-def orders_figure(r: OrdersRun) -> Figure:
-    """Above: each request's life by stream. Below: the calls Payment and Inventory held at once."""
-    fig = Figure(figsize=(10, 5.6))
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.88, bottom=0.09, hspace=0.3)
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    _requests_axes(top, r)
-    _timeline_axes(bottom, r)
-    slow = f"Payment slow ({r.slow_latency:g} s)" if r.slow else "Payment healthy"
-    fig.suptitle(f"{run_label(r)}, {slow}")
+def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ticks: bool = True) -> None:
+    """Each request as a bar: sky blue while it waited for a connection, then its call (orange: Payment,
+    blue: Inventory); a refusal is a vermillion cross where it was answered."""
+    rows = _rows(r)
+    everything = bars(r)
+    for part, color in (("wait", IDLE), ("run", None)):
+        chosen = [b for b in everything if b.outcome != "refused"]
+        ys = [rows[(b.kind, b.index)] for b in chosen]
+        if part == "wait":
+            ax.barh(ys, [b.waited for b in chosen], left=[b.sent for b in chosen], height=BAR, color=color)
+        else:
+            widths = [max(b.ended - b.started, xmax / 150) for b in chosen]  # a 20-ms call stays visible
+            colors = [RUN_COLOR[b.kind] if b.outcome == "served" else LIMIT for b in chosen]
+            ax.barh(ys, widths, left=[b.started for b in chosen], height=BAR, color=colors)
+    refused = [b for b in everything if b.outcome == "refused"]
+    if refused:
+        ys = [rows[(b.kind, b.index)] for b in refused]
+        ax.plot([b.ended for b in refused], ys, "X", color=REFUSED, markersize=7, linestyle="none")
+        ax.annotate(
+            f"{len(refused)} orders refused at once: HTTP 503 'busy, try again'",
+            xy=(max(b.ended for b in refused), min(ys)),
+            xytext=(xmax * 0.06, (min(ys) + max(ys)) / 2),
+            color=REFUSED,
+            va="center",
+            arrowprops={"arrowstyle": "->", "color": REFUSED},
+        )
+    for t in round_ends(r):
+        if t <= xmax:
+            ax.axvline(t, color=NEUTRAL, linestyle=":", linewidth=1.2, zorder=0)
+    n_orders = len(r.orders)
+    if ticks:
+        picks = [("order", 1), ("order", n_orders), ("stock", 1), ("stock", len(r.stock_checks))]
+        picks = [p for p in picks if p in rows]
+        ax.set_yticks(
+            [rows[p] for p in picks], [f"{'order' if k == 'order' else 'check'} {i}" for k, i in picks]
+        )
+    ax.set_ylim(max(rows.values(), default=0) + 1, -1.6)
+    ax.set_xlim(0, xmax)
+    ax.grid(axis="y", visible=False)
+    if legend:
+        handles = [
+            Patch(color=IDLE, label="waiting for a connection\n(bulkhead queue, pool)"),
+            Patch(color=EVENT, label="Payment call running"),
+            Patch(color=TRACKING, label="Inventory call running"),
+            Line2D([], [], marker="X", color=REFUSED, linestyle="none", label="refused (503)"),
+            Line2D([], [], color=NEUTRAL, linestyle=":", label="a slow round ends"),
+        ]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+
+
+def _step(ax: Any, points: list[tuple[float, int]], xmax: float, **kw: Any) -> None:
+    ts = [t for t, _ in points] + [xmax]
+    ns = [n for _, n in points] + [points[-1][1] if points else 0]
+    ax.step(ts, ns, where="post", **kw)
+
+
+def _fill(ax: Any, points: list[tuple[float, int]], xmax: float, label: str) -> None:
+    ts = [t for t, _ in points] + [xmax]
+    ns = [n for _, n in points] + [points[-1][1] if points else 0]
+    ax.fill_between(ts, ns, step="post", color=IDLE, alpha=0.45, linewidth=0)
+    ax.step(ts, ns, where="post", color=IDLE, linewidth=2, label=label)
+
+
+def counters_axes(payment: Any, inventory: Any, r: OrdersRun, xmax: float) -> None:
+    """Over time, Payment's side (calls running, orders waiting, refusals so far, its places) and
+    Inventory's (calls running, stock checks waiting)."""
+    c = counters(r)
+    _fill(payment, c.orders_waiting, xmax, "orders waiting")
+    _step(payment, c.payment_running, xmax, color=EVENT, linewidth=2.2, label="Payment calls running")
+    if r.bulkhead_timeline:
+        _step(payment, c.refused, xmax, color=REFUSED, linewidth=2, label="refused so far (rejected)")
+    if c.limit:
+        payment.axhline(
+            c.limit, color=LIMIT, linestyle="--", linewidth=1, label=f"Payment's places: {c.limit}"
+        )
+    payment.set_ylim(0, max(len(r.orders), c.limit) + 1)
+    payment.set_title(f"Payment's side over time, from {c.source}", fontsize=10, loc="left")
+    _fill(inventory, c.stock_waiting, xmax, "stock checks waiting")
+    _step(inventory, c.inventory_running, xmax, color=TRACKING, linewidth=2, label="Inventory calls running")
+    inventory.set_ylim(0, len(r.stock_checks) + 1)
+    shared = r.settings is not None and r.settings.variant == "shared"
+    inventory.set_title("Inventory's side over time" + (" (the same shared pool)" if shared else ""),
+                        fontsize=10, loc="left")  # fmt: skip
+    inventory.set_xlabel("seconds since the orders were sent")
+    for ax in (payment, inventory):
+        ax.set_xlim(0, xmax)
+        ax.set_ylabel("requests")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.05), fontsize=9)
+
+
+def title(r: OrdersRun) -> str:
+    s = r.settings
+    words = VARIANT_WORDS.get(r.variant, r.variant)
+    rule = f", {RULE_WORDS[s.pool_rule]}" if s is not None and s.variant == "shared" else ""
+    return f"{words}{rule}: {run_label(r)}, {payment_state(r)}"
+
+
+def orders_figure(r: OrdersRun, xmax: float | None = None) -> Figure:
+    """Above: each request's wait and call. Below: calls running and waiting over time, refusals.
+
+    ``xmax``: the time axis' end in seconds; pass one value (:func:`~.reading.time_axis`) for runs
+    that should compare by eye. By default, a little past this run's end.
+    """
+    end = xmax if xmax is not None else nice_end(r.duration)
+    fig = figure(10, 7.6, left=0.1, right=0.74, top=0.92, bottom=0.07, hspace=0.45)
+    top, payment, inventory = fig.subplots(3, 1, height_ratios=[3, 1.6, 1.1], sharex=True)
+    requests_axes(top, r, end)
+    top.set_title("each request: its wait for a connection, then its call", fontsize=10, loc="left")
+    counters_axes(payment, inventory, r, end)
+    for ax in (top, payment):
+        ax.tick_params(labelbottom=True)
+    fig.suptitle(title(r))
     return fig
 
 
-def concurrency_figure(r: OrdersRun) -> Figure:
-    """Only the concurrency each dependency saw over time."""
-    fig = Figure(figsize=(10, 2.8))
-    fig.subplots_adjust(left=0.12, right=0.98, top=0.86, bottom=0.18)
-    _timeline_axes(fig.subplots(), r)
-    fig.suptitle(f"{run_label(r)}: calls each dependency held at once")
+def keepalive_figure(baseline: OrdersRun, aiohttp: OrdersRun, node: OrdersRun) -> Figure:
+    """Payment healthy, one shared pool of 10, three runs side by side on one time axis: no keep-alive
+    (the baseline), keep-alive on aiohttp's pool, keep-alive on the Node-like pool."""
+    runs = [("no keep-alive (baseline)", baseline), ("keep-alive, aiohttp's pool", aiohttp),
+            ("keep-alive, Node-like pool", node)]  # fmt: skip
+    end = nice_end(max(r.duration for _, r in runs))
+    fig = figure(10, 4.4, left=0.1, right=0.98, top=0.78, bottom=0.14, wspace=0.08)
+    axes = fig.subplots(1, 3, sharey=True)
+    for k, (ax, (name, r)) in enumerate(zip(axes, runs, strict=True)):
+        requests_axes(ax, r, end, legend=False, ticks=k == 0)
+        if r.settings is not None and r.settings.keepalive:
+            answered = max(x.end for x in r.orders)
+            ax.axvspan(
+                answered, answered + KEEPALIVE_TIMEOUT, color=NEUTRAL, alpha=0.15, linewidth=0, zorder=0
+            )
+            note = f"Payment's sockets idle,\nkept alive {KEEPALIVE_TIMEOUT:g} s"
+            ax.text(answered + 0.15, len(r.orders) * 0.75, note, fontsize=8, color="0.3", va="center")
+        slowest = r.slowest("stock")
+        took = f"{slowest * 1000:.0f} ms" if slowest < 1 else f"{slowest:.2f} s"
+        ax.text(0.97, 0.97, f"slowest stock check:\n{took}", transform=ax.transAxes, ha="right", va="top",
+                fontsize=9, color=TRACKING)  # fmt: skip
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("seconds since the orders were sent")
+    handles = [
+        Patch(color=IDLE, label="waiting for a connection"),
+        Patch(color=EVENT, label="Payment call"),
+        Patch(color=TRACKING, label="Inventory call"),
+        Patch(color=NEUTRAL, alpha=0.3, label="Payment's idle kept-alive sockets"),
+    ]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.54, 0.93), ncol=4, fontsize=9)
+    fig.suptitle("Payment healthy, one shared pool of 10: 20 orders, 10 stock checks 100 ms later", y=0.99)
     return fig

@@ -1,10 +1,18 @@
-"""Notebook 04's widgets: a run's figure and table as one cell's output, and the live panel.
+"""Notebook 04's widgets: a progress bar for the lesson's runs, and the "try it" panel.
 
-:func:`show` displays a run's figure and summary table. :func:`orders_panel` has sliders
-over the variant's sizes and Payment's slowdown, a progress bar while a live run is in
-flight, and an output area redrawn with the figure and the summary table after each run.
-CSS classes for the browser test: ``bl-slider-<name>``, ``bl-toggle-variant``,
-``bl-progress-orders``, ``bl-view-orders``, ``bl-panel-orders``.
+:func:`run` runs one of the lesson's scenarios under a bar that counts answers.
+:func:`orders_panel` has the variant as three buttons in the learner's words (the pressed
+one coloured, so it looks pressed), only the sizes that mean something for that variant
+(a shared pool's size and what its limit counts; a pool per dependency's size; the
+bulkhead's running and waiting places), and Payment's latency when slow; every move runs
+the lesson's load live and redraws the figure (one time axis for every variant at these
+sizes) and a table with the lesson's row where the sizes are the lesson's. While a run
+is in flight, and after Kernel > Interrupt, the status line says the figure is the
+previous run's (:class:`~bulkhead_lab.course.panel.SliderView` says it above the figure).
+
+CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggles too),
+``bl-progress-orders``, ``bl-status-orders``, ``bl-view-orders``, ``bl-panel-orders``;
+the lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
 """
 
 from __future__ import annotations
@@ -12,59 +20,158 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
-from IPython.display import Image, display
 
 from ...live.load import OrdersRun
 from ...live.order_service import VARIANTS
 from ..live import Interrupted
-from ..panel import LiveProgress, SliderView, slider
-from ..style import to_png
+from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider
 from . import figures, views
 
+PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
+LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
+SLIDER_WIDTH = "42em"
+PREVIOUS = "the figure below is still the previous run's"
 
-def show(r: OrdersRun) -> None:
-    """Display the run's figure and its summary table (a notebook cell's whole output)."""
-    display(Image(data=to_png(figures.orders_figure(r)), format="png"))
-    display(views.summary_table([r]))
+# The pressed button of a toggle, coloured so it reads as chosen (JupyterLab's own shade is faint).
+TOGGLE_CSS = """<style>
+.bl-panel-orders .bl-toggle .widget-toggle-button.mod-active {
+  background: var(--jp-brand-color1, #1976d2); color: white; font-weight: bold;
+  box-shadow: inset 0 0 0 2px var(--jp-brand-color0, #0d47a1);
+}
+</style>"""
 
 
-# --- the live panel -------------------------------------------------------------------------
+def run(variant: str = "limited", show_progress: bool = True, **kwargs: Any) -> OrdersRun:
+    """One of the lesson's runs (:func:`.views.run`) under a bar that counts its answers."""
+    if not show_progress:
+        return views.run(variant, **kwargs)
+    progress = LiveProgress("run", unit="answered", total=PER_RUN)
+    display_widget(progress.widget, "Run this cell to run it live (a bar counts the answers).")
+    progress.running()
+    try:
+        r = views.run(variant, on_progress=progress.on_progress, **kwargs)
+    except Interrupted as stop:
+        progress.failed(f"interrupted at {progress.bar.value}/{progress.bar.max} answered: {stop}")
+        raise
+    progress.done(f"done: {len(r.requests)} answered")
+    return r
 
 
-def orders_panel(
-    variant: str = "limited", pool: int = 10, limit: int = 5, queue: int = 5, slow_latency: float = 0.3
-) -> SliderView:
-    """Variant, pool size, limit, queue and Payment's slowdown; each change runs the lesson's
-    load live (20 orders, 10 stock checks) and redraws the figure and the summary table.
+# --- the "try it" panel ---------------------------------------------------------------------
 
-    A progress bar counts the answers while the run is in flight. ``panel.set(...)`` moves
-    several controls, runs once and returns the :class:`~bulkhead_lab.live.load.OrdersRun`.
-    """
+VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)
+RULE_OPTIONS = (("connections in use (aiohttp)", "aiohttp"), ("every socket, idle too (Node)", "node"))
+APPLIES = {  # the sizes that mean something for each variant
+    "shared": ("pool", "pool_rule"),
+    "separate": ("limit",),
+    "limited": ("limit", "queue"),
+}
+SIZES = ("pool", "pool_rule", "limit", "queue")
+LIMIT_WORDS = {"separate": "connections per pool", "limited": "running places (limit)"}
+
+
+def toggle(name: str, description: str, options: tuple[tuple[str, str], ...], value: str) -> w.ToggleButtons:
+    """Buttons in the learner's words, the pressed one coloured; classed ``bl-slider-<name>``."""
+    buttons = w.ToggleButtons(
+        options=list(options),
+        value=value,
+        description=description,
+        style={**SLIDER_STYLE, "description_width": LABEL_WIDTH, "button_width": "auto"},
+        layout=w.Layout(width="auto"),
+    )
+    for cls in (f"bl-slider-{name}", "bl-toggle", "widget-inline-hbox"):
+        buttons.add_class(cls)
+    return buttons
+
+
+def orders_controls(
+    variant: str = "limited",
+    pool: int = 10,
+    limit: int = 5,
+    queue: int = 5,
+    pool_rule: str = "aiohttp",
+    slow_latency: float = 1.0,
+) -> dict[str, Any]:
+    """The variant, the sizes each variant has (only those shown), and Payment's latency when slow."""
     controls = {
-        "variant": w.ToggleButtons(options=list(VARIANTS), value=variant, description="variant"),
-        "pool": slider(w.IntSlider, "pool", "shared pool size", min=1, max=30, value=pool),
-        "limit": slider(w.IntSlider, "limit", "limit per pool", min=1, max=20, value=limit),
-        "queue": slider(w.IntSlider, "queue", "bulkhead queue", min=0, max=20, value=queue),
+        "variant": toggle("variant", "Order Service", VARIANT_OPTIONS, variant),
+        "pool": slider(w.IntSlider, "pool", "shared pool (connections)", min=1, max=30, value=pool),
+        "pool_rule": toggle("pool-rule", "the pool's limit counts", RULE_OPTIONS, pool_rule),
+        "limit": slider(w.IntSlider, "limit", LIMIT_WORDS["limited"], min=1, max=20, value=limit),
+        "queue": slider(w.IntSlider, "queue", "waiting places", min=0, max=20, value=queue),
         "slow_latency": slider(
-            w.FloatSlider, "slowdown", "Payment slow (s)", min=0.1, max=3.0, step=0.1, value=slow_latency
+            w.FloatSlider,
+            "slowdown",
+            "Payment latency when slow (s)",
+            min=0.1,
+            max=3.0,
+            step=0.1,
+            value=slow_latency,
+            readout_format=".1f",
         ),
     }
     controls["variant"].add_class("bl-toggle-variant")
-    progress = LiveProgress("orders", unit="answered", total=30)
+    for name in ("pool", "limit", "queue", "slow_latency"):
+        controls[name].style.description_width = LABEL_WIDTH
+    for name in ("pool", "limit", "queue", "slow_latency"):
+        controls[name].layout = w.Layout(width=SLIDER_WIDTH)  # its own layout: shown or hidden alone
+    show_for(controls, variant)
+    controls["variant"].observe(lambda change: show_for(controls, change["new"]), names="value")
+    return controls
 
-    def render(**values: Any):
-        progress.running()
+
+def show_for(controls: dict[str, Any], variant: str) -> None:
+    """Show only the sizes that mean something for ``variant``; name the limit in its words."""
+    for name in SIZES:
+        controls[name].layout.display = None if name in APPLIES.get(variant, ()) else "none"
+    if variant in LIMIT_WORDS:
+        controls["limit"].description = LIMIT_WORDS[variant]
+
+
+def interrupted_status(progress: LiveProgress, stale: bool) -> str:
+    """``interrupted at 12/30 answered; ...``: where the run stopped, and whose figure shows."""
+    where = f"interrupted at {progress.bar.value}/{progress.bar.max} {progress.unit}"
+    return f"{where}; {PREVIOUS}" if stale else f"{where}; no run finished yet"
+
+
+def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
+    """The "try it" panel: each move runs the lesson's load live (20 orders, 10 stock checks) at the
+    controls' values and redraws the figure and the table.
+
+    ``draw=False`` builds it without a first run. ``panel.set(...)`` moves several controls,
+    runs once and returns the :class:`~bulkhead_lab.live.load.OrdersRun`.
+    """
+    controls = orders_controls(**values)
+    progress = LiveProgress("orders", unit="answered", total=PER_RUN)
+    built: list[SliderView] = []
+
+    def render(variant: str, pool: int, pool_rule: str, limit: int, queue: int, slow_latency: float):
+        stale = bool(built) and any(o.get("output_type") == "display_data" for o in built[0].output.outputs)
+        note = f"; {PREVIOUS}" if stale else ""
+
+        def on_progress(done: int, total: int) -> None:
+            progress.on_progress(done, total)
+            progress.status.value += note
+
+        progress.running(f"running live on 127.0.0.1 ...{note}")
+        rule = pool_rule if variant == "shared" else "aiohttp"
         try:
-            r = views.run(on_progress=progress.on_progress, **values)
+            r = views.run(variant, pool=pool, limit=limit, queue=queue, pool_rule=rule,
+                          slow_latency=round(slow_latency, 3), on_progress=on_progress)  # fmt: skip
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise
-        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.failed(str(stop))
+        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.failed(interrupted_status(progress, stale))
             raise
-        progress.done(f"done: {r.duration:.2f} s, {len(r.requests)} answers")
-        return r, [figures.orders_figure(r)], [views.summary_table([r])]
+        progress.done(f"done: {len(r.requests)} answered in {r.duration:.2f} s")
+        axis = views.time_axis(slow_latency, pool, limit, queue)
+        return r, [figures.orders_figure(r, xmax=axis)], [views.panel_table(r)]
 
-    panel = SliderView("orders", controls, render, extra=(progress.widget,))
+    style = w.HTML(TOGGLE_CSS, layout=w.Layout(display="none"))
+    panel = SliderView("orders", controls, render, extra=(style, progress.widget), draw=False)
     panel.progress = progress
+    built.append(panel)
+    if draw:
+        panel.redraw()
     return panel

@@ -1,101 +1,121 @@
-"""What notebook 04 shows, as numbers: lesson 004's runs, their tables and their facts.
+"""What notebook 04 shows, as numbers: lesson 004's runs, their tables, facts and claims.
 
 Everything here reads :class:`~bulkhead_lab.live.load.OrdersRun` objects that :func:`run`
-measured on real sockets in this session: pandas tables like the lesson's, the invariant
-facts of a run as plain lines (for nbval to compare), check.js's verdicts, and the
-installed aiohttp's own limit rule. The figures are in :mod:`.figures`, the live panel in
-:mod:`.panels`.
+measured on real sockets in this session. This module holds the run tables and the
+sizing rule worked; it re-exports how a run is read (:mod:`.reading`: the runs, the one
+time axis, each request's wait and run), the facts nbval compares (:mod:`.facts`), the
+tables with a "lesson 004" column (:mod:`.compare`) and the lesson's claims
+(:mod:`.claims`), so every notebook cell reads ``views.<name>``.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable
 
 import pandas as pd
 
-from ...live.load import OrdersRun, run_orders
-from ...live.order_checks import check_orders, keepalive_facts
-from ..live import run_sync
-
-__all__ = [
-    "checks_table",
-    "checks_text",
-    "facts",
-    "keepalive_facts_text",
-    "keepalive_table",
-    "limit_rule_source",
-    "requests_table",
-    "run",
-    "run_label",
-    "summary_table",
-    "waves_needed",
-]
-
-
-def run(variant: str = "limited", **kwargs: Any) -> OrdersRun:
-    """:func:`~bulkhead_lab.live.load.run_orders` from plain (or notebook) code: start, drive once, stop.
-
-    An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run and waits
-    until its services are closed before the interrupt goes on (``run_sync`` does that),
-    so nothing is left listening.
-    """
-    return run_sync(run_orders(variant, **kwargs))
-
-
-def waves_needed(orders: int, limit: int) -> int:
-    """How many waves of Payment's latency ``orders`` calls need through ``limit`` connections."""
-    return math.ceil(orders / limit)
-
-
-# --- tables ---------------------------------------------------------------------------------
-
-
-def _ms(seconds: float) -> int:
-    return round(seconds * 1000)
+from ... import sizing
+from ...live.load import OrdersRun
+from ...live.order_checks import check_orders
+from . import lesson004
+from .claims import Runs, claims_count, claims_table, lesson_claims
+from .compare import keepalive_compare, limited_compare, separate_compare, setup_table, shared_compare
+from .facts import (
+    bulkhead_counters_text,
+    burst_text,
+    checks_text,
+    facts,
+    keepalive_text,
+    refusal_text,
+    sizing_text,
+    stall_ratio,
+    stall_text,
+)
+from .reading import (
+    LESSON_AXIS,
+    RULE_WORDS,
+    VARIANT_WORDS,
+    Bar,
+    Counters,
+    bars,
+    counters,
+    ms,
+    nice_end,
+    payment_state,
+    round_ends,
+    run,
+    run_label,
+    span,
+    time_axis,
+    waiting,
+    waves_needed,
+)
 
 
-def _span(values: Sequence[float]) -> str:
-    if not values:
-        return "-"
-    lo, hi = _ms(min(values)), _ms(max(values))
-    return f"{lo} ms" if lo == hi else f"{lo} - {hi} ms"
-
-
-def run_label(r: OrdersRun) -> str:
-    """A run's variant and sizes, e.g. ``limited (pools 5+5, bulkhead 5+5)``."""
-    s = r.settings
-    if s is None:
-        return r.variant
-    size = f"pool {s.pool}" if s.variant == "shared" else f"pools {s.limit}+{s.limit}"
-    if s.variant == "limited":
-        size += f", bulkhead {s.limit}+{s.queue}"
-    return f"{s.variant} ({size})"
+def summary_row(r: OrdersRun) -> dict[str, object]:
+    """One run as the lesson reports it: stock checks, orders served and refused, peaks."""
+    rejected = (r.bulkhead_after or {}).get("rejected")
+    return {
+        "stock checks": span([x.latency for x in r.stock_checks], "ms"),
+        "orders served": r.served,
+        "orders refused": r.refused,
+        "slowest order": f"{r.slowest('order'):.2f} s",
+        "slowest refusal": f"{ms(r.slowest('order', 'refused'))} ms" if r.refused else "-",
+        "Payment peak": r.payment.get("peak", "?"),
+        "Inventory peak": r.inventory.get("peak", "?"),
+        "rejected (bulkhead)": "-" if rejected is None else rejected,
+    }
 
 
 def summary_table(runs: Iterable[OrdersRun]) -> pd.DataFrame:
-    """One row per run, as the lesson reports them: stock checks, orders served and refused, peaks."""
-    rows = {}
-    for r in runs:
-        slow = f"slow {r.slow_latency:g} s" if r.slow and r.slow_latency else "healthy"
-        rows[f"{run_label(r)}, Payment {slow}"] = {
-            "stock checks": _span([x.latency for x in r.stock_checks]),
-            "orders served": r.served,
-            "orders refused": r.refused,
-            "slowest order": f"{r.slowest('order'):.2f} s",
-            "slowest refusal": f"{_ms(r.slowest('order', 'refused'))} ms" if r.refused else "-",
-            "Payment peak": r.payment.get("peak", "?"),
-            "Inventory peak": r.inventory.get("peak", "?"),
-        }
+    """One row per run (its variant, sizes and Payment's state), the lesson's measures as columns."""
+    rows = {f"{run_label(r)}, {payment_state(r)}": summary_row(r) for r in runs}
     frame = pd.DataFrame(rows).T
     frame.index.name = "Order Service"
     return frame
 
 
+def _lesson_row(r: OrdersRun) -> dict[str, object] | None:
+    """Lesson 004's row for a run at the lesson's sizes (its counts; its timings at 3 s), or None."""
+    s = r.settings
+    if s is None or not r.slow or s.keepalive or len(r.orders) != lesson004.ORDERS:
+        return None
+    blank = dict.fromkeys(summary_row(r), "-")
+    if s.variant == "shared" and s.pool == lesson004.SHARED_POOL:
+        return blank | {"stock checks": f"about {lesson004.SHARED_STOCK_S:g} s",
+                        "Payment peak": lesson004.SHARED_PAYMENT_PEAK}  # fmt: skip
+    if s.limit != lesson004.POOL_EACH:
+        return None
+    lo, hi = lesson004.SEPARATE_STOCK_MS if s.variant == "separate" else lesson004.LIMITED_STOCK_MS
+    row = blank | {"stock checks": f"{lo} - {hi} ms", "Payment peak": lesson004.POOL_EACH}
+    if s.variant == "separate":
+        return row | {"orders served": lesson004.ORDERS, "orders refused": 0,
+                      "slowest order": f"{lesson004.SEPARATE_SLOWEST_S:g} s"}  # fmt: skip
+    if s.variant == "limited" and s.queue == lesson004.QUEUE:
+        return row | {
+            "orders served": lesson004.LIMITED_SERVED,
+            "orders refused": lesson004.LIMITED_REFUSED,
+            "slowest order": f"{2 * lesson004.SLOW_S:g} s",
+            "slowest refusal": f"{lesson004.REFUSAL_MS} ms",
+        }
+    return None
+
+
+def panel_table(r: OrdersRun) -> pd.DataFrame:
+    """The panel's table: this run, and lesson 004's row below it when the sizes are the lesson's
+    (its counts compare at any latency; its timings are at Payment slow = 3 s)."""
+    rows = {f"this run: {run_label(r)}, {payment_state(r)}": summary_row(r)}
+    lesson = _lesson_row(r)
+    if lesson is not None:
+        rows[f"lesson 004: {VARIANT_WORDS.get(r.variant, r.variant)}, Payment slow (3 s)"] = lesson
+    frame = pd.DataFrame(rows).T
+    frame.index.name = "run"
+    return frame
+
+
 def requests_table(r: OrdersRun) -> pd.DataFrame:
-    """Every request: stream, status, outcome, and its start, end and latency in ms."""
+    """Every request: its status and outcome, when it was sent, how long it waited and ran, in ms."""
     frame = pd.DataFrame(
         [
             {
@@ -103,9 +123,10 @@ def requests_table(r: OrdersRun) -> pd.DataFrame:
                 "#": x.index,
                 "status": x.status,
                 "outcome": x.outcome,
-                "start (ms)": _ms(x.start),
-                "end (ms)": _ms(x.end),
-                "latency (ms)": _ms(x.latency),
+                "sent (ms)": ms(x.start),
+                "waited (ms)": ms(x.waited or 0.0),
+                "ran (ms)": ms(x.ran or 0.0),
+                "answered (ms)": ms(x.end),
             }
             for x in r.requests
         ]
@@ -118,93 +139,67 @@ def checks_table(r: OrdersRun) -> pd.DataFrame:
     return pd.DataFrame(check_orders(r)).set_index("check")
 
 
-def keepalive_table(r: OrdersRun) -> pd.DataFrame:
-    """The keep-alive experiment: sockets the shared pool opened and kept against its limit."""
-    f = keepalive_facts(r)
-    return pd.DataFrame(
-        {
-            "value": {
-                "shared pool limit": f.pool_limit,
-                "Payment connections opened": f.payment_opened,
-                "Payment connections reused": f.payment_reused,
-                "Inventory connections opened": f.inventory_opened,
-                "sockets open at once (none idled out)": f.kept_open,
-                "slowest order": f"{_ms(f.slowest_order)} ms",
-                "slowest stock check": f"{_ms(f.slowest_stock)} ms",
-            }
-        }
-    )
-
-
-# --- facts nbval compares -------------------------------------------------------------------
-
-
-def facts(r: OrdersRun) -> str:
-    """The run's invariant facts, one per line: counts, peaks, who was refused, waves."""
-    s = r.settings
-    state = f"slow ({r.slow_latency:g} s)" if r.slow and r.slow_latency else "slow" if r.slow else "healthy"
-    lines = [f"{run_label(r)}, Payment {state}"]
-    lines.append(
-        f"orders: {r.served} served, {r.refused} refused, {r.count('failed') + r.count('no answer')} failed"
-    )
-    lines.append(f"every order answered 200 or 503: {all(x.status in (200, 503) for x in r.orders)}")
-    if r.refused:
-        who = r.refused_arrivals()
-        consecutive = who == list(range(who[0], who[-1] + 1))
-        lines.append(
-            f"refused: orders {who[0]} to {who[-1]} in order of arrival"
-            if consecutive
-            else f"refused, by order of arrival: {who}"
-        )
-        lines.append(f"every refusal under 200 ms: {r.slowest('order', 'refused') < 0.2}")
-    waves = r.served_waves()
-    if waves:
-        lines.append(  # the line nbval compares keeps the lesson's word, "round"
-            "served per round of Payment's latency: "
-            + ", ".join(f"{n} after {k} x {r.slow_latency:g} s" for k, n in waves.items())
-        )
-    pool = None if s is None else (s.pool if s.variant == "shared" else s.limit)
-    peak = r.payment.get("peak")
-    lines.append(
-        f"Payment's peak: {peak}"
-        + (" (the whole shared pool)" if s and s.variant == "shared" and peak == pool else "")
-    )
-    if s is not None and s.variant != "shared":
-        lines.append(
-            f"Inventory's peak within its own pool of {s.limit}: {r.inventory.get('peak', 99) <= s.limit}"
-        )
-    stock = r.slowest("stock")
-    lines.append(f"every stock check under 300 ms: {stock < 0.3}")
-    if r.slow and r.slow_latency and stock >= 0.3:
-        waited = stock >= r.slow_latency / 2  # no Inventory call takes that long on its own
-        lines.append(f"stock checks waited for a slow Payment call to free a connection: {waited}")
-    if r.bulkhead_busy is not None:
-        b = r.bulkhead_busy
-        lines.append(f"bulkhead while busy: {b['running']} running, {b['queueSlots']} free waiting places")
-    return "\n".join(lines)
-
-
-def checks_text(r: OrdersRun) -> str:
-    """check.js's verdicts only (no timings), one line each."""
-    return "\n".join(f"{'PASS' if c.passed else 'FAIL'}  {c.check}" for c in check_orders(r))
-
-
-def keepalive_facts_text(r: OrdersRun) -> str:
-    """The keep-alive experiment's invariant facts."""
-    f = keepalive_facts(r)
-    return "\n".join(
-        [
-            f"shared pool limit: {f.pool_limit}",
-            f"Payment: {f.payment_opened} connections opened, {f.payment_reused} reused (kept alive)",
-            f"sockets open at once: {f.kept_open} (more than the limit: {f.kept_open > f.pool_limit})",
-            f"every stock check under 300 ms: {f.slowest_stock < 0.3}",
-            f"idle kept-alive connections counted against the limit: {f.idle_counted}",
-        ]
-    )
-
-
 def limit_rule_source() -> str:
     """The installed aiohttp's own code that decides whether a pool has a free connection."""
     from aiohttp.connector import BaseConnector
 
     return inspect.getsource(BaseConnector._available_connections)
+
+
+def littles_law() -> str:
+    """The lesson's sizing rule worked: 20 calls/s x 0.1 s = 2 in flight; x 2.5 and x 3 give 5 and 6."""
+    rate, hold = lesson004.RATE, lesson004.HOLD
+    load = sizing.in_flight(rate, hold)
+    low, high = sizing.suggested_limit(rate, hold, 2.5), sizing.suggested_limit(rate, hold, 3.0)
+    return "\n".join(
+        [
+            f"in flight = {rate:g} calls/s x {hold:g} s = {load:g} calls",
+            f"limit with 2.5x headroom: ceil({load:g} x 2.5) = {low}",
+            f"limit with 3x headroom:   ceil({load:g} x 3) = {high}",
+            f"lesson 004: about {lesson004.IN_FLIGHT} in progress; 'say "
+            f"{lesson004.SUGGESTED[0]} or {lesson004.SUGGESTED[1]}'",
+        ]
+    )
+
+
+__all__ = [
+    "LESSON_AXIS",
+    "RULE_WORDS",
+    "VARIANT_WORDS",
+    "Bar",
+    "Counters",
+    "Runs",
+    "bars",
+    "bulkhead_counters_text",
+    "burst_text",
+    "stall_text",
+    "checks_table",
+    "checks_text",
+    "claims_count",
+    "claims_table",
+    "counters",
+    "facts",
+    "keepalive_compare",
+    "keepalive_text",
+    "lesson_claims",
+    "limit_rule_source",
+    "limited_compare",
+    "littles_law",
+    "nice_end",
+    "panel_table",
+    "payment_state",
+    "refusal_text",
+    "requests_table",
+    "round_ends",
+    "run",
+    "run_label",
+    "separate_compare",
+    "setup_table",
+    "shared_compare",
+    "sizing_text",
+    "stall_ratio",
+    "summary_table",
+    "time_axis",
+    "waiting",
+    "waves_needed",
+]
