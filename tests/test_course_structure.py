@@ -9,13 +9,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-# Notebook 04 gets the course structure in issue 11; the mark goes when it does.
-PENDING = {"04_fail_fast_queue.ipynb"}
-_LATER = pytest.mark.xfail(strict=False, reason="issue 11 gives 04 the course structure")
-NOTEBOOKS = [
-    pytest.param(p, marks=_LATER) if p.name in PENDING else p
-    for p in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-]
+NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 RAW_WIDGET_REPR = re.compile(r"^(VBox|HBox|IntProgress|Output|Box)\(children=|^[A-Z]\w+\(value=")
 
 

@@ -212,6 +212,26 @@ def bigger_queue_refuses_fewer(before: ld.View, after: ld.View, was: str, now: s
     assert number(new["Payment peak"]) == number(old["Payment peak"])
 
 
+def one_shared_pool_takes_everything(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert now == "one shared pool" != was
+    old, new = before.table()[0], after.table()[0]
+    assert new["run"].startswith("this run: shared (pool 10")
+    # No bulkhead: nothing is refused, and the slow Payment holds the whole pool ...
+    assert number(new["orders refused"]) == 0 and new["rejected (bulkhead)"] == "-"
+    assert number(new["Payment peak"]) == 10
+    # ... so the healthy stock checks wait for slow calls to end: slower than behind the bulkhead.
+    assert number(new["stock checks"]) > number(old["stock checks"])
+
+
+def a_pool_each_frees_inventory_again(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("one shared pool", "a pool per dependency")
+    old, new = before.table()[0], after.table()[0]
+    assert new["run"].startswith("this run: separate (pools 3+3)")
+    # Payment is held to its own pool (the panel's 3 connections); nothing refused, Inventory fast again.
+    assert number(new["Payment peak"]) == 3 and number(new["orders refused"]) == 0
+    assert number(new["stock checks"]) < number(old["stock checks"])
+
+
 SINGLE, BULK = "single pool (32)", "24/8"
 
 
@@ -377,8 +397,18 @@ MOVES: dict[str, tuple[Move, ...]] = {
              shared_pool_slots_size_the_one_pool, live=True),
     ),
     "04_fail_fast_queue.ipynb": (
+        # Run All leaves the panel at the bulkhead, 3 running + 2 waiting, Payment slow at 0.5 s.
         Move("orders", "queue", "orders", "ArrowRight", 2,
-             "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer),
+             "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer,
+             shown=("limit", "queue"), hidden=("pool", "pool-rule"), live=True),
+        Move("orders", "variant", "orders", "click:one shared pool", 1,
+             "one shared pool: nothing refused, slow Payment takes the whole pool, stock checks wait",
+             one_shared_pool_takes_everything, shown=("pool", "pool-rule"), hidden=("limit", "queue"),
+             live=True),
+        Move("orders", "variant", "orders", "click:a pool per dependency", 1,
+             "a pool per dependency: Payment held to its own pool, stock checks fast again",
+             a_pool_each_frees_inventory_again, shown=("limit",), hidden=("pool", "pool-rule", "queue"),
+             live=True),
     ),
     "06_retries_and_budgets.ipynb": (
         # Run All leaves the panel at section 4's last cell: no jitter, the SRE 10% kept per flow.
@@ -469,6 +499,7 @@ AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
     from bulkhead_lab.course.adaptive_limits import exercises as ex05
+    from bulkhead_lab.course.fail_fast_queue import exercises as ex04
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
     from bulkhead_lab.course.pool_placement import exercises as ex03
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
@@ -481,6 +512,11 @@ def _right_answers() -> dict[str, dict[int, str]]:
             1: str(ex03.peak_1()),
             2: str(ex03.least_ms_2()),
             3: str(ex03.catalog_before_3()),
+        },
+        "04_fail_fast_queue.ipynb": {
+            1: str(ex04.refused_1()),
+            2: f"{ex04.last_answer_2():g}",
+            3: str(ex04.limit_3()),
         },
         "05_adaptive_limits.ipynb": {
             1: str(ex05.largest_working_timeout()),
