@@ -15,7 +15,8 @@ import math
 
 from ... import sizing
 from ..exercise import Exercise, Feedback, read_number, read_whole
-from . import lesson004, views
+from . import views
+from .views import lesson004
 
 # Exercises 1 and 2: the lesson's burst and slowdown, another bulkhead.
 ORDERS, SLOW_S, LIMIT_1, QUEUE_1 = lesson004.ORDERS, lesson004.SLOW_S, 4, 8

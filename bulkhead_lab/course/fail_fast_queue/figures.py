@@ -19,7 +19,16 @@ from matplotlib.patches import Patch
 from ...live.load import OrdersRun
 from ...live.order_service import KEEPALIVE_TIMEOUT
 from ..style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from .reading import RULE_WORDS, VARIANT_WORDS, bars, counters, nice_end, payment_state, round_ends, run_label
+from .views.reading import (
+    RULE_WORDS,
+    VARIANT_WORDS,
+    bars,
+    counters,
+    nice_end,
+    payment_state,
+    round_ends,
+    run_label,
+)
 
 RUN_COLOR = {"order": EVENT, "stock": TRACKING}  # a call running: Payment's, Inventory's
 BAR = 0.72  # a request's bar height, in rows

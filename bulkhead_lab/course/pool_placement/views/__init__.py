@@ -9,10 +9,10 @@ them all as ``views``.
 
 from . import lesson003
 from .batches import (
-    SEPARATE,
-    SHARED,
     NO_POOL,
     PLACEMENT_ROWS,
+    SEPARATE,
+    SHARED,
     SIZING_ROWS,
     WORDS,
     Claim,

@@ -17,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from ...live.load import OrdersRun, planned_seconds, run_orders
-from ...live.order_service import VARIANTS, OrderSettings
-from ..live import run_sync
+from ....live.load import OrdersRun, planned_seconds, run_orders
+from ....live.order_service import VARIANTS, OrderSettings
+from ...live import run_sync
 from . import lesson004
 
 # Variants in the learner's words (the panel's toggle, the tables' rows).

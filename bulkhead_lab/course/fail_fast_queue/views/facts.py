@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
-from ...live.load import OrdersRun
-from ...live.order_checks import check_orders, keepalive_facts
-from ...live.order_service import KEEPALIVE_TIMEOUT
+from ....live.load import OrdersRun
+from ....live.order_checks import check_orders, keepalive_facts
+from ....live.order_service import KEEPALIVE_TIMEOUT
 from . import lesson004
 from .reading import payment_state, run_label, waiting
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...live.load import OrdersRun
-from ...live.order_checks import check_orders
-from ...live.order_service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
+from ....live.load import OrdersRun
+from ....live.order_checks import check_orders
+from ....live.order_service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
 from . import lesson004 as L
 from .facts import stall_ratio
 from .reading import WideFrame, ms, span

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from ... import sizing
-from ...live.load import OrdersRun
-from ...live.order_checks import check_orders
+from .... import sizing
+from ....live.load import OrdersRun
+from ....live.order_checks import check_orders
 from . import lesson004
 from .claims import Runs, claims_count, claims_table, lesson_claims
 from .compare import keepalive_compare, limited_compare, separate_compare, setup_table, shared_compare

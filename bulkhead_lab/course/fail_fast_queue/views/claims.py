@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ... import sizing
-from ...live.load import OrdersRun
-from ...live.order_checks import check_orders, keepalive_facts
-from ...live.order_service import BUSY, KEEPALIVE_TIMEOUT
+from .... import sizing
+from ....live.load import OrdersRun
+from ....live.order_checks import check_orders, keepalive_facts
+from ....live.order_service import BUSY, KEEPALIVE_TIMEOUT
 from . import lesson004 as L
 from .compare import NODE_BUFFER
 from .facts import (
