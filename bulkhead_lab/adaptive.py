@@ -151,7 +151,20 @@ def _log10_root(limit: int) -> int:
     return _LOG10_TABLE[limit] if 0 <= limit < 1000 else (int(math.log10(limit)) if limit > 0 else 1)
 
 
-class Vegas(AdaptiveLimit):
+class SmoothedLimit(AdaptiveLimit):
+    """A limiter that keeps an unrounded estimate and rounds it down to its limit (Vegas, Gradient2)."""
+
+    def __init__(self, initial: int, min_limit: int, max_limit: int) -> None:
+        super().__init__(initial, min_limit, max_limit)
+        self._estimate = float(initial)
+
+    @property
+    def estimate(self) -> float:
+        """The unrounded limit the source keeps (``estimatedLimit``)."""
+        return self._estimate
+
+
+class Vegas(SmoothedLimit):
     """Delay-based, TCP Vegas: estimate the queue from the no-load round trip, keep it in [alpha, beta].
 
     Netflix concurrency-limits ``VegasLimit`` (the newest, ``Log10RootIntFunction`` form;
@@ -191,7 +204,6 @@ class Vegas(AdaptiveLimit):
         self.smoothing = check_real("smoothing", smoothing, 0.0, 1.0, low_open=True)
         self.probe_multiplier = check_int("probe_multiplier", probe_multiplier, 1)
         self.slow_start = bool(slow_start)
-        self._estimate = float(initial)
         self._rtt_noload = 0.0
         self._probe_count = 0
         self._random = random.Random(seed)
@@ -199,11 +211,6 @@ class Vegas(AdaptiveLimit):
 
     def _jitter(self) -> float:
         return 0.5 + 0.5 * self._random.random()
-
-    @property
-    def estimate(self) -> float:
-        """The unrounded limit the source keeps (``estimatedLimit``)."""
-        return self._estimate
 
     @property
     def baseline(self) -> float:
@@ -293,7 +300,7 @@ class Vegas(AdaptiveLimit):
         return self._limit
 
 
-class Gradient2(AdaptiveLimit):
+class Gradient2(SmoothedLimit):
     """Delay-based: compare each round trip with a long exponential average of them.
 
     Netflix concurrency-limits ``Gradient2Limit`` (commit f2528de; defaults initial 20,
@@ -334,15 +341,9 @@ class Gradient2(AdaptiveLimit):
         self.long_window = check_int("long_window", long_window, 1)
         self.warmup = check_int("warmup", warmup, 1)
         self.tolerance = check_real("tolerance", tolerance, 1.0, math.inf)
-        self._estimate = float(initial)
         self._long = 0.0
         self._sum = 0.0
         self._count = 0
-
-    @property
-    def estimate(self) -> float:
-        """The unrounded limit the source keeps (``estimatedLimit``)."""
-        return self._estimate
 
     @property
     def baseline(self) -> float:
