@@ -28,10 +28,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from . import retry_storm, sweep
-from .adaptive_pool import FlowControl, LimiterSpec, PoolRun, run_pool
+from . import sweep
 from .model import (
     EVENT,
     HOLD_EVENT,
@@ -49,6 +48,10 @@ from .model import (
 )
 from .sweep import Compartment, RoundOrder, join, round_order
 from .validation import check_int
+
+if TYPE_CHECKING:  # notebooks 05 and 06's models: imported when first asked for, so `reproduce` starts fast
+    from . import retry_storm
+    from .adaptive_pool import FlowControl, PoolRun
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -248,6 +251,8 @@ def pool_run(
 
     ``stop`` ends the slowdown (``None``: it lasts to the end); a healthy day never reads it.
     """
+    from .adaptive_pool import LimiterSpec, run_pool
+
     if stop is not None:
         check_int("stop", stop, params.start, params.rounds)
     key = canonical(params)
@@ -261,6 +266,8 @@ def pool_run(
 
 def retry_run(params: Params, setup: retry_storm.RetrySetup, *, trace: bool = False) -> retry_storm.RetryRun:
     """:func:`~bulkhead_lab.retry_storm.run` on the kept stream, kept on its knobs and retry setup."""
+    from . import retry_storm
+
     key = canonical(params) if setup.stop is None else params
     return _retry_runs.get(
         (key, setup, trace), lambda: retry_storm.run(key, setup, stream=stream(key), trace=trace)
