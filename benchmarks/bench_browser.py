@@ -114,22 +114,42 @@ _DISCOVER_JS = """
   const live = !!panel.querySelector('[class*="bl-progress-"]');
   const sliders = [...panel.querySelectorAll('[class*="bl-slider-"]')]
     .map((s) => [...s.classList].find((c) => c.startsWith('bl-slider-')).slice(10))
-    .filter((s) => panel.querySelector(`.bl-slider-${s} .noUi-handle`));
+    .filter((s) => { const h = panel.querySelector(`.bl-slider-${s} .noUi-handle`);
+                     return h && h.offsetParent !== null; });  // shown now: a panel hides what does not apply
   return [...new Set(sliders)].map((s) => [name, s, live]);
 })
 """
 
 
 def measure(page: Any, target: Target, moves: int) -> tuple[list[float], bool]:
-    """``moves`` key presses on one slider: ms from key down to a changed image; and no move lost."""
+    """``moves`` key presses on one slider: ms from key down to a changed image; and no move lost.
+
+    The first press goes right, or left for a slider already at its right end; a slider whose
+    move changes no figure (a setting the picture does not show) is reported with no times.
+    """
     ld.wait_until_settled(page, target.panel, None, quiet_ms=300, complete=_image_only)
     page.evaluate(_INSTALL_JS, target.panel)
     first = page.evaluate("() => window.__blSrc()")
-    times = []
+    times: list[float] = []
     timeout = 180_000 if target.live else 30_000
+    keys = ("ArrowRight", "ArrowLeft")
+    start = ld.slider_value(page, target.slider, target.panel)
+    ld.press_slider(page, target.slider, keys[0], 1, target.panel)
+    page.wait_for_timeout(150)
+    if ld.slider_value(page, target.slider, target.panel) == start:  # at its right end: go left first
+        keys = keys[::-1]
+    else:  # the first move is measured below from here on
+        ld.press_slider(page, target.slider, keys[1], 1, target.panel)
+        ld.wait_until_settled(
+            page, target.panel, None, timeout_ms=timeout, quiet_ms=300, complete=_image_only
+        )
+        page.evaluate(_INSTALL_JS, target.panel)
     for i in range(moves):
-        ld.press_slider(page, target.slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft", 1, target.panel)
-        page.wait_for_function("() => window.__blLat.t1 !== null", timeout=timeout)
+        ld.press_slider(page, target.slider, keys[i % 2], 1, target.panel)
+        try:
+            page.wait_for_function("() => window.__blLat.t1 !== null", timeout=timeout if times else 10_000)
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError: this slider changes no figure
+            return [], True
         lat = page.evaluate("() => window.__blLat")
         times.append(lat["t1"] - lat["t0"])
         ld.wait_until_settled(
@@ -221,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                                 continue
                             n = args.live_moves if live else args.moves
                             times, kept = measure(page, target, n)
+                            if not times:
+                                print(
+                                    f"  {target.name}: its moves change no figure; not measured", flush=True
+                                )
+                                continue
                             if nb == FLOOR_NOTEBOOK:
                                 floor += times
                             else:
