@@ -93,6 +93,16 @@ class Lab:
         except OSError:
             return "(no log)"
 
+    def trust(self, *notebooks: str) -> None:
+        """Mark ``notebooks`` (paths under the lab's folder) trusted, as ``scripts/lab.sh`` does."""
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "trust", *(str(self.root_dir / n) for n in notebooks)],
+            env=lab_environment(self.log_path.parent),
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
+
     def shutdown_kernels(self) -> None:
         """Stop every kernel the lab runs (between notebooks, so live servers do not pile up).
 
@@ -144,6 +154,9 @@ def lab_environment(work_dir: Path) -> dict[str, str]:
         ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
         ("JUPYTERLAB_SETTINGS_DIR", "user-settings"),
         ("IPYTHONDIR", "ipython"),
+        # Notebook trust lives in the data dir's signature database: keep it per lab, so whether a
+        # notebook opens trusted depends on the test, not on what the machine's user ran before.
+        ("JUPYTER_DATA_DIR", "data"),
     ):
         path = work_dir / sub
         path.mkdir(parents=True, exist_ok=True)
