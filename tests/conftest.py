@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,18 @@ def node() -> str:
     if exe is None:
         pytest.skip("node is not installed: the lesson's JavaScript cannot run as a reference")
     return exe
+
+
+@pytest.fixture
+def kernel_sigint() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt in the main thread, as in a Jupyter kernel running a cell.
+
+    ipykernel installs Python's own SIGINT handler for every cell it runs. A test run started in
+    the background of a script (``bash scripts/test.sh &``, nohup) inherits SIGINT *ignored*, and
+    then an interrupt test would wait out its whole run instead of testing the interrupt.
+    """
+    was = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, was)

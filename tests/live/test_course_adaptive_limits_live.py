@@ -53,6 +53,7 @@ def test_each_move_is_one_run_and_the_previous_figure_is_marked_while_it_is_in_f
         panel.set(bogus=1)
 
 
+@pytest.mark.usefixtures("kernel_sigint")
 def test_an_interrupted_live_run_leaves_nothing_listening() -> None:
     """Jupyter's stop button raises KeyboardInterrupt in the kernel's thread while its loop runs."""
     before = listening_ports()

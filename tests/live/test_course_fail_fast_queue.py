@@ -16,6 +16,7 @@ from bulkhead_lab.course.fail_fast_queue import figures, panels, views
 pytestmark = pytest.mark.live
 
 
+@pytest.mark.usefixtures("kernel_sigint")
 def test_an_interrupted_notebook_run_leaves_nothing_listening() -> None:
     """Jupyter's stop button raises KeyboardInterrupt in the kernel's thread while its loop runs."""
     before = listening_ports()

@@ -70,6 +70,7 @@ def test_the_ratio_bound_holds_for_any_number_of_orders() -> None:
         assert orders + retries < views.ratio_bound(orders), orders
 
 
+@pytest.mark.usefixtures("kernel_sigint")
 def test_interrupted_live_clients_leave_nothing_listening() -> None:
     before = listening_ports()
     timer = threading.Timer(0.6, os.kill, (os.getpid(), signal.SIGINT))

@@ -38,6 +38,7 @@ def test_an_error_in_the_coroutine_reaches_the_caller() -> None:
         asyncio.run(inside())
 
 
+@pytest.mark.usefixtures("kernel_sigint")
 def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
     cleaned = threading.Event()
 
