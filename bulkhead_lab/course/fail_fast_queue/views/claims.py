@@ -22,12 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import pandas as pd
-
 from .... import sizing
 from ....live.load import OrdersRun
 from ....live.order_checks import check_orders, keepalive_facts
 from ....live.order_service import BUSY, KEEPALIVE_TIMEOUT
+from ...claims import NOT_HERE, Claim, WideFrame
+from ...claims import claims_count as _count
+from ...claims import claims_table as _table
+from ...claims import exact as _exact
+from ...claims import fact as _fact
 from . import lesson004 as L
 from .compare import NODE_BUFFER
 from .facts import (
@@ -38,9 +41,6 @@ from .facts import (
     stock_after_every_order,
     stock_waited_for_payment,
 )
-from .reading import WideFrame
-
-EXACT, INVARIANT, NOT_HERE = "exact", "as an invariant", "not reproducible here"
 
 
 @dataclass(frozen=True)
@@ -55,39 +55,6 @@ class Runs:
     keepalive_separate: OrdersRun  # a pool per dependency, the same
     small: OrdersRun  # a limit without headroom, Payment healthy
     big: OrdersRun  # a large limit, Payment slow
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of lesson 004: where it is, what it says, its value there and here, whether it holds."""
-
-    section: str
-    says: str
-    lesson: str
-    here: str
-    kind: str
-    holds: bool
-    why: str = ""  # why a claim is not reproducible here
-
-    @property
-    def reproduced(self) -> bool:
-        return self.holds and self.kind != NOT_HERE
-
-    @property
-    def verdict(self) -> str:
-        if self.kind == NOT_HERE:
-            return "no: see why below"
-        if not self.holds:
-            return "NO"
-        return "yes" if self.kind == EXACT else "yes, " + self.kind
-
-
-def _exact(section: str, says: str, lesson: object, here: object) -> Claim:
-    return Claim(section, says, str(lesson), str(here), EXACT, str(here) == str(lesson))
-
-
-def _fact(section: str, says: str, lesson: str, holds: bool, yes: str, no: str) -> Claim:
-    return Claim(section, says, lesson, yes if holds else no, INVARIANT, holds)
 
 
 def _ran(runs: Iterable[OrdersRun], kind: str, at_least: float, under: float = float("inf")) -> bool:
@@ -304,35 +271,9 @@ def lesson_claims(runs: Runs) -> list[Claim]:
 
 def claims_table(claims: Iterable[Claim]) -> WideFrame:
     """The claims as a numbered table: section, what the lesson says, its value, what holds here, verdict."""
-    claims = list(claims)
-    frame = WideFrame(
-        [
-            {
-                "section": c.section,
-                "lesson 004 says": c.says,
-                "lesson 004": c.lesson,
-                "here (no timing)": c.here,
-                "reproduced": c.verdict,
-            }
-            for c in claims
-        ]
-    )
-    frame.index = pd.RangeIndex(1, len(claims) + 1, name="claim")
-    return frame
+    return _table(claims, "lesson 004", numbered=True)
 
 
 def claims_count(claims: Iterable[Claim]) -> str:
     """How many claims checked output reproduces, exactly or as invariants, and which cannot be, and why."""
-    claims = list(claims)
-    exact = sum(c.reproduced and c.kind == EXACT for c in claims)
-    invariant = sum(c.reproduced and c.kind == INVARIANT for c in claims)
-    missing = [c for c in claims if not c.reproduced]
-    lines = [
-        f"lesson 004's claims reproduced in checked output: {exact + invariant} of {len(claims)} "
-        f"({exact} exactly, {invariant} as invariant facts: floors, orders of events, check.js's bounds)",
-        f"not reproduced: {len(missing)}",
-    ]
-    lines += [
-        f"  - {c.says}: lesson 004 {c.lesson}; here {c.here}. Why: {c.why or c.verdict}" for c in missing
-    ]
-    return "\n".join(lines)
+    return _count(claims, "lesson 004", "floors, orders of events, check.js's bounds")

@@ -13,9 +13,10 @@ import pandas as pd
 from ....live.load import OrdersRun
 from ....live.order_checks import check_orders
 from ....live.order_service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
+from ...claims import WideFrame
 from . import lesson004 as L
 from .facts import stall_ratio
-from .reading import WideFrame, ms, span
+from .reading import ms, span
 
 NODE_HANDOFF = (
     "aiohttp hands a freed connection to a waiting request of a randomly chosen destination, so stock "

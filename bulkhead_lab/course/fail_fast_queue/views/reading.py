@@ -15,8 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import pandas as pd
-
 from ....live.load import OrdersRun, planned_seconds, run_orders
 from ....live.order_service import VARIANTS, OrderSettings
 from ...live import run_sync
@@ -226,20 +224,3 @@ def payment_state(r: OrdersRun) -> str:
     if not r.slow:
         return "Payment healthy"
     return f"Payment slow ({r.slow_latency:g} s)" if r.slow_latency else "Payment slow"
-
-
-class WideFrame(pd.DataFrame):
-    """A table shown whole: no cell cut to pandas' 50 characters with '...' (sentences are the point)."""
-
-    @property
-    def _constructor(self) -> type[WideFrame]:
-        return WideFrame
-
-    def _repr_html_(self) -> str | None:
-        with pd.option_context("display.max_colwidth", None):
-            return super()._repr_html_()
-
-    def __repr__(self) -> str:
-        wide = ("display.max_colwidth", None, "display.max_columns", None, "display.width", 400)
-        with pd.option_context(*wide):
-            return super().__repr__()

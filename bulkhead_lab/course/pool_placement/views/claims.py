@@ -17,69 +17,21 @@ is checked by nbval: if a fact stops holding, the checked output changes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-
-import pandas as pd
 
 from ....live.placement import PlacementResult
+from ...claims import NOT_HERE, Claim, WideFrame
+from ...claims import claims_count as _count
+from ...claims import claims_table as _table
+from ...claims import exact as _exact
+from ...claims import fact as _fact
 from . import lesson003
 from .code import CodeFacts
 from .pooltests import PoolTestRun
 
-EXACT, INVARIANT, NOT_HERE = "exact", "as an invariant", "not reproducible here"
 TOLERANCE_MS = 1.0  # a sleep may end a clock tick early; no batch comes near its floor by less
 AIOHTTP = "aiohttp gives a freed connection to a random waiting host; Node's Agent, to the same host first"
 
 Rows = Sequence[tuple[str, PlacementResult]]
-
-
-class WideFrame(pd.DataFrame):
-    """A table shown whole: no cell cut to pandas' 50 characters with '...' (sentences are the point)."""
-
-    @property
-    def _constructor(self) -> type[WideFrame]:
-        return WideFrame
-
-    def _repr_html_(self) -> str | None:
-        with pd.option_context("display.max_colwidth", None):
-            return super()._repr_html_()
-
-    def __repr__(self) -> str:
-        with pd.option_context("display.max_colwidth", None):
-            return super().__repr__()
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of lesson 003: where it is, what it says, its value there and here, and whether it holds."""
-
-    section: str
-    says: str
-    lesson: str
-    here: str
-    kind: str
-    holds: bool
-    why: str = ""  # why a claim is not reproducible here
-
-    @property
-    def reproduced(self) -> bool:
-        return self.holds and self.kind != NOT_HERE
-
-    @property
-    def verdict(self) -> str:
-        if self.kind == NOT_HERE:
-            return "no: see why below"
-        if not self.holds:
-            return "NO"
-        return "yes" if self.kind == EXACT else "yes, " + self.kind
-
-
-def _exact(section: str, says: str, lesson: object, here: object) -> Claim:
-    return Claim(section, says, str(lesson), str(here), EXACT, str(here) == str(lesson))
-
-
-def _fact(section: str, says: str, lesson: str, holds: bool, yes: str, no: str) -> Claim:
-    return Claim(section, says, lesson, yes if holds else no, INVARIANT, holds)
 
 
 def at_least_ideal(r: PlacementResult) -> bool:
@@ -298,36 +250,10 @@ def lesson_claims(rows: Rows, sizing: Rows, facts: CodeFacts, tests: PoolTestRun
 
 
 def claims_table(claims: Iterable[Claim], numbered: bool = False) -> WideFrame:
-    """The claims as a table: what the lesson says, its value, what this run shows, and the verdict."""
-    claims = list(claims)
-    frame = WideFrame(
-        [
-            {
-                **({"section": c.section} if numbered else {}),
-                "lesson 003 says": c.says,
-                "lesson 003": c.lesson,
-                "here (no timing)": c.here,
-                "reproduced": c.verdict,
-            }
-            for c in claims
-        ]
-    )
-    if numbered:
-        frame.index = pd.RangeIndex(1, len(claims) + 1, name="claim")
-        return frame
-    return WideFrame(frame.set_index("lesson 003 says"))
+    """The claims as a table: what lesson 003 says, its value, what this run shows, and the verdict."""
+    return _table(claims, "lesson 003", numbered)
 
 
 def claims_count(claims: Iterable[Claim]) -> str:
     """How many of the claims checked output reproduces, exactly or as invariants, and which cannot be."""
-    claims = list(claims)
-    exact = sum(c.reproduced and c.kind == EXACT for c in claims)
-    invariant = sum(c.reproduced and c.kind == INVARIANT for c in claims)
-    missing = [c for c in claims if not c.reproduced]
-    lines = [
-        f"lesson 003's claims reproduced in checked output: {exact + invariant} of {len(claims)} "
-        f"({exact} exactly, {invariant} as invariant facts: durations as floors and orders)",
-        f"not reproduced: {len(missing)}",
-    ]
-    lines += [f"  - {c.says}: lesson 003 {c.lesson}, here {c.here}: {c.why or c.verdict}" for c in missing]
-    return "\n".join(lines)
+    return _count(claims, "lesson 003", "durations as floors and orders")
