@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
@@ -40,6 +40,7 @@ from .clients import (
     check_policy,
     service_stats,
 )
+from .dependency import Dependency
 from .order_service import (
     ADAPTIVE,
     CALL_TIMEOUT,
@@ -301,12 +302,7 @@ async def run_orders(
     check_fd_budget(
         f"orders + stock_checks = {orders + stock_checks}", run_sockets(settings, orders + stock_checks)
     )
-    recorders = {"payment": Recorder(), "inventory": Recorder()}
-    async with (
-        payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"]) as pay,
-        inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
-        OrderService(settings, pay.url, inv.url) as service,
-    ):
+    async with order_services(settings, slow_latency, fast_latency) as (service, pay, inv):
         run = await drive(
             service.url,
             pay.url,
@@ -322,7 +318,33 @@ async def run_orders(
             budget=budget,
             seed=seed,
         )
-        exact_timelines(
-            run, service, recorders, {"order": service.port, "payment": pay.port, "inventory": inv.port}
-        )
+        service.record(run)
     return run
+
+
+class RecordedService:
+    """An Order Service and its dependencies' open-call recorders, for :meth:`record`."""
+
+    def __init__(self, service: OrderService, recorders: dict[str, Recorder], ports: dict[str, int]) -> None:
+        self.service, self.recorders, self.ports = service, recorders, ports
+        self.url = service.url
+
+    def record(self, run: OrdersRun) -> None:
+        """Give ``run`` the in-process timelines (the dependencies' and the bulkhead's) on its own clock."""
+        exact_timelines(run, self.service, self.recorders, self.ports)
+
+
+@contextlib.asynccontextmanager
+async def order_services(
+    settings: OrderSettings, slow_latency: float, fast_latency: float
+) -> AsyncIterator[tuple[RecordedService, Dependency, Dependency]]:
+    """Payment, Inventory and an Order Service of ``settings`` on free ports, each dependency recording
+    its open calls; yields ``(order service, payment, inventory)`` and closes all three on the way out."""
+    recorders = {"payment": Recorder(), "inventory": Recorder()}
+    async with (
+        payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"]) as pay,
+        inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
+        OrderService(settings, pay.url, inv.url) as service,
+    ):
+        ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
+        yield RecordedService(service, recorders, ports), pay, inv

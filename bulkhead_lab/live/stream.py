@@ -39,17 +39,14 @@ from .clients import (
     check_policy,
     service_stats,
 )
-from .load import MAX_REQUESTS, MAX_SLOW_LATENCY, run_sockets
+from .load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
 from .order_service import (
     ADAPTIVE,
     CALL_TIMEOUT,
     FAST_LATENCY,
-    OrderService,
     OrderSettings,
-    inventory,
-    payment,
 )
-from .orders_run import OrdersRun, Recorder, exact_timelines
+from .orders_run import OrdersRun
 from .server import Progress, check_fd_budget, check_planned
 
 __all__ = ["MAX_RATE", "MAX_PHASE", "planned_orders", "run_adaptive", "run_stream", "stream"]
@@ -237,12 +234,7 @@ async def run_stream(
     total = planned_orders(rate, healthy_for + slow_for + recover_for)
     in_flight = min(total, int(rate * (slow_latency + 1)) + 1)
     check_fd_budget(f"a stream of {total} orders", run_sockets(settings, in_flight))
-    recorders = {"payment": Recorder(), "inventory": Recorder()}
-    async with (
-        payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"]) as pay,
-        inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
-        OrderService(settings, pay.url, inv.url) as service,
-    ):
+    async with order_services(settings, slow_latency, fast_latency) as (service, pay, inv):
         run = await stream(
             service.url,
             pay.url,
@@ -258,9 +250,7 @@ async def run_stream(
             budget=budget,
             seed=seed,
         )
-        exact_timelines(
-            run, service, recorders, {"order": service.port, "payment": pay.port, "inventory": inv.port}
-        )
+        service.record(run)
     return run
 
 
