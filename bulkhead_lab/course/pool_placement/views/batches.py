@@ -143,13 +143,7 @@ def placement_table(rows: Rows) -> pd.DataFrame:
             {
                 ("catalog done before", HERE): f"{r.catalog_before} / {r.n}",
                 ("catalog done before", LESSON): _lesson(lesson, "catalog_before", f" / {lesson003.CALLS}"),
-                ("notification peak", HERE): r.notification,
-                ("notification peak", LESSON): _lesson(lesson, "notification"),
-                ("catalog peak", HERE): r.catalog,
-                ("catalog peak", LESSON): _lesson(lesson, "catalog"),
-                ("duration ms", HERE): _ms(r.duration_ms),
-                ("duration ms", IDEAL): _ms(r.ideal_ms()),
-                ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
+                **_peaks_and_duration(r, lesson),
             }
         )
     return _frame(records, [label for label, _ in rows], "placement")
@@ -162,16 +156,25 @@ def sizing_table(rows: Rows) -> pd.DataFrame:
         lesson = lesson003.SIZING.get(label)
         records.append(
             {
-                ("notification peak", HERE): r.notification,
-                ("notification peak", LESSON): _lesson(lesson, "notification"),
-                ("catalog peak", HERE): r.catalog,
-                ("catalog peak", LESSON): _lesson(lesson, "catalog"),
-                ("duration ms", HERE): _ms(r.duration_ms),
-                ("duration ms", IDEAL): _ms(r.ideal_ms()),
-                ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
+                **_peaks_and_duration(r, lesson),
             }
         )
     return _frame(records, [label for label, _ in rows], "notification slots / catalog slots")
+
+
+def _peaks_and_duration(
+    r: PlacementResult, lesson: lesson003.LessonRow | None
+) -> dict[tuple[str, str], object]:
+    """Both tables' common columns: each dependency's peak and the duration, ours beside the lesson's."""
+    return {
+        ("notification peak", HERE): r.notification,
+        ("notification peak", LESSON): _lesson(lesson, "notification"),
+        ("catalog peak", HERE): r.catalog,
+        ("catalog peak", LESSON): _lesson(lesson, "catalog"),
+        ("duration ms", HERE): _ms(r.duration_ms),
+        ("duration ms", IDEAL): _ms(r.ideal_ms()),
+        ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
+    }
 
 
 def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str:
