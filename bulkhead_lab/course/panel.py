@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import signal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -107,7 +109,8 @@ class SliderView:
 
     def _redraw_trailing(self) -> None:
         self._trailing = None
-        self._redraw_from_slider()
+        with _interruptible():
+            self._redraw_from_slider()
 
     def _redraw_from_slider(self) -> None:
         # A slider's callback has no cell to stop: an interrupted live run ends here, said
@@ -160,6 +163,27 @@ class SliderView:
 
     def _ipython_display_(self) -> None:
         display_widget(self.widget, "Run this cell (or Run ▸ Run All Cells) to get these sliders.")
+
+
+class _interruptible:
+    """Kernel ▸ Interrupt reaches the code inside, as it reaches a cell or a slider's own callback.
+
+    ipykernel installs Python's SIGINT handler only while it handles a message (a cell, a
+    slider move) and ignores SIGINT between them. A burst's trailing redraw runs from the
+    event loop's timer, between messages: without this, a live run started there could not
+    be interrupted and would run to its end.
+    """
+
+    def __enter__(self) -> None:
+        self._was: Any = None
+        if threading.current_thread() is threading.main_thread():
+            was = signal.getsignal(signal.SIGINT)
+            if was is not None:  # None: a handler not set from Python, left alone
+                self._was = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was is not None:
+            signal.signal(signal.SIGINT, self._was)
 
 
 def display_widget(widget: w.Widget, fallback: str) -> None:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import threading
+import time
 
 import ipywidgets as w
 import pandas as pd
@@ -207,3 +211,43 @@ def test_an_interrupted_live_run_says_so_above_the_previous_figure_and_a_slider_
     slider.value = 1
     slider.value = 3  # from a slider, it ends in the panel: no error escapes the callback
     assert panel.output.outputs[0]["text"].startswith("interrupted:")
+
+
+def test_kernel_interrupt_stops_a_live_run_started_by_a_bursts_trailing_redraw() -> None:
+    """Between messages ipykernel ignores SIGINT; the trailing redraw runs there, from a timer."""
+    started = threading.Event()
+
+    def render(n):
+        if n == 2:  # the burst's latest value: a live run that takes 20 s unless interrupted
+            started.set()
+            deadline = time.monotonic() + 20.0
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
+        return n, [], [pd.DataFrame({"n": [n]})]
+
+    def press_stop() -> None:
+        if started.wait(10.0):
+            os.kill(os.getpid(), signal.SIGINT)  # what Kernel > Interrupt sends
+
+    async def learner() -> float:
+        panel, slider = _live_panel(render)
+        slider.value = 1  # drawn at once
+        slider.value = 2  # within the burst: drawn from the loop's timer
+        began = time.monotonic()
+        while panel._trailing is not None or not panel.output.outputs[0].get("text"):
+            await asyncio.sleep(0.01)
+            assert time.monotonic() - began < 15.0, "the trailing run was not interrupted"
+        assert panel.output.outputs[0]["text"].startswith(
+            "interrupted: the figure below is the previous run's"
+        )
+        return time.monotonic() - began
+
+    idle = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the kernel between messages
+    stop = threading.Thread(target=press_stop)
+    stop.start()
+    try:
+        asyncio.run(learner())
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # given back as it was
+    finally:
+        stop.join()
+        signal.signal(signal.SIGINT, idle)
