@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 from loopback import listening, listening_addresses
 from orders_facts import stock_before_payment
+from outside import serving
 
 from bulkhead_lab.live.dependency import Dependency
 from bulkhead_lab.live.load import drive
@@ -139,33 +140,11 @@ def test_serve_pools_refuses_a_non_loopback_host_with_one_line() -> None:
 
 @contextmanager
 def serve_orders(*args: str) -> Iterator[dict[str, str]]:
-    """Run ``serve-orders`` on free ports; yield its three URLs; stop it with Ctrl-C (SIGINT)."""
-    cmd = [sys.executable, "-m", "bulkhead_lab", "serve-orders", "--port", "0", "--payment-port", "0"]
-    cmd += ["--inventory-port", "0", *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        urls = {}
-        for _ in range(3):
-            line = proc.stdout.readline()  # type: ignore[union-attr]
-            m = re.match(r"(Payment|Inventory|Order Service) on (http://127\.0\.0\.1:\d+)", line)
-            assert m, (
-                f"unexpected line {line!r}; stderr: {proc.stderr.read() if proc.poll() is not None else ''}"
-            )  # type: ignore[union-attr]
-            urls[m.group(1)] = m.group(2)
-        for url in urls.values():
-            assert listening_addresses(int(url.rsplit(":", 1)[1])) == {LOOPBACK}  # 127.0.0.1 only
-        yield urls
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-        assert proc.returncode == 0, err
-        assert out.splitlines()[-1] == "serve-orders: stopped" and err == ""
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+    """Run ``serve-orders`` on free ports; yield its three URLs, each on 127.0.0.1 only; Ctrl-C it after."""
+    with serving("serve-orders", *args) as served:
+        for url in served.urls.values():
+            assert listening_addresses(int(url.rsplit(":", 1)[1])) == {LOOPBACK}
+        yield served.urls
 
 
 async def drive_service(urls: dict[str, str], **kw: object):  # type: ignore[no-untyped-def]
