@@ -77,3 +77,20 @@ def test_run_all_stored_every_output_and_printed_no_answer_error_or_raw_widget(p
             text = "".join(out.get("text", [])) + "".join(out.get("data", {}).get("text/plain", []))
             assert "Right:" not in text, f"cell {i} prints an answer before the learner tried"
             assert not RAW_WIDGET_REPR.match(text), f"cell {i} shows a raw widget repr on open: {text[:60]}"
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
+def test_every_widget_a_notebook_shows_is_in_its_saved_state(path: Path) -> None:
+    """A trusted notebook opened before it runs draws its widgets from this state (sliders, figures);
+    a widget missing from it would show "Error displaying widget: model not found" instead."""
+    nb = json.loads(path.read_text())
+    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
+    outputs += [o for m in state.values() for o in m["state"].get("outputs", [])]  # inside Output widgets
+    shown = [o["data"][WIDGET_VIEW]["model_id"] for o in outputs if WIDGET_VIEW in o.get("data", {})]
+    assert shown, "no widget shown"
+    assert [m for m in shown if m not in state] == []
