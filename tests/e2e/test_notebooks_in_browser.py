@@ -9,6 +9,7 @@ before and after each move land in ``test-artifacts/screenshots/<notebook>/``.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -507,7 +508,11 @@ def _right_answers() -> dict[str, dict[int, str]]:
 
     return {
         "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
-        "02_single_pool_vs_bulkhead.ipynb": {1: str(ex02.smallest_event_pool())},
+        "02_single_pool_vs_bulkhead.ipynb": {
+            1: str(ex02.smallest_event_pool()),
+            2: ex02.split_label(ex02.best_month_split()),
+            3: str(ex02.break_even_failures()),
+        },
         "03_pool_placement.ipynb": {
             1: str(ex03.peak_1()),
             2: str(ex03.least_ms_2()),
@@ -533,21 +538,35 @@ def _right_answers() -> dict[str, dict[int, str]]:
 TYPED = (("-7", "Not yet:"), ("21/11 or so", "Not yet:"), ("banana", "Not yet: I could not find a number"))
 
 
+def _exercise(notebook: str, number: int) -> Any:
+    """The package's own exercise behind a notebook's answer box ``number``."""
+    package = notebook.removesuffix(".ipynb").split("_", 1)[1]
+    module = importlib.import_module(f"bulkhead_lab.course.{package}.exercises")
+    return getattr(module, f"exercise_{number}")
+
+
 def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
     for number, right in _right_answers().get(notebook, {}).items():
         box = page.locator(f".bl-answer-{number} input").first
         feedback = page.locator(f".bl-feedback-{number}").first
         box.scroll_into_view_if_needed()
+        exercise = _exercise(notebook, number)
         for typed, start in (*TYPED, (right, "Right:")):
+            # The box must show the package's own verdict on what was typed, exactly: waiting for
+            # that line, not a prefix, never mistakes the previous answer's line for it.
+            said = exercise.check(typed)
+            if said.ok:  # a "wrong" answer typed may be right here (21/11 is 02's first answer)
+                start = "Right:"
             box.fill(typed)
             page.locator(f".bl-check-{number}").first.click()
             page.wait_for_function(
-                "([sel, start]) => { const el = document.querySelector(sel);"
-                " return el && el.innerText.trim().startsWith(start); }",
-                arg=[f".bl-feedback-{number}", start],
-                timeout=30_000,
+                "([sel, line]) => { const el = document.querySelector(sel);"
+                " return el && el.innerText.trim() === line; }",
+                arg=[f".bl-feedback-{number}", said.message],
+                timeout=60_000,
             )
             line = feedback.inner_text().strip()
+            assert line.startswith(start), f"exercise {number} answered {typed!r}: {line}"
             assert "\n" not in line and "Traceback" not in line, (
                 f"exercise {number} answered {typed!r}: {line}"
             )
