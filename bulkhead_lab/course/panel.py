@@ -109,8 +109,11 @@ class SliderView:
 
     def _redraw_trailing(self) -> None:
         self._trailing = None
-        with _interruptible():
-            self._redraw_from_slider()
+        try:
+            with _interruptible():
+                self._redraw_from_slider()
+        except KeyboardInterrupt:
+            pass  # it landed after the redraw, before the handler was given back: nothing left to stop
 
     def _redraw_from_slider(self) -> None:
         # A slider's callback has no cell to stop: an interrupted live run ends here, said
@@ -182,8 +185,12 @@ class _interruptible:
                 self._was = signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def __exit__(self, *exc: object) -> None:
-        if self._was is not None:
-            signal.signal(signal.SIGINT, self._was)
+        while self._was is not None:  # an interrupt landing here must not keep Python's handler in place
+            try:
+                signal.signal(signal.SIGINT, self._was)
+                self._was = None
+            except KeyboardInterrupt:
+                continue
 
 
 def display_widget(widget: w.Widget, fallback: str) -> None:
