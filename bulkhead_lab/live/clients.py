@@ -20,6 +20,7 @@ A retry is sent its backoff's delay after the refusal; the jitter draws from one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -269,3 +270,33 @@ async def bulkhead_reading(
     except aiohttp.ClientError as exc:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise RuntimeError(f"GET {url} failed: {reason}") from None
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What the three services say at a run's end: each one's counters, the bulkhead's, the pools'."""
+
+    payment: dict[str, Any]
+    inventory: dict[str, Any]
+    order_service: dict[str, Any]
+    bulkhead: dict[str, Any] | None
+    pools: dict[str, Any]
+
+
+async def read_services(
+    session: aiohttp.ClientSession, order_url: str, payment_url: str, inventory_url: str, *, timeline: bool
+) -> Readings:
+    """Each service's ``/admin/stats``, the Order Service's bulkhead (its timeline if asked) and pools."""
+    return Readings(
+        payment=await service_stats(session, payment_url),
+        inventory=await service_stats(session, inventory_url),
+        order_service=await service_stats(session, order_url),
+        bulkhead=await bulkhead_reading(session, order_url, timeline=timeline),
+        pools=await admin_json(session, "GET", order_url + "/admin/pools"),
+    )
+
+
+async def heal_payment(session: aiohttp.ClientSession, payment_url: str) -> None:
+    """Switch Payment back to normal, whatever happened to the run (Payment may be gone)."""
+    with contextlib.suppress(aiohttp.ClientError, RuntimeError):
+        await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")

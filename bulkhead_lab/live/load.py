@@ -38,7 +38,8 @@ from .clients import (
     bulkhead_reading,
     check_budget,
     check_policy,
-    service_stats,
+    heal_payment,
+    read_services,
 )
 from .dependency import Dependency
 from .order_service import (
@@ -138,34 +139,30 @@ async def drive(
                 await asyncio.gather(*tasks, return_exceptions=True)
                 raise
             duration = time.monotonic() - t0
-            pay = await service_stats(session, payment_url)
-            inv = await service_stats(session, inventory_url)
-            received = await service_stats(session, order_url)
-            after = await bulkhead_reading(session, order_url, timeline=True)
-            pools = await admin_json(session, "GET", order_url + "/admin/pools")
+            read = await read_services(session, order_url, payment_url, inventory_url, timeline=True)
         finally:
-            with contextlib.suppress(aiohttp.ClientError, RuntimeError):  # Payment may be gone
-                await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")
+            await heal_payment(session, payment_url)
+    after = read.bulkhead
     timeline = []
     if after is not None:
         shift = reset_at - t0
         timeline = [BulkheadPoint(max(0.0, p[0] + shift), *p[1:]) for p in after.pop("timeline", [])]
         after.pop("truncated", None)
     return OrdersRun(
-        variant=str(pools.get("variant", "?")),
+        variant=str(read.pools.get("variant", "?")),
         settings=None,
         slow=slow,
         slow_latency=slow_latency,
         requests=list(results),
-        payment=pay,
-        inventory=inv,
+        payment=read.payment,
+        inventory=read.inventory,
         bulkhead_busy=busy,
         bulkhead_after=after,
-        pools=pools,
+        pools=read.pools,
         duration=duration,
         stock_delay=stock_delay,
         bulkhead_timeline=timeline,
-        order_service=received,
+        order_service=read.order_service,
         retry=retry,
         budget=budget,
         t0=t0,

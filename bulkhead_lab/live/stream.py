@@ -21,7 +21,6 @@ a longer ``slow_for``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -34,10 +33,10 @@ from .clients import (
     Client,
     RequestResult,
     admin_json,
-    bulkhead_reading,
     check_budget,
     check_policy,
-    service_stats,
+    heal_payment,
+    read_services,
 )
 from .load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
 from .order_service import (
@@ -137,28 +136,23 @@ async def stream(
                 await asyncio.gather(*tasks, switch, return_exceptions=True)
                 raise
             duration = time.monotonic() - t0
-            pay = await service_stats(session, payment_url)
-            inv = await service_stats(session, inventory_url)
-            received = await service_stats(session, order_url)
-            after = await bulkhead_reading(session, order_url)
-            pools = await admin_json(session, "GET", order_url + "/admin/pools")
+            read = await read_services(session, order_url, payment_url, inventory_url, timeline=False)
         finally:
-            with contextlib.suppress(aiohttp.ClientError, RuntimeError):
-                await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")
+            await heal_payment(session, payment_url)
     return OrdersRun(
-        variant=str(pools.get("variant", "?")),
+        variant=str(read.pools.get("variant", "?")),
         settings=None,
         slow=True,
         slow_latency=slow_latency,
         requests=list(results),
-        payment=pay,
-        inventory=inv,
+        payment=read.payment,
+        inventory=read.inventory,
         bulkhead_busy=None,
-        bulkhead_after=after,
-        pools=pools,
+        bulkhead_after=read.bulkhead,
+        pools=read.pools,
         duration=duration,
         stock_delay=0.0,
-        order_service=received,
+        order_service=read.order_service,
         retry=retry,
         budget=budget,
         slow_window=(window[0], window[1]),
