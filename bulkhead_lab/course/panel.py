@@ -254,6 +254,23 @@ def slider(cls: Any, name: str, description: str, **kwargs: Any) -> Any:
     return widget
 
 
+def toggle(
+    name: str, description: str, options: Any, value: Any, *, label_width: str | None = None
+) -> w.ToggleButtons:
+    """Buttons in the learner's words, their label beside them like a slider's
+    (``label_width`` wide, a slider's by default), classed ``bl-slider-<name>`` and ``bl-toggle``."""
+    style = {**SLIDER_STYLE, "button_width": "auto"}
+    if label_width is not None:
+        style["description_width"] = label_width
+    layout = w.Layout(width="auto")
+    buttons = w.ToggleButtons(
+        options=list(options), value=value, description=description, style=style, layout=layout
+    )
+    for cls in (f"bl-slider-{name}", "bl-toggle", "widget-inline-hbox"):
+        buttons.add_class(cls)
+    return buttons
+
+
 class LiveProgress:
     """A progress bar and a status line for a live run that takes seconds.
 

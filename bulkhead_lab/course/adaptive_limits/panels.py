@@ -20,7 +20,7 @@ import ipywidgets as w
 from ...adaptive_pool import ALGORITHMS
 from .. import controls
 from ..live import Interrupted
-from ..panel import SLIDER_LAYOUT, SLIDER_STYLE, LiveProgress, SliderView, slider
+from ..panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
 from . import figures, views
 
 
@@ -32,14 +32,6 @@ def _own_layout(widget: Any) -> Any:
 
 def _choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
     return slider(w.SelectionSlider, name, description, options=options, value=value)
-
-
-def _toggle(name: str, description: str, options: Any, value: Any) -> w.ToggleButtons:
-    toggle = w.ToggleButtons(
-        options=options, value=value, description=description, style={"description_width": "13em"}
-    )
-    toggle.add_class(f"bl-slider-{name}")
-    return toggle
 
 
 def knob_slider(knob: views.Knob, value: Any = None) -> w.SelectionSlider:
@@ -109,8 +101,8 @@ def slow_start_panel(initial: int = 1, slow_start: bool = True, windowed: bool =
     once a second (Netflix's WindowedLimit)."""
     sliders = {
         "initial": slider(w.IntSlider, "vegas-initial", "Vegas initial limit", min=1, max=24, value=initial),
-        "slow_start": _toggle("slow-start", "slow start", [("on", True), ("off", False)], slow_start),
-        "windowed": _toggle(
+        "slow_start": toggle("slow-start", "slow start", [("on", True), ("off", False)], slow_start),
+        "windowed": toggle(
             "windowed", "limit updated", [(label, key) for key, label in views.UPDATES.items()], windowed
         ),
     }
@@ -151,17 +143,9 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
 
     ``panel.set(...)`` moves both controls, runs once and returns the :class:`~.views.LiveView`.
     """
-    toggle = w.ToggleButtons(
-        options=list(ALGORITHMS),
-        value=algorithm,
-        description="algorithm",
-        style={**SLIDER_STYLE, "button_width": "auto"},
-        layout=w.Layout(width="auto"),
-    )
-    toggle.add_class("bl-slider-live-algorithm")
-    toggle.add_class("widget-inline-hbox")  # its label beside its buttons, right-aligned like a slider's
+    algorithm_buttons = toggle("live-algorithm", "algorithm", ALGORITHMS, algorithm)
     controls_ = {
-        "algorithm": toggle,
+        "algorithm": algorithm_buttons,
         "slow_for": slider(
             w.SelectionSlider,
             "live-slow-for",

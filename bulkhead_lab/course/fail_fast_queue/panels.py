@@ -24,7 +24,8 @@ import ipywidgets as w
 from ...live.load import OrdersRun
 from ...live.order_service import VARIANTS
 from ..live import Interrupted
-from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider
+from ..panel import LiveProgress, SliderView, display_widget, slider
+from ..panel import toggle as _toggle
 from . import figures, views
 
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
@@ -71,17 +72,8 @@ LIMIT_WORDS = {"separate": "connections per pool", "limited": "running places (l
 
 
 def toggle(name: str, description: str, options: tuple[tuple[str, str], ...], value: str) -> w.ToggleButtons:
-    """Buttons in the learner's words, the pressed one coloured; classed ``bl-slider-<name>``."""
-    buttons = w.ToggleButtons(
-        options=list(options),
-        value=value,
-        description=description,
-        style={**SLIDER_STYLE, "description_width": LABEL_WIDTH, "button_width": "auto"},
-        layout=w.Layout(width="auto"),
-    )
-    for cls in (f"bl-slider-{name}", "bl-toggle", "widget-inline-hbox"):
-        buttons.add_class(cls)
-    return buttons
+    """Buttons in the learner's words, labelled as wide as this panel's sliders."""
+    return _toggle(name, description, options, value, label_width=LABEL_WIDTH)
 
 
 def orders_controls(

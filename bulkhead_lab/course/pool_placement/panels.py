@@ -25,7 +25,7 @@ import ipywidgets as w
 from ...live.placement import CALLS, NOTIFICATION_LATENCY, PlacementResult
 from ...live.server import Progress
 from ..live import Interrupted
-from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider
+from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider, toggle
 from . import figures, views
 from .views.pooltests import RUNS, PoolTestRun
 
@@ -129,16 +129,7 @@ SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
 
 def placement_toggle(value: str = "separate") -> w.ToggleButtons:
     """The placement as two buttons in the lesson's words: single shared pool / pool per dependency."""
-    toggle = w.ToggleButtons(
-        options=list(PLACEMENT_OPTIONS),
-        value=value,
-        description="placement",
-        style={**SLIDER_STYLE, "button_width": "auto"},
-        layout=w.Layout(width="auto"),
-    )
-    toggle.add_class("bl-slider-placement")
-    toggle.add_class("widget-inline-hbox")  # its label beside its buttons, right-aligned like a slider's
-    return toggle
+    return toggle("placement", "placement", PLACEMENT_OPTIONS, value)
 
 
 def placement_controls(
