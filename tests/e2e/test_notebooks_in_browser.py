@@ -67,6 +67,11 @@ class Move:
     # redraw has settled only when the panel's status (bl-status-<panel>) says "done" and the note above
     # its figure ("a live run is in flight ...") has gone with the new figure.
     live: bool = False
+    # A live move of several presses: the kernel may get the last press only after the first press's run
+    # ended (ipywidgets holds a move back while the kernel is busy), and between those two runs the panel
+    # is done, idle and unchanged. So the redraw has settled only once it shows the slider's last value:
+    # (view, readout) -> True when it does.
+    shows: Callable[[ld.View, str], bool] | None = None
 
     @property
     def id(self) -> str:
@@ -388,7 +393,8 @@ MOVES: dict[str, tuple[Move, ...]] = {
              shown=("notification-slots", "catalog-slots"), hidden=("shared-slots",), live=True),
         Move("placement", "skipped", "placement", "ArrowRight", 2,
              "skipped call sites push the notification peak past the pool's limit, by exactly their number",
-             skipped_call_sites_breach_the_limit, live=True),
+             skipped_call_sites_breach_the_limit, live=True,
+             shows=lambda view, now: view.table()[0]["skipped"] == now),
         Move("placement", "placement", "placement", "click:single shared pool", 1,
              "back to one shared pool: catalog finishes nothing before the first slow answer",
              one_shared_pool_starves_catalog_again,
@@ -401,7 +407,8 @@ MOVES: dict[str, tuple[Move, ...]] = {
         # Run All leaves the panel at the bulkhead, 3 running + 2 waiting, Payment slow at 0.5 s.
         Move("orders", "queue", "orders", "ArrowRight", 2,
              "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer,
-             shown=("limit", "queue"), hidden=("pool", "pool-rule"), live=True),
+             shown=("limit", "queue"), hidden=("pool", "pool-rule"), live=True,
+             shows=lambda view, now: f"+{now})" in view.table()[0]["run"]),
         Move("orders", "variant", "orders", "click:one shared pool", 1,
              "one shared pool: nothing refused, slow Payment takes the whole pool, stock checks wait",
              one_shared_pool_takes_everything, shown=("pool", "pool-rule"), hidden=("limit", "queue"),
@@ -670,9 +677,16 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
         button.click()
     else:
         ld.press_slider(page, move.slider, move.key, move.presses, move.panel)
-    done = (lambda view: view.complete and _status_done(page, move.panel)) if move.live else None
-    after = ld.wait_until_settled(page, move.view, before, complete=done)
     now = _readout(page, move)
+
+    def done(view: ld.View) -> bool:
+        return (
+            view.complete
+            and _status_done(page, move.panel)
+            and (move.shows is None or (bool(view.tables) and move.shows(view, now)))
+        )
+
+    after = ld.wait_until_settled(page, move.view, before, complete=done if move.live else None)
     ld.screenshot(page, move.panel, screenshots / f"{shot}-after.png")
     assert [n for n in move.shown if not _visible(page, move, n)] == [], f"{move.id}: controls hidden"
     assert [n for n in move.hidden if _visible(page, move, n)] == [], f"{move.id}: controls still shown"
