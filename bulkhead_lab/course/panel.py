@@ -30,6 +30,9 @@ from matplotlib.figure import Figure
 from .style import to_png
 
 BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
+# The output area's class while a burst's trailing redraw is due or running. That redraw runs from a
+# timer, not from a kernel message, so the kernel's busy indicator does not show it; this does.
+PENDING = "bl-pending"
 SLIDER_STYLE = {"description_width": "13em"}
 SLIDER_LAYOUT = w.Layout(width="38em")
 
@@ -95,8 +98,9 @@ class SliderView:
 
         A learner holding an arrow key sends a move every 30 ms or so. Redrawing each one would
         queue stale redraws behind each other; so a move within :data:`BURST_S` of the last
-        redraw only schedules one trailing redraw, which reads the sliders' latest values. A
-        single move, or the first of a burst, redraws at once.
+        redraw only schedules one trailing redraw, which reads the sliders' latest values (the
+        output area carries :data:`PENDING` until it has drawn). A single move, or the first of
+        a burst, redraws at once.
         """
         if self._quiet or self._trailing is not None:
             return  # a trailing redraw is already due; it will read the latest values
@@ -104,6 +108,7 @@ class SliderView:
         loop = _running_loop()
         if loop is not None and since < BURST_S:
             self._trailing = loop.call_later(BURST_S - since, self._redraw_trailing)
+            self.output.add_class(PENDING)
             return
         self._redraw_from_slider()
 
@@ -114,6 +119,8 @@ class SliderView:
                 self._redraw_from_slider()
         except KeyboardInterrupt:
             pass  # it landed after the redraw, before the handler was given back: nothing left to stop
+        finally:
+            self.output.remove_class(PENDING)
 
     def _redraw_from_slider(self) -> None:
         # A slider's callback has no cell to stop: an interrupted live run ends here, said

@@ -15,7 +15,7 @@ from ipywidgets.widgets.widget_link import Link
 
 from bulkhead_lab.course import controls
 from bulkhead_lab.course.littles_law_sizing import panels as panels01
-from bulkhead_lab.course.panel import BURST_S, SliderView
+from bulkhead_lab.course.panel import BURST_S, PENDING, SliderView
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.model import Params
@@ -154,6 +154,27 @@ def test_a_burst_of_moves_draws_the_first_at_once_and_the_latest_once_at_its_end
 
     asyncio.run(learner_holds_the_arrow_key())
     assert drawn == [1, 7]  # no queue of stale redraws, and the last value is never lost
+
+
+def test_the_output_area_says_a_redraw_is_due_from_the_bursts_first_held_move_until_its_end() -> None:
+    seen: list[tuple[int, bool]] = []  # (value drawn, the output area's pending mark while drawing it)
+    slider = w.IntSlider(value=0, max=100)
+
+    def render(**values):
+        seen.append((values["n"], PENDING in panel.output._dom_classes))
+        return values["n"], [], []
+
+    async def learner_holds_the_arrow_key() -> None:
+        slider.value = 1  # drawn at once: nothing due
+        assert PENDING not in panel.output._dom_classes
+        slider.value = 2  # within the burst: a trailing redraw is due, and the output area says so
+        assert PENDING in panel.output._dom_classes
+        await asyncio.sleep(BURST_S * 3)
+
+    panel = SliderView("burst", {"n": slider}, render, draw=False)
+    asyncio.run(learner_holds_the_arrow_key())
+    assert seen == [(1, False), (2, True)]
+    assert PENDING not in panel.output._dom_classes  # the browser's wait for a settled view can end
 
 
 def test_a_single_move_outside_a_burst_redraws_at_once() -> None:

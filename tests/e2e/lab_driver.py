@@ -394,6 +394,7 @@ _VIEW_JS = """
     return out.map((r) => Array.from(r, (x) => x ?? ''));
   };
   return {
+    pending: el.classList.contains('bl-pending'),
     images: [...el.querySelectorAll('img')].map((i) => i.getAttribute('src') || ''),
     tables: [...el.querySelectorAll('table')].map((t) => ({
       head: grid([...t.querySelectorAll('thead tr')]),
@@ -408,13 +409,16 @@ _VIEW_JS = """
 class View:
     """What a ``bl-view-<name>`` output area shows: its images' sources and its tables' text."""
 
+    # A slider burst's trailing redraw is due or running (the panel's ``bl-pending`` class): it runs from
+    # a timer, so the kernel's indicator stays idle through it.
+    pending: bool
     images: tuple[str, ...] = field(repr=False)  # data: URLs, long; compared, never printed
     tables: tuple[tuple[Rows, Rows], ...]  # (header rows, body rows) per table
 
     @property
     def complete(self) -> bool:
-        """A redraw has finished showing both a figure and a table."""
-        return bool(self.images) and all(self.images) and bool(self.tables)
+        """A redraw has finished showing both a figure and a table, and none is due."""
+        return not self.pending and bool(self.images) and all(self.images) and bool(self.tables)
 
     def table(self, index: int = 0) -> list[dict[str, str]]:
         """Table ``index`` as rows of {column header: cell text}, index column included (header '')."""
@@ -495,6 +499,7 @@ def read_view(page: Any, name: str) -> View:
     """What the view shows right now."""
     raw = view(page, name).evaluate(_VIEW_JS)
     return View(
+        bool(raw["pending"]),
         tuple(raw["images"]),
         tuple(
             (tuple(tuple(r) for r in t["head"]), tuple(tuple(r) for r in t["body"])) for t in raw["tables"]
