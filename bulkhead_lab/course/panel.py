@@ -138,6 +138,8 @@ class SliderView:
         under nbval alike.
         """
         shown = self.output.outputs
+        if self.progress is not None:
+            self.progress.stale = bool(_drawn(shown))
         if self.progress is not None and _drawn(shown):
             # A live run takes seconds: until it ends, say whose figure is showing.
             self.output.outputs = (_stream(PREVIOUS_RUN), *_drawn(shown))
@@ -212,6 +214,7 @@ def display_widget(widget: w.Widget, fallback: str) -> None:
     display(bundle, raw=True)
 
 
+STALE = "the figure below is still the previous run's"  # a live panel's status, while a run is in flight
 PREVIOUS_RUN = "a live run is in flight: the figure below is the previous run's, not the sliders' values\n"
 INTERRUPTED_RUN = (
     "interrupted: the figure below is the previous run's, not the sliders' values; "
@@ -282,27 +285,34 @@ class LiveProgress:
     """A progress bar and a status line for a live run that takes seconds.
 
     ``on_progress(done, total)`` is handed to the live run; :meth:`running`,
-    :meth:`done` and :meth:`failed` frame it. Classed ``bl-progress-<name>`` and
+    :meth:`done`, :meth:`failed` and :meth:`interrupted` frame it. In a panel,
+    :class:`SliderView` sets :attr:`stale` when a previous run's figure shows while this
+    run is in flight, and the status line says so. Classed ``bl-progress-<name>`` and
     ``bl-status-<name>``.
     """
 
     def __init__(self, name: str, unit: str = "answered", total: int = 1) -> None:
         self.unit = unit
+        self.stale = False
         self.bar = w.IntProgress(value=0, min=0, max=total, description="live run", style=SLIDER_STYLE)
         self.bar.add_class(f"bl-progress-{name}")
         self.status = w.Label("")
         self.status.add_class(f"bl-status-{name}")
         self.widget = w.HBox([self.bar, self.status])
 
+    @property
+    def _note(self) -> str:
+        return f"; {STALE}" if self.stale else ""
+
     def running(self, text: str = "running live on 127.0.0.1 ...") -> None:
         self.bar.value = 0
         self.bar.bar_style = "info"
-        self.status.value = text
+        self.status.value = text + self._note
 
     def on_progress(self, done: int, total: int) -> None:
         self.bar.max = total
         self.bar.value = done
-        self.status.value = f"{done}/{total} {self.unit}"
+        self.status.value = f"{done}/{total} {self.unit}{self._note}"
 
     def done(self, text: str) -> None:
         self.bar.bar_style = "success"
@@ -311,6 +321,14 @@ class LiveProgress:
     def failed(self, text: str) -> None:
         self.bar.bar_style = "danger"
         self.status.value = text
+
+    def interrupted(self, why: object = None) -> None:
+        """``interrupted at 51/80 calls answered``, then why, or, in a panel, whose figure shows."""
+        where = f"interrupted at {self.bar.value}/{self.bar.max} {self.unit}"
+        if why is not None:
+            self.failed(f"{where}: {why}")
+        else:
+            self.failed(f"{where}; {STALE}" if self.stale else f"{where}; no run finished yet")
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -9,6 +9,7 @@ import pytest
 
 from bulkhead_lab.course.fail_fast_queue import figures, panels, views
 from bulkhead_lab.course.live import Interrupted
+from bulkhead_lab.course.panel import STALE
 
 
 @pytest.fixture
@@ -96,10 +97,10 @@ def test_the_status_says_whose_figure_shows_while_a_run_is_in_flight_and_after_a
     panel.set(variant="limited")
     assert panel.progress.status.value.startswith("done: 30 answered")
     panel.set(queue=4)
-    assert any(s.endswith(panels.PREVIOUS) for s in statuses)
+    assert any(s.endswith(STALE) for s in statuses)
     with pytest.raises(Interrupted):
         panel.set(slow_latency=3.0)
-    assert panel.progress.status.value == f"interrupted at 30/30 answered; {panels.PREVIOUS}"
+    assert panel.progress.status.value == f"interrupted at 30/30 answered; {STALE}"
     texts = [o.get("text", "") for o in panel.output.outputs]
     assert any(t.startswith("interrupted: the figure below is the previous run's") for t in texts)
 

@@ -163,8 +163,8 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this stream: {err}")
             raise
-        except Interrupted as stop:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.failed(str(stop))
+        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
+            progress.interrupted()
             raise
         view = views.live_view(run, slow_for)
         progress.done(f"done: {view.duration:.1f} s, {view.orders} orders, {view.refused} refused")

@@ -31,7 +31,6 @@ from . import figures, views
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
 SLIDER_WIDTH = "42em"
-PREVIOUS = "the figure below is still the previous run's"
 
 # The pressed button of a toggle, coloured so it reads as chosen (JupyterLab's own shade is faint).
 TOGGLE_CSS = """<style>
@@ -52,7 +51,7 @@ def run(variant: str = "limited", show_progress: bool = True, **kwargs: Any) -> 
     try:
         r = views.run(variant, on_progress=progress.on_progress, **kwargs)
     except Interrupted as stop:
-        progress.failed(f"interrupted at {progress.bar.value}/{progress.bar.max} answered: {stop}")
+        progress.interrupted(stop)
         raise
     progress.done(f"done: {len(r.requests)} answered")
     return r
@@ -120,12 +119,6 @@ def show_for(controls: dict[str, Any], variant: str) -> None:
         controls["limit"].description = LIMIT_WORDS[variant]
 
 
-def interrupted_status(progress: LiveProgress, stale: bool) -> str:
-    """``interrupted at 12/30 answered; ...``: where the run stopped, and whose figure shows."""
-    where = f"interrupted at {progress.bar.value}/{progress.bar.max} {progress.unit}"
-    return f"{where}; {PREVIOUS}" if stale else f"{where}; no run finished yet"
-
-
 def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
     """The "try it" panel: each move runs the lesson's load live (20 orders, 10 stock checks) at the
     controls' values and redraws the figure and the table.
@@ -135,26 +128,18 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
     """
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)
-    built: list[SliderView] = []
 
     def render(variant: str, pool: int, pool_rule: str, limit: int, queue: int, slow_latency: float):
-        stale = bool(built) and any(o.get("output_type") == "display_data" for o in built[0].output.outputs)
-        note = f"; {PREVIOUS}" if stale else ""
-
-        def on_progress(done: int, total: int) -> None:
-            progress.on_progress(done, total)
-            progress.status.value += note
-
-        progress.running(f"running live on 127.0.0.1 ...{note}")
+        progress.running()
         rule = pool_rule if variant == "shared" else "aiohttp"
         try:
             r = views.run(variant, pool=pool, limit=limit, queue=queue, pool_rule=rule,
-                          slow_latency=round(slow_latency, 3), on_progress=on_progress)  # fmt: skip
+                          slow_latency=round(slow_latency, 3), on_progress=progress.on_progress)  # fmt: skip
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise
         except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.failed(interrupted_status(progress, stale))
+            progress.interrupted()
             raise
         progress.done(f"done: {len(r.requests)} answered in {r.duration:.2f} s")
         axis = views.time_axis(slow_latency, pool, limit, queue)
@@ -163,7 +148,6 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
     style = w.HTML(TOGGLE_CSS, layout=w.Layout(display="none"))
     panel = SliderView("orders", controls, render, extra=(style, progress.widget), draw=False)
     panel.progress = progress
-    built.append(panel)
     if draw:
         panel.redraw()
     return panel

@@ -183,9 +183,6 @@ def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[i
     return notif, cat
 
 
-PREVIOUS = "the figure below is still the previous run's"
-
-
 def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
     """The "try it" panel of notebook 03: each control move runs one live batch at the controls'
     values (the bar counts calls answered) and redraws its figure and table.
@@ -195,44 +192,30 @@ def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
     """
     controls = placement_controls(**values)
     progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)
-    built: list[SliderView] = []  # the panel, once built (its first batch runs while it is built)
 
     def render(placement: str, shared: int, notif: int, cat: int, skip: int, latency_ms: int):
-        stale = f"; {PREVIOUS}" if built and shows_a_figure(built[0]) else ""
-
-        def on_progress(done: int, total: int) -> None:  # LiveProgress.on_progress, and whose figure shows
-            progress.bar.max, progress.bar.value = total, done
-            progress.status.value = f"{done}/{total} {progress.unit}{stale}"
-
-        progress.running(f"running a live batch on 127.0.0.1 ...{stale}")
+        progress.running("running a live batch on 127.0.0.1 ...")
         n, c = batch_settings(placement, shared, notif, cat)
         try:
             result = views.run(
-                placement, n, c, skip, notification_latency=latency_ms / 1000, on_progress=on_progress
+                placement,
+                n,
+                c,
+                skip,
+                notification_latency=latency_ms / 1000,
+                on_progress=progress.on_progress,
             )
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this batch: {err}")
             raise
         except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.failed(interrupted_status(progress, bool(stale)))
+            progress.interrupted()
             raise
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
 
     panel = SliderView("placement", controls, render, extra=(progress.widget,), draw=False)
     panel.progress = progress
-    built.append(panel)
     if draw:
         panel.redraw()
     return panel
-
-
-def shows_a_figure(panel: SliderView) -> bool:
-    """The panel's output area shows a figure now (a previous run's, while a new one runs)."""
-    return any(o.get("output_type") == "display_data" for o in panel.output.outputs)
-
-
-def interrupted_status(progress: LiveProgress, stale: bool) -> str:
-    """``interrupted at 51/80 calls answered; ...``: where the run stopped, and whose figure shows."""
-    where = f"interrupted at {progress.bar.value}/{progress.bar.max} {progress.unit}"
-    return f"{where}; {PREVIOUS}" if stale else f"{where}; no run finished yet"
