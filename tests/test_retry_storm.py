@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bulkhead_lab import cache
+from bulkhead_lab.drain import STORM_STOP, drain, storm
 from bulkhead_lab.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
 from bulkhead_lab.model import run as lesson_run
 from bulkhead_lab.retries import (
@@ -22,15 +23,12 @@ from bulkhead_lab.retries import (
     TokenBucket,
 )
 from bulkhead_lab.retry_storm import (
-    STORM_STOP,
     FlowCounters,
     RetryRun,
     RetrySetup,
     _draw,
-    drain,
     event_holds,
     run,
-    storm,
 )
 
 LESSON = Params()

@@ -7,10 +7,11 @@ import pytest
 
 from bulkhead_lab import cache
 from bulkhead_lab.course.retries_and_budgets import views
+from bulkhead_lab.drain import storm
 from bulkhead_lab.model import EVENT, TRACKING, Params
 from bulkhead_lab.model import run as lesson_run
 from bulkhead_lab.retries import AWS_QUOTA, SRE_BUDGET
-from bulkhead_lab.retry_storm import RetrySetup, storm
+from bulkhead_lab.retry_storm import RetrySetup
 
 # --- the sources' figures ---------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ def test_no_ratio_budget_brings_the_single_pool_near_24_8() -> None:
 
 
 @pytest.mark.parametrize("jitter", ["full", "none"])
-def test_the_storm_view_reads_the_same_drain_as_retry_storm(jitter: str) -> None:
+def test_the_storm_view_reads_the_same_rounds_to_drain_as_the_model(jitter: str) -> None:
     setup = views.setup_of(jitter=jitter)
     view = views.storm_view(24, setup)
     for split in (None, 24):

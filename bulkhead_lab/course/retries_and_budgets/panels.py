@@ -16,10 +16,10 @@ from typing import Any
 
 import ipywidgets as w
 
+from ...drain import STORM_STOP
 from ...live.load import OrdersRun
 from ...model import LESSON_SPLIT, ROUNDS, START
 from ...retries import BASE_ROUNDS, SRE_MAX_ATTEMPTS
-from ...retry_storm import STORM_STOP
 from .. import controls
 from ..live import Interrupted
 from ..panel import LiveProgress, SliderView, display_widget, slider

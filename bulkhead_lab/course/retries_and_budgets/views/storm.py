@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ....drain import DRAIN_WITHIN, STORM_STOP, drain
 from ....model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
-from ....retry_storm import DRAIN_WITHIN, STORM_STOP, RetrySetup, drain
+from ....retry_storm import RetrySetup
 from ....validation import check_int
 from .callers import CALLERS, FLOWS, LESSON, jitter_label, per_second, run, setup_of
 
@@ -20,7 +21,7 @@ STORM_BEFORE, STORM_AFTER = 200, 300  # rounds shown around the slowdown's end
 @dataclass(frozen=True)
 class StormView:
     """A slowdown that ends at ``stop``: calls offered above the healthy day's, per flow and
-    layout, around ``stop``, and the rounds until each flow's load is back (:func:`retry_storm.drain`:
+    layout, around ``stop``, and the rounds until each flow's load is back (:func:`drain.drain`:
     over the next second, at most 10% of the flow's requests above the healthy day's)."""
 
     split: int | None
