@@ -35,6 +35,11 @@ class Interrupted(KeyboardInterrupt):
     def _render_traceback_(self) -> list[str]:
         return [str(self)]
 
+    @property
+    def why(self) -> str:
+        """The message without its leading ``interrupted:``, for a line that already says it."""
+        return str(self).removeprefix("interrupted: ")
+
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to completion and return its result (or raise its exception).

@@ -139,10 +139,10 @@ class SliderView:
         """
         shown = self.output.outputs
         if self.progress is not None:
-            self.progress.stale = bool(_drawn(shown))
-        if self.progress is not None and _drawn(shown):
             # A live run takes seconds: until it ends, say whose figure is showing.
-            self.output.outputs = (_stream(PREVIOUS_RUN), *_drawn(shown))
+            self.progress.stale = bool(_drawn(shown))
+            if self.progress.stale:
+                self.output.outputs = (_stream(PREVIOUS_RUN), *_drawn(shown))
         try:
             try:
                 self.result, figures, tables = self._render(**self.values())
@@ -322,7 +322,7 @@ class LiveProgress:
         self.bar.bar_style = "danger"
         self.status.value = text
 
-    def interrupted(self, why: object = None) -> None:
+    def interrupted(self, why: str | None = None) -> None:
         """``interrupted at 51/80 calls answered``, then why, or, in a panel, whose figure shows."""
         where = f"interrupted at {self.bar.value}/{self.bar.max} {self.unit}"
         if why is not None:

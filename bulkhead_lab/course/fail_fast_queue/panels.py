@@ -51,7 +51,7 @@ def run(variant: str = "limited", show_progress: bool = True, **kwargs: Any) -> 
     try:
         r = views.run(variant, on_progress=progress.on_progress, **kwargs)
     except Interrupted as stop:
-        progress.interrupted(stop)
+        progress.interrupted(stop.why)
         raise
     progress.done(f"done: {len(r.requests)} answered")
     return r

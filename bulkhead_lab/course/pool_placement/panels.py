@@ -77,9 +77,9 @@ class CallsProgress:
         self.bar.bar_style = "success"
         self.status.value = f"done: {self._answered()}"
 
-    def interrupted(self, stop: BaseException) -> None:
+    def interrupted(self, stop: Interrupted) -> None:
         self.bar.bar_style = "danger"
-        self.status.value = f"interrupted at {self._answered()}: {stop}".replace(": interrupted: ", ": ")
+        self.status.value = f"interrupted at {self._answered()}: {stop.why}"
 
 
 @contextmanager

@@ -118,7 +118,7 @@ def live_runs() -> tuple[OrdersRun, ...]:
     try:
         runs = views.live_runs(progress.on_progress)
     except Interrupted as stop:
-        progress.interrupted(stop)
+        progress.interrupted(stop.why)
         raise
     progress.done(f"done: {sum(len(r.orders) for r in runs)} orders, {max(r.duration for r in runs):.1f} s")
     return runs
