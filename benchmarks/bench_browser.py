@@ -53,8 +53,8 @@ FLOOR_NOTEBOOK = "00_floor.ipynb"
 # A panel whose redraw is as cheap as a redraw can be: the same machinery, a trivial image.
 FLOOR_SOURCE = """
 import ipywidgets as w
-from bulkhead_lab.course.kept import KeptFigure
-from bulkhead_lab.course.panel import SliderView, slider
+from bulkhead_lab.course.ui.blit import KeptFigure
+from bulkhead_lab.course.ui.panel import SliderView, slider
 
 class Floor(KeptFigure):
     def __init__(self):

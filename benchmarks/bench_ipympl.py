@@ -5,8 +5,8 @@ slider's figure faster in the browser than the course's way: a kept figure repai
 as one PNG into an Output widget. This benchmark builds one figure of the course's kind (notebook 01's
 blocking figure: three curves, three marks and a title over a kept frame) twice in a scratch notebook:
 
-- ``png``: a :class:`~bulkhead_lab.course.kept.KeptFigure` in a
-  :class:`~bulkhead_lab.course.panel.SliderView`, as every seeded panel does; timed from the key's
+- ``png``: a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` in a
+  :class:`~bulkhead_lab.course.ui.panel.SliderView`, as every seeded panel does; timed from the key's
   ``keydown`` to the new ``<img>``'s ``load`` (decoded);
 - ``ipympl``: the same artists in an ipympl figure (``%matplotlib widget``), updated in place and
   ``canvas.draw_idle()``; timed from ``keydown`` to the canvas' next ``drawImage`` (ipympl draws each
@@ -40,7 +40,7 @@ SETUP = """
 import ipywidgets as w
 import matplotlib.pyplot as plt
 from bulkhead_lab.course.littles_law_sizing import figures, views
-from bulkhead_lab.course.panel import SliderView, slider
+from bulkhead_lab.course.ui.panel import SliderView, slider
 
 def view(slots):
     return views.littles_law_view(97.22, 0.06, slots)

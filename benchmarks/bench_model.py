@@ -24,7 +24,7 @@ import time
 
 from bench import Verdicts, load_line, median_ms, seeds_dir
 
-from bulkhead_lab.model import MODES, Params, arrival_stream, run
+from bulkhead_lab.pool.model import MODES, Params, arrival_stream, run
 
 
 def wall_ms(cmd: list[str]) -> float:

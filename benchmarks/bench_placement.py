@@ -19,7 +19,7 @@ import sys
 
 from bench import Verdicts, load_line
 
-from bulkhead_lab.live.placement import run_placement
+from bulkhead_lab.live.placement.batch import run_placement
 
 GOAL = 1.10
 ROWS = (

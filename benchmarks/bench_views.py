@@ -35,9 +35,9 @@ from bench import Verdicts, load_line  # noqa: E402
 from bulkhead_lab import cache  # noqa: E402
 from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
-from bulkhead_lab.course.panel import SliderView  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02  # noqa: E402
+from bulkhead_lab.course.ui.panel import SliderView  # noqa: E402
 
 GOAL_MS = 40.0
 

@@ -30,8 +30,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from . import sweep
-from .model import (
+from bulkhead_lab.pool import sweep
+from bulkhead_lab.pool.model import (
     EVENT,
     HOLD_EVENT,
     HOLD_TRACKING,
@@ -46,12 +46,12 @@ from .model import (
     run,
     run_with_occupancy,
 )
-from .sweep import Compartment, RoundOrder, join, round_order
-from .validation import check_int
+from bulkhead_lab.pool.sweep import Compartment, RoundOrder, join, round_order
+from bulkhead_lab.validation import check_int
 
 if TYPE_CHECKING:  # notebooks 05 and 06's models: imported when first asked for, so `reproduce` starts fast
-    from . import retry_storm
-    from .adaptive_pool import FlowControl, PoolRun
+    from bulkhead_lab.adaptive.pool import FlowControl, PoolRun
+    from bulkhead_lab.retries import storm as retry_storm
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -169,7 +169,7 @@ def stream(params: Params) -> ArrivalStream:
 
 
 def stream_order(params: Params) -> RoundOrder:
-    """The stream's :class:`~bulkhead_lab.sweep.RoundOrder`, computed once per stream."""
+    """The stream's :class:`~bulkhead_lab.pool.sweep.RoundOrder`, computed once per stream."""
     return _round_orders.get(params.stream_key, lambda: round_order(stream(params)))
 
 
@@ -246,12 +246,12 @@ def pool_run(
     trace: bool = False,
     stop: int | None = None,
 ) -> PoolRun:
-    """:func:`~bulkhead_lab.adaptive_pool.run_pool` on the kept stream, kept when its limiters are
-    settings (a :class:`~bulkhead_lab.adaptive_pool.LimiterSpec`, a size or None), not factories.
+    """:func:`~bulkhead_lab.adaptive.pool.run_pool` on the kept stream, kept when its limiters are
+    settings (a :class:`~bulkhead_lab.adaptive.pool.LimiterSpec`, a size or None), not factories.
 
     ``stop`` ends the slowdown (``None``: it lasts to the end); a healthy day never reads it.
     """
-    from .adaptive_pool import LimiterSpec, run_pool
+    from bulkhead_lab.adaptive.pool import LimiterSpec, run_pool
 
     if stop is not None:
         check_int("stop", stop, params.start, params.rounds)
@@ -265,8 +265,8 @@ def pool_run(
 
 
 def retry_run(params: Params, setup: retry_storm.RetrySetup, *, trace: bool = False) -> retry_storm.RetryRun:
-    """:func:`~bulkhead_lab.retry_storm.run` on the kept stream, kept on its knobs and retry setup."""
-    from . import retry_storm
+    """:func:`~bulkhead_lab.retries.storm.run` on the kept stream, kept on its knobs and retry setup."""
+    from bulkhead_lab.retries import storm as retry_storm
 
     key = canonical(params) if setup.stop is None else params
     return _retry_runs.get(

@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from . import model
+from bulkhead_lab.pool import model
 
 # What one simulate costs: a round ~1.5 us and ~64 bytes, an arrival ~0.8 us and ~17 bytes (the
 # slower of two measurements: 1,000,000 rounds at 10,000 arrivals/s took 78 s and 1.7 GB on one
@@ -67,7 +67,7 @@ def _params(ns: argparse.Namespace) -> model.Params:
 
 
 def _cmd_reproduce(ns: argparse.Namespace) -> int:
-    from .lesson import report
+    from bulkhead_lab.pool.lesson000 import report
 
     sys.stdout.write(report())
     return 0
@@ -100,7 +100,7 @@ def _cmd_simulate(ns: argparse.Namespace) -> int:
     if ns.json:
         print(json.dumps(counters.as_dict()))
         return 0
-    from .lesson import average_busy, utilization
+    from bulkhead_lab.pool.lesson000 import average_busy, utilization
 
     layout = "single pool" if params.split is None else "bulkhead"
     pools = f"{params.total}" if params.split is None else f"{params.split}/{params.total - params.split}"
@@ -141,7 +141,7 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
         help="adaptive only: the limiter moving the bulkhead's limit: Gradient2 (default), Vegas, AIMD "
         "or Envoy",
     )
-    # None: the Order Service's own default (10 s), kept in one place, live/order_service.py
+    # None: the Order Service's own default (10 s), kept in one place, live/orders/service.py
     p.add_argument(
         "--payment-timeout",
         type=float,
@@ -157,13 +157,13 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_serve_pools(ns: argparse.Namespace) -> int:
-    from .live.serve import serve_pools_main
+    from bulkhead_lab.live.serve import serve_pools_main
 
     return serve_pools_main(ns)
 
 
 def _cmd_serve_orders(ns: argparse.Namespace) -> int:
-    from .live.serve import serve_orders_main
+    from bulkhead_lab.live.serve import serve_orders_main
 
     return serve_orders_main(ns)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .validation import check_int, check_real
+from bulkhead_lab.validation import check_int, check_real
 
 
 def in_flight(arrival_rate: float, hold: float) -> float:

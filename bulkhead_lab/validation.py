@@ -3,8 +3,8 @@
 The API raises :class:`ValueError` with one line naming the parameter, its value and
 the allowed range; the command line prints that same line and exits 2; the live
 services answer it as HTTP 400. Each module keeps the *ranges* of its own parameters
-beside them (the model's in :mod:`bulkhead_lab.model`, a pool's in
-:mod:`bulkhead_lab.live.pools`); this module only knows how to check and say them.
+beside them (the model's in :mod:`bulkhead_lab.pool.model`, a pool's in
+:mod:`bulkhead_lab.live.placement.pools`); this module only knows how to check and say them.
 It imports nothing from the package, so anything may import it.
 """
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bulkhead_lab.adaptive import AIMD, AdaptiveLimit, Fixed, Gradient2, Vegas
-from bulkhead_lab.adaptive_clocked import EnvoyGradient, Windowed, quantile
+from bulkhead_lab.adaptive.clocked import EnvoyGradient, Windowed, quantile
+from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Fixed, Gradient2, Vegas
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bulkhead_lab"
 

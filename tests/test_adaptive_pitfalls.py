@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.adaptive_pitfalls import gradient2_drift, reaction_and_stability, vegas_slow_start
-from bulkhead_lab.model import Params
+from bulkhead_lab.adaptive.pitfalls import gradient2_drift, reaction_and_stability, vegas_slow_start
+from bulkhead_lab.pool.model import Params
 
 
 def test_a_short_slowdown_stays_confined_under_gradient2() -> None:
@@ -90,8 +90,8 @@ def test_pitfall_inputs_are_checked() -> None:
 
 
 def test_the_drift_is_the_run_that_ends_with_the_slowdown() -> None:
-    from bulkhead_lab.adaptive_pool import model_spec, run_pool
-    from bulkhead_lab.model import EVENT
+    from bulkhead_lab.adaptive.pool import model_spec, run_pool
+    from bulkhead_lab.pool.model import EVENT
 
     p = Params(mode="slowdown", rounds=1500)
     direct = run_pool(p, None, model_spec("Gradient2", EVENT, p), trace=True).trace

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from test_model import OTHER_PARAMS
 
-from bulkhead_lab import cache, model
-from bulkhead_lab.adaptive import Fixed
-from bulkhead_lab.adaptive_compare import COLUMNS, ROW_NAMES, around_failure, comparison, layout
-from bulkhead_lab.adaptive_pool import ALGORITHMS, LimiterSpec, model_spec, run_pool
-from bulkhead_lab.model import EVENT, TRACKING, Params
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.compare import COLUMNS, ROW_NAMES, around_failure, comparison, layout
+from bulkhead_lab.adaptive.limits import Fixed
+from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec, model_spec, run_pool
+from bulkhead_lab.pool import model
+from bulkhead_lab.pool.model import EVENT, TRACKING, Params
 
 LESSON = Params()
 DAYS = [LESSON.with_(mode=m) for m in ("healthy", "slowdown")]

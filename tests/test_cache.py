@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bulkhead_lab import cache
-from bulkhead_lab.model import MAX_ARRIVALS_PER_ROUND, MAX_ROUNDS, Params, run
+from bulkhead_lab.pool.model import MAX_ARRIVALS_PER_ROUND, MAX_ROUNDS, Params, run
 
 
 def test_every_memo_is_listed_in_the_stats() -> None:

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from bulkhead_lab.jsfmt import js_str, to_fixed
+from bulkhead_lab.pool.jsfmt import js_str, to_fixed
 
 CASES = [
     0.125,

@@ -8,8 +8,8 @@ import pytest
 from js_reference import run_js
 from literal_model import literal_run
 
-from bulkhead_lab import model
-from bulkhead_lab.model import Params, arrival_stream, run, run_with_occupancy
+from bulkhead_lab.pool import model
+from bulkhead_lab.pool.model import Params, arrival_stream, run, run_with_occupancy
 
 # Parameter sets chosen to differ from the lesson in every knob (not tuned to pass).
 OTHER_PARAMS = [

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bulkhead_lab.retries import (
+from bulkhead_lab.retries.policy import (
     AWS_QUOTA,
     CONTENTION_STRATEGIES,
     ENVOY_BUDGET,

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 
 from bulkhead_lab import cache
-from bulkhead_lab.drain import STORM_STOP, drain, storm
-from bulkhead_lab.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
-from bulkhead_lab.model import run as lesson_run
-from bulkhead_lab.retries import (
+from bulkhead_lab.pool.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
+from bulkhead_lab.pool.model import run as lesson_run
+from bulkhead_lab.retries.drain import STORM_STOP, drain, storm
+from bulkhead_lab.retries.policy import (
     AWS_QUOTA,
     ENVOY_BUDGET,
     NO_RETRIES,
@@ -22,7 +22,7 @@ from bulkhead_lab.retries import (
     RetryPolicy,
     TokenBucket,
 )
-from bulkhead_lab.retry_storm import (
+from bulkhead_lab.retries.storm import (
     FlowCounters,
     RetryRun,
     RetrySetup,

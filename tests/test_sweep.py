@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bulkhead_lab import model
-from bulkhead_lab.model import EVENT, TRACKING, Params, arrival_stream, run
-from bulkhead_lab.sweep import compartment, join, round_order, split_sweep
+from bulkhead_lab.pool import model
+from bulkhead_lab.pool.model import EVENT, TRACKING, Params, arrival_stream, run
+from bulkhead_lab.pool.sweep import compartment, join, round_order, split_sweep
 
 
 def _random_params(rng: random.Random) -> Params:

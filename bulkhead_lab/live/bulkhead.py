@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeVar
 
-from ..validation import check_int
+from bulkhead_lab.validation import check_int
 
 T = TypeVar("T")
 

@@ -18,11 +18,18 @@ import contextlib
 import socket
 from collections.abc import Callable
 
-from .adaptive_limit import DEFAULT_ALGORITHM
-from .dependency import Dependency
-from .order_service import SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
-from .placement import CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
-from .server import LOOPBACK, LoopbackServer, bind_loopback, check_host, check_port, serve_foreground
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.server import (
+    LOOPBACK,
+    LoopbackServer,
+    bind_loopback,
+    check_host,
+    check_port,
+    serve_foreground,
+)
+from bulkhead_lab.live.orders.adaptive import DEFAULT_ALGORITHM
+from bulkhead_lab.live.orders.service import SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
+from bulkhead_lab.live.placement.batch import CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
 
 POOLS_PORTS = ("port", "notification_port", "catalog_port")
 ORDERS_PORTS = ("port", "payment_port", "inventory_port")

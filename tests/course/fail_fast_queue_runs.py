@@ -10,9 +10,9 @@ same functions against real runs.
 from __future__ import annotations
 
 from bulkhead_lab.live.bulkhead import BulkheadPoint
-from bulkhead_lab.live.clients import RequestResult
-from bulkhead_lab.live.load import OrdersRun
-from bulkhead_lab.live.order_service import BUSY, OrderSettings
+from bulkhead_lab.live.orders.clients import RequestResult
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import BUSY, OrderSettings
 
 STOCK_AT = 0.1  # s: the stock checks are sent 100 ms after the orders
 INVENTORY = 0.022  # s: one Inventory call

@@ -9,7 +9,7 @@ import pytest
 
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.adaptive_limits.views.live import PHASES, span, value_at
-from bulkhead_lab.live.order_checks import AdaptiveFacts
+from bulkhead_lab.live.orders.checks import AdaptiveFacts
 
 GRADIENT2 = AdaptiveFacts("Gradient2", 20, 8, 11, 11, 1, 20, 1, (0, 16, 0), True)
 

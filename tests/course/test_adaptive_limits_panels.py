@@ -11,7 +11,7 @@ from PIL import Image
 
 from bulkhead_lab.course.adaptive_limits import exercises as ex
 from bulkhead_lab.course.adaptive_limits import figures, panels, views
-from bulkhead_lab.course.style import to_png
+from bulkhead_lab.course.ui.style import to_png
 
 # --- figures --------------------------------------------------------------------------------------
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import cache, model
-from bulkhead_lab.adaptive_compare import ROW_NAMES
-from bulkhead_lab.adaptive_pool import model_spec
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.compare import ROW_NAMES
+from bulkhead_lab.adaptive.pool import model_spec
 from bulkhead_lab.course.adaptive_limits import views
-from bulkhead_lab.model import Params
+from bulkhead_lab.pool import model
+from bulkhead_lab.pool.model import Params
 
 
 def test_the_comparison_rows_are_the_lessons_layouts_then_the_four_algorithms() -> None:

@@ -9,7 +9,7 @@ import ipywidgets as w
 import pytest
 
 import bulkhead_lab.course as course
-from bulkhead_lab.course.exercise import Exercise, NotUnderstood, read_number, read_split, read_whole
+from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_split, read_whole
 
 NONSENSE = [
     None,
@@ -107,7 +107,7 @@ def test_the_worked_answer_is_computed_only_when_asked() -> None:
 
 
 def test_the_answer_box_checks_what_is_typed() -> None:
-    from bulkhead_lab.course.exercise import Feedback
+    from bulkhead_lab.course.ui.exercise import Feedback
 
     ex = Exercise(
         7,

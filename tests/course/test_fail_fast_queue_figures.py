@@ -7,7 +7,7 @@ import matplotlib.colors as mcolors
 from matplotlib.patches import Rectangle
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
-from bulkhead_lab.course.style import EVENT, IDLE, REFUSED, TRACKING, to_png
+from bulkhead_lab.course.ui.style import EVENT, IDLE, REFUSED, TRACKING, to_png
 
 
 def _bars(ax, color: str) -> list[Rectangle]:

@@ -8,8 +8,8 @@ import ipywidgets as w
 import pytest
 
 from bulkhead_lab.course.fail_fast_queue import figures, panels, views
-from bulkhead_lab.course.live import Interrupted
-from bulkhead_lab.course.panel import STALE
+from bulkhead_lab.course.ui.panel import STALE
+from bulkhead_lab.course.ui.runner import Interrupted
 
 
 @pytest.fixture

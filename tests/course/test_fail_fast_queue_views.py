@@ -9,9 +9,9 @@ from pathlib import Path
 import fail_fast_queue_runs as fake
 import pytest
 
-from bulkhead_lab.course.claims import EXACT, INVARIANT, NOT_HERE
 from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.ui.beside import EXACT, INVARIANT, NOT_HERE
 
 # --- one time axis ----------------------------------------------------------------------------
 

@@ -13,12 +13,12 @@ import pandas as pd
 import pytest
 from ipywidgets.widgets.widget_link import Link
 
-from bulkhead_lab.course import controls
 from bulkhead_lab.course.littles_law_sizing import panels as panels01
-from bulkhead_lab.course.panel import BURST_S, PENDING, SliderView
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
-from bulkhead_lab.model import Params
+from bulkhead_lab.course.ui import controls
+from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
+from bulkhead_lab.pool.model import Params
 
 PANELS = {
     "layout": panels02.layout_panel,

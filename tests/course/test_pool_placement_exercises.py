@@ -6,7 +6,7 @@ import pytest
 
 from bulkhead_lab.course.pool_placement import exercises as ex
 from bulkhead_lab.course.pool_placement import views
-from bulkhead_lab.live.placement import PlacementResult, ideal_ms
+from bulkhead_lab.live.placement.batch import PlacementResult, ideal_ms
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bulkhead_lab.course.pool_placement import figures, views
-from bulkhead_lab.course.style import EVENT, TRACKING
-from bulkhead_lab.live.placement import PlacementResult
+from bulkhead_lab.course.ui.style import EVENT, TRACKING
+from bulkhead_lab.live.placement.batch import PlacementResult
 
 
 def skipped_batch() -> PlacementResult:

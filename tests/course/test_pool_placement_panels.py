@@ -6,9 +6,9 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from bulkhead_lab.course.live import Interrupted
 from bulkhead_lab.course.pool_placement import panels, views
-from bulkhead_lab.live.placement import PlacementResult
+from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.placement.batch import PlacementResult
 
 
 def fake_run(calls: list[dict], stop_at: int | None = None):

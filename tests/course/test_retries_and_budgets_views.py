@@ -7,11 +7,11 @@ import pytest
 
 from bulkhead_lab import cache
 from bulkhead_lab.course.retries_and_budgets import views
-from bulkhead_lab.drain import storm
-from bulkhead_lab.model import EVENT, TRACKING, Params
-from bulkhead_lab.model import run as lesson_run
-from bulkhead_lab.retries import AWS_QUOTA, SRE_BUDGET
-from bulkhead_lab.retry_storm import RetrySetup
+from bulkhead_lab.pool.model import EVENT, TRACKING, Params
+from bulkhead_lab.pool.model import run as lesson_run
+from bulkhead_lab.retries.drain import storm
+from bulkhead_lab.retries.policy import AWS_QUOTA, SRE_BUDGET
+from bulkhead_lab.retries.storm import RetrySetup
 
 # --- the sources' figures ---------------------------------------------------------------------------
 

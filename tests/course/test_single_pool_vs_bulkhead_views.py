@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import cache, lesson
+from bulkhead_lab import cache
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
-from bulkhead_lab.model import LESSON_SPLIT, TOTAL, Params, run, split_label
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.model import LESSON_SPLIT, TOTAL, Params, run, split_label
 
 SPLITS = (16, 20, 24, 28)
 HOLDS = ({}, {"hold_tracking": 3}, {"hold_event": 8}, {"slow": 40}, {"start": 2000})
@@ -80,10 +81,10 @@ def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> N
 
 def test_the_layout_view_replays_the_lessons_runs() -> None:
     frame = views.layout_view(Params(split=LESSON_SPLIT)).frame
-    day = lesson.day_pair(Params(), LESSON_SPLIT)
+    day = lesson000.day_pair(Params(), LESSON_SPLIT)
     assert frame.loc[("24/8", "slowdown"), "event dropped"] == day.slowdown.event_dropped
     assert frame.loc[("24/8", "healthy"), "utilization"] == round(
-        lesson.utilization(day.healthy, 4000, 32), 3
+        lesson000.utilization(day.healthy, 4000, 32), 3
     )
 
 
@@ -123,7 +124,8 @@ def test_the_tradeoff_table_lists_the_lessons_splits_and_the_marked_one() -> Non
     table = views.tradeoff_view(Params(split=13)).table()
     assert list(table.index) == ["single pool (32)", "28/4", "27/5", "24/8", "20/12", "16/16", "13/19"]
     assert (
-        table.loc["28/4", "slowdown tracking dropped"] == lesson.sizing_table()[1].slowdown.tracking_dropped
+        table.loc["28/4", "slowdown tracking dropped"]
+        == lesson000.sizing_table()[1].slowdown.tracking_dropped
     )
 
 
@@ -132,13 +134,13 @@ def test_lesson_tables_match_the_lesson_module() -> None:
     assert main.loc[("bulkhead (24/8)", "healthy"), "idle slots"] == run(Params(split=24)).idle
     sizing = views.sizing_frame()
     assert list(sizing.index) == ["single pool (32)", "28/4", "24/8", "20/12", "16/16"]
-    cost = lesson.failure_free_cost()
+    cost = lesson000.failure_free_cost()
     assert cost.bulkhead_dropped > cost.single_dropped
     assert f"({cost.drop_ratio:.1f}x)" in cost.sentence()
-    gain = lesson.failing_day_gain()
+    gain = lesson000.failing_day_gain()
     assert gain.bulkhead.tracking_dropped < gain.single.tracking_dropped
     assert gain.bulkhead.event_dropped > gain.single.event_dropped  # the flooding compartment is not rescued
-    sens = lesson.sensitivity()
+    sens = lesson000.sensitivity()
     assert sens.narrower.event_dropped > sens.lesson_split.event_dropped
     assert sens.utilization_at[5] > 1 > sens.utilization_at[8]
 

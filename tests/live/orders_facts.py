@@ -7,7 +7,7 @@ ends, but not their order.
 
 from __future__ import annotations
 
-from bulkhead_lab.live.load import OrdersRun
+from bulkhead_lab.live.orders.load import OrdersRun
 
 
 def first_served(run: OrdersRun) -> float:

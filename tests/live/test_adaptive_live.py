@@ -14,12 +14,12 @@ import pytest
 from loopback import listening_ports, until
 from outside import http, serving
 
-from bulkhead_lab.live.adaptive_limit import live_spec
-from bulkhead_lab.live.dependency import Dependency
-from bulkhead_lab.live.load import run_orders
-from bulkhead_lab.live.order_checks import adaptive_facts, over_limit
-from bulkhead_lab.live.order_service import OrderSettings
-from bulkhead_lab.live.stream import run_adaptive
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.orders.adaptive import live_spec
+from bulkhead_lab.live.orders.checks import adaptive_facts, over_limit
+from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
+from bulkhead_lab.live.orders.steady import run_adaptive
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadError, BulkheadRejectedError
-from bulkhead_lab.live.dependency import Dependency
+from bulkhead_lab.live.net.dependency import Dependency
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.adaptive_limits import panels, views
-from bulkhead_lab.course.panel import PREVIOUS_RUN
+from bulkhead_lab.course.ui.panel import PREVIOUS_RUN
 
 pytestmark = pytest.mark.live
 

@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from loopback import listening, listening_addresses, until
 
-from bulkhead_lab.live.dependency import Dependency, Route
+from bulkhead_lab.live.net.dependency import Dependency, Route
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

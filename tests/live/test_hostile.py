@@ -22,9 +22,9 @@ import pytest
 from loopback import until_sync
 from outside import answer_of, http, one_line_error, open_request, serving
 
-from bulkhead_lab.live import placement
-from bulkhead_lab.live.dependency import Dependency
-from bulkhead_lab.live.placement import run_placement
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.placement import batch as placement
+from bulkhead_lab.live.placement.batch import run_placement
 
 pytestmark = pytest.mark.live
 
@@ -187,7 +187,7 @@ def test_run_orders_cancelled_at_random_points_prints_nothing() -> None:
     script = textwrap.dedent(
         f"""
         import asyncio
-        from bulkhead_lab.live.load import run_orders
+        from bulkhead_lab.live.orders.load import run_orders
 
         async def main():
             for delay in {delays!r}:
@@ -440,7 +440,7 @@ def _with_fd_limit(limit: int, code: str) -> subprocess.CompletedProcess[str]:
         "import resource, asyncio\n"
         "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
         f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, hard))\n"
-        "from bulkhead_lab.live.load import run_orders\n" + textwrap.dedent(code)
+        "from bulkhead_lab.live.orders.load import run_orders\n" + textwrap.dedent(code)
     )
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
 
@@ -477,7 +477,7 @@ def test_under_ulimit_256_the_lessons_run_still_answers_every_order() -> None:
 
 
 def test_a_run_planned_for_hours_is_refused_unless_allowed_and_says_how_long() -> None:
-    from bulkhead_lab.live.load import run_orders
+    from bulkhead_lab.live.orders.load import run_orders
 
     with pytest.raises(ValueError) as info:
         asyncio.run(run_orders("separate", orders=10_000, slow_latency=60.0, payment_timeout=100.0))

@@ -19,10 +19,10 @@ def test_streams_stalls_and_retries_cancelled_at_random_points_print_nothing_and
     script = textwrap.dedent(
         f"""
         import asyncio
-        from bulkhead_lab.live.clients import LIVE_RETRY
-        from bulkhead_lab.live.load import run_orders
-        from bulkhead_lab.live.stream import run_adaptive
-        from bulkhead_lab.retries import SRE_BUDGET
+        from bulkhead_lab.live.orders.clients import LIVE_RETRY
+        from bulkhead_lab.live.orders.load import run_orders
+        from bulkhead_lab.live.orders.steady import run_adaptive
+        from bulkhead_lab.retries.policy import SRE_BUDGET
 
         RUNS = [
             lambda: run_adaptive(healthy_for=0.5, slow_for=3.0, recover_for=1.0),

@@ -13,9 +13,9 @@ import pytest
 from loopback import own_sockets
 from outside import serving
 
-from bulkhead_lab.live.load import drive, run_orders
-from bulkhead_lab.live.order_checks import IDLE_WAIT, keepalive_facts
-from bulkhead_lab.live.order_service import KEEPALIVE_TIMEOUT
+from bulkhead_lab.live.orders.checks import IDLE_WAIT, keepalive_facts
+from bulkhead_lab.live.orders.load import drive, run_orders
+from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

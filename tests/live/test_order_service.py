@@ -10,10 +10,10 @@ import socket
 import pytest
 from loopback import until
 
-from bulkhead_lab.live.load import drive, run_orders
-from bulkhead_lab.live.order_checks import check_orders
-from bulkhead_lab.live.order_service import OrderService, OrderSettings, inventory, payment
-from bulkhead_lab.live.server import LOOPBACK
+from bulkhead_lab.live.net.server import LOOPBACK
+from bulkhead_lab.live.orders.checks import check_orders
+from bulkhead_lab.live.orders.load import drive, run_orders
+from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory, payment
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from outside import http, one_line_error, serving
 
-from bulkhead_lab.live.load import run_orders
+from bulkhead_lab.live.orders.load import run_orders
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -14,8 +14,9 @@ import aiohttp
 import pytest
 from loopback import listening, until
 
-from bulkhead_lab.live.dependency import Dependency
-from bulkhead_lab.live.placement import (
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.server import LoopbackServer
+from bulkhead_lab.live.placement.batch import (
     CodeCost,
     code_cost,
     ideal_ms,
@@ -25,8 +26,7 @@ from bulkhead_lab.live.placement import (
     run_batch,
     run_placement,
 )
-from bulkhead_lab.live.pools import DependencyError
-from bulkhead_lab.live.server import LoopbackServer
+from bulkhead_lab.live.placement.pools import DependencyError
 
 pytestmark = pytest.mark.live
 anyio = pytest.mark.anyio

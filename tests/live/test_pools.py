@@ -8,8 +8,8 @@ import asyncio
 import pytest
 from loopback import until
 
-from bulkhead_lab.live.dependency import Dependency, Route
-from bulkhead_lab.live.pools import SKIPPED, DependencyError, call, pool, pools
+from bulkhead_lab.live.net.dependency import Dependency, Route
+from bulkhead_lab.live.placement.pools import SKIPPED, DependencyError, call, pool, pools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -12,10 +12,10 @@ import math
 
 import pytest
 
-from bulkhead_lab.live.clients import LIVE_RETRY
-from bulkhead_lab.live.load import run_orders
-from bulkhead_lab.live.order_checks import retry_facts
-from bulkhead_lab.retries import SRE_BUDGET, Backoff, RatioBudget, RetryPolicy, TokenBucket
+from bulkhead_lab.live.orders.checks import retry_facts
+from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.retries.policy import SRE_BUDGET, Backoff, RatioBudget, RetryPolicy, TokenBucket
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

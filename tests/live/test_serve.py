@@ -22,12 +22,12 @@ from loopback import listening, listening_addresses
 from orders_facts import stock_before_payment
 from outside import serving
 
-from bulkhead_lab.live.dependency import Dependency
-from bulkhead_lab.live.load import drive
-from bulkhead_lab.live.order_checks import check_orders
-from bulkhead_lab.live.order_service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.server import LOOPBACK
+from bulkhead_lab.live.orders.checks import check_orders
+from bulkhead_lab.live.orders.load import drive
+from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 from bulkhead_lab.live.serve import serve_pools
-from bulkhead_lab.live.server import LOOPBACK
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

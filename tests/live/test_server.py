@@ -7,7 +7,7 @@ import pytest
 from aiohttp import web
 from loopback import listening
 
-from bulkhead_lab.live.server import LoopbackServer, bind_loopback
+from bulkhead_lab.live.net.server import LoopbackServer, bind_loopback
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -15,8 +15,8 @@ import aiohttp
 import pytest
 from loopback import until
 
-from bulkhead_lab.live.dependency import Dependency
-from bulkhead_lab.live.socket_pools import AiohttpPool, CallerPool, NodePool, make_pool
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.orders.socket_pools import AiohttpPool, CallerPool, NodePool, make_pool
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ... import cache
-from ...adaptive_pitfalls import gradient2_drift
-from ...adaptive_pool import model_spec
-from ...model import EVENT, LESSON_SPLIT, TRACKING, Params
-from ..exercise import Exercise, Feedback, NotUnderstood, read_number, read_whole
-from .views import LESSON
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.pitfalls import gradient2_drift
+from bulkhead_lab.adaptive.pool import model_spec
+from bulkhead_lab.course.adaptive_limits.views import LESSON
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_number, read_whole
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params
 
 MAX_TIMEOUT = 1_000_000  # rounds a learner may type (about 2.8 model hours)
 

@@ -1,4 +1,4 @@
-"""Notebook 05's slider panels: each a :class:`~bulkhead_lab.course.panel.SliderView` over a view of
+"""Notebook 05's slider panels: each a :class:`~bulkhead_lab.course.ui.panel.SliderView` over a view of
 :mod:`.views`, keeping one figure of :mod:`.figures` and redrawing it in place.
 
 - :func:`explore_panel`: the algorithm, the slowdown's hold and length, and the chosen
@@ -17,11 +17,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ...adaptive_pool import ALGORITHMS
-from .. import controls
-from ..live import Interrupted
-from ..panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
-from . import figures, views
+from bulkhead_lab.adaptive.pool import ALGORITHMS
+from bulkhead_lab.course.adaptive_limits import figures, views
+from bulkhead_lab.course.ui import controls
+from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
+from bulkhead_lab.course.ui.runner import Interrupted
 
 
 def _own_layout(widget: Any) -> Any:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
-from ... import sizing
-from ..exercise import Exercise, Feedback, read_number, read_whole
-from . import views
-from .views import lesson004
+from bulkhead_lab import sizing
+from bulkhead_lab.course.fail_fast_queue import views
+from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, read_number, read_whole
 
 # Exercises 1 and 2: the lesson's burst and slowdown, another bulkhead.
 ORDERS, SLOW_S, LIMIT_1, QUEUE_1 = lesson004.ORDERS, lesson004.SLOW_S, 4, 8

@@ -1,10 +1,10 @@
 """Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
 
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.load.OrdersRun` with :mod:`.reading`'s series. Every figure of
+:class:`~bulkhead_lab.live.orders.load.OrdersRun` with :mod:`.reading`'s series. Every figure of
 a kind takes the time axis' end (``xmax``), so the three variants' runs at one latency sit
 on one axis and compare by eye (:func:`~.reading.time_axis`). Colours keep one meaning
-(:mod:`~bulkhead_lab.course.style`): Payment orange, Inventory blue, waiting sky blue,
+(:mod:`~bulkhead_lab.course.ui.style`): Payment orange, Inventory blue, waiting sky blue,
 refusals vermillion, limits black, guides grey.
 """
 
@@ -16,10 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ...live.load import OrdersRun
-from ...live.order_service import KEEPALIVE_TIMEOUT
-from ..style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from .views.reading import (
+from bulkhead_lab.course.fail_fast_queue.views.reading import (
     RULE_WORDS,
     VARIANT_WORDS,
     bars,
@@ -29,6 +26,9 @@ from .views.reading import (
     round_ends,
     run_label,
 )
+from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
 RUN_COLOR = {"order": EVENT, "stock": TRACKING}  # a call running: Payment's, Inventory's
 BAR = 0.72  # a request's bar height, in rows

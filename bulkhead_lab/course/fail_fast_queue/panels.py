@@ -8,7 +8,7 @@ bulkhead's running and waiting places), and Payment's latency when slow; every m
 the lesson's load live and redraws the figure (one time axis for every variant at these
 sizes) and a table with the lesson's row where the sizes are the lesson's. While a run
 is in flight, and after Kernel > Interrupt, the status line says the figure is the
-previous run's (:class:`~bulkhead_lab.course.panel.SliderView` says it above the figure).
+previous run's (:class:`~bulkhead_lab.course.ui.panel.SliderView` says it above the figure).
 
 CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggles too),
 ``bl-progress-orders``, ``bl-status-orders``, ``bl-view-orders``, ``bl-panel-orders``;
@@ -21,12 +21,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from ...live.load import OrdersRun
-from ...live.order_service import VARIANTS
-from ..live import Interrupted
-from ..panel import LiveProgress, SliderView, display_widget, slider
-from ..panel import toggle as _toggle
-from . import figures, views
+from bulkhead_lab.course.fail_fast_queue import figures, views
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.panel import toggle as _toggle
+from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import VARIANTS
 
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
@@ -124,7 +124,7 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
     controls' values and redraws the figure and the table.
 
     ``draw=False`` builds it without a first run. ``panel.set(...)`` moves several controls,
-    runs once and returns the :class:`~bulkhead_lab.live.load.OrdersRun`.
+    runs once and returns the :class:`~bulkhead_lab.live.orders.load.OrdersRun`.
     """
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)

@@ -10,9 +10,9 @@ import math
 
 import pandas as pd
 
-from ... import sizing
-from ..exercise import Exercise, Feedback, read_number, read_whole
-from .views import littles_law_view
+from bulkhead_lab import sizing
+from bulkhead_lab.course.littles_law_sizing.views import littles_law_view
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, read_number, read_whole
 
 # Exercise 1: a Payment flow busier than the lesson's.
 RATE_1, HOLD_1 = 50.0, 0.2  # calls/s, s

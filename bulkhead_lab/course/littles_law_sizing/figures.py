@@ -5,10 +5,10 @@ from __future__ import annotations
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from ..kept import KeptFigure, moving_title, spines
-from ..style import EVENT, EXTRA, LIMIT, NEUTRAL, REFUSED, THEORY, TRACKING
-from ..style import figure as _figure
-from .views import LittleView, PoolSizeCost
+from bulkhead_lab.course.littles_law_sizing.views import LittleView, PoolSizeCost
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, REFUSED, THEORY, TRACKING
+from bulkhead_lab.course.ui.style import figure as _figure
 
 SUGGESTED = EXTRA[0]  # the rule of thumb's limit: its own colour, next to the pool's
 

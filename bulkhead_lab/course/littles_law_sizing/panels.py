@@ -6,8 +6,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..panel import SliderView, slider
-from . import figures, views
+from bulkhead_lab.course.littles_law_sizing import figures, views
+from bulkhead_lab.course.ui.panel import SliderView, slider
 
 LESSON_RATES = (97.22, 20.0)  # lesson 000's event flow and lesson 004's Payment, in calls/s
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ... import cache, lesson, sizing
-from ...model import CYCLE, EVENT, Params, split_label
-from ...validation import check_int, check_real
+from bulkhead_lab import cache, sizing
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.model import CYCLE, EVENT, Params, split_label
+from bulkhead_lab.validation import check_int, check_real
 
 # What lessons 004 and 000 print about sizing, as they print it.
 LESSON_004_IN_FLIGHT = 2  # lesson 004: "about 2 calls are in progress at any moment" (20/s x 0.1 s)
@@ -84,7 +85,9 @@ def event_flow_sizing(base: Params = Params(), slots: int = 8) -> EventFlowSizin
         in_flight=sizing.in_flight(rate, base.hold_event),
         slots=slots,
         headroom=sizing.headroom(rate, base.hold_event, slots),
-        utilization_at={n: lesson.event_pool_utilization(base, n) for n in lesson.SENSITIVITY_EVENT_SLOTS},
+        utilization_at={
+            n: lesson000.event_pool_utilization(base, n) for n in lesson000.SENSITIVITY_EVENT_SLOTS
+        },
     )
 
 

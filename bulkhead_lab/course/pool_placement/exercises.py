@@ -1,19 +1,19 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
 
 Each right answer is computed by the package's rules (:func:`.views.expected_notification_peak`,
-:func:`~bulkhead_lab.live.placement.ideal_ms`, :func:`.views.expected_catalog_before`), the
+:func:`~bulkhead_lab.live.placement.batch.ideal_ms`, :func:`.views.expected_catalog_before`), the
 rules the lesson's tables follow; the worked answers of exercises 1 and 3 then run one live
 batch at the exercise's settings, so the learner sees the dependency count it. Checkers are
-:class:`~bulkhead_lab.course.exercise.Exercise` objects: anything typed gets one line back.
+:class:`~bulkhead_lab.course.ui.exercise.Exercise` objects: anything typed gets one line back.
 """
 
 from __future__ import annotations
 
 import math
 
-from ...live.placement import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, ideal_ms
-from ..exercise import Exercise, Feedback, read_number, read_whole
-from . import views
+from bulkhead_lab.course.pool_placement import views
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, read_number, read_whole
+from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, ideal_ms
 
 SLOW_MS = round(NOTIFICATION_LATENCY * 1000)
 

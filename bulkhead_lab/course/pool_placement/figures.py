@@ -1,7 +1,7 @@
 """Notebook 03's figures: each request's latency by stream, and the concurrency each dependency saw.
 
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.placement.PlacementResult`.
+:class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from ...live.placement import PlacementResult
-from ..style import EVENT, NEUTRAL, REFUSED, TRACKING, figure
-from .views import describe
+from bulkhead_lab.course.pool_placement.views import describe
+from bulkhead_lab.course.ui.style import EVENT, NEUTRAL, REFUSED, TRACKING, figure
+from bulkhead_lab.live.placement.batch import PlacementResult
 
 NOTIFICATION_COLOR = EVENT  # the slow dependency
 CATALOG_COLOR = TRACKING  # the healthy neighbour

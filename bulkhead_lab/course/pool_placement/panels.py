@@ -7,7 +7,7 @@ the lesson's words, the pool-size sliders that mean something for that placement
 "shared pool slots" for the shared pool, a pool each otherwise), skipped call sites and the
 notification latency; every move runs one live batch and redraws a figure and a table.
 While a batch runs, and after Kernel > Interrupt, its status line says the figure shown is
-the previous run's (:class:`~bulkhead_lab.course.panel.SliderView` says it above the figure).
+the previous run's (:class:`~bulkhead_lab.course.ui.panel.SliderView` says it above the figure).
 
 CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggle too),
 ``bl-progress-placement``, ``bl-status-placement``, ``bl-view-placement``,
@@ -22,12 +22,19 @@ from typing import Any
 
 import ipywidgets as w
 
-from ...live.placement import CALLS, NOTIFICATION_LATENCY, PlacementResult
-from ...live.server import Progress
-from ..live import Interrupted
-from ..panel import SLIDER_STYLE, LiveProgress, SliderView, display_widget, slider, toggle
-from . import figures, views
-from .views.pooltests import RUNS, PoolTestRun
+from bulkhead_lab.course.pool_placement import figures, views
+from bulkhead_lab.course.pool_placement.views.pooltests import RUNS, PoolTestRun
+from bulkhead_lab.course.ui.panel import (
+    SLIDER_STYLE,
+    LiveProgress,
+    SliderView,
+    display_widget,
+    slider,
+    toggle,
+)
+from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.placement.batch import CALLS, NOTIFICATION_LATENCY, PlacementResult
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
@@ -188,7 +195,7 @@ def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
     values (the bar counts calls answered) and redraws its figure and table.
 
     ``draw=False`` builds it without a first batch. ``panel.set(...)`` moves several
-    controls, runs once and returns the :class:`~bulkhead_lab.live.placement.PlacementResult`.
+    controls, runs once and returns the :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
     """
     controls = placement_controls(**values)
     progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)

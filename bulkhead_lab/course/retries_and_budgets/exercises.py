@@ -2,7 +2,7 @@
 makes the fewest calls.
 
 Every right answer is computed here from seeded runs kept by :mod:`bulkhead_lab.cache` (or
-from :func:`bulkhead_lab.retries.contention_table`), so a checker and its worked answer always
+from :func:`bulkhead_lab.retries.policy.contention_table`), so a checker and its worked answer always
 agree with the notebook's numbers. The callers are the notebook's: 3 attempts with full
 jitter (the AWS SDK's 100 ms base and 20 s cap) on lesson 000's slowdown day under 24/8; a
 *ratio budget* lets a retry go while retries are under that share of the calls of the last
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import cache
-from ...model import LESSON_SPLIT, Params
-from ...retries import SRE_BUDGET, RatioBudget
-from ...retry_storm import RetryRun, RetrySetup
-from ...validation import check_int, check_real
-from ..exercise import Exercise, Feedback, NotUnderstood, read_number
-from . import views
+from bulkhead_lab import cache
+from bulkhead_lab.course.retries_and_budgets import views
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_number
+from bulkhead_lab.pool.model import LESSON_SPLIT, Params
+from bulkhead_lab.retries.policy import SRE_BUDGET, RatioBudget
+from bulkhead_lab.retries.storm import RetryRun, RetrySetup
+from bulkhead_lab.validation import check_int, check_real
 
 LOAD_CAP = 1.2  # exercise 1: the event flow's calls per request through the slowdown
 CLIENTS = 10  # exercise 3: Brooker's smallest client count (section 3 prints the largest, 50)

@@ -3,8 +3,8 @@ around the end of a slowdown, and section 8's calls per order at each layer of a
 in from :mod:`.views`, figure out).
 
 The two slider panels keep their figure and redraw it in place
-(:class:`~bulkhead_lab.course.kept.KeptFigure`); each ``*_figure(view)`` function draws one afresh
-for a notebook cell. Colours are :mod:`bulkhead_lab.course.style`'s, one meaning each: the tracking
+(:class:`~bulkhead_lab.course.ui.blit.KeptFigure`); each ``*_figure(view)`` function draws one afresh
+for a notebook cell. Colours are :mod:`bulkhead_lab.course.ui.style`'s, one meaning each: the tracking
 flow blue, the event flow orange, requests given up vermillion (the failure's start too), guides grey.
 """
 
@@ -16,10 +16,16 @@ import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from ...model import split_label
-from ..kept import KeptFigure, moving_title, nice_ceiling, spines
-from ..style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from .views import FLOWS, PER_ORDER, ContentionView, RetryView, StormView
+from bulkhead_lab.course.retries_and_budgets.views import (
+    FLOWS,
+    PER_ORDER,
+    ContentionView,
+    RetryView,
+    StormView,
+)
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
+from bulkhead_lab.pool.model import split_label
 
 FLOW_COLOURS = {0: TRACKING, 1: EVENT}
 
@@ -62,7 +68,7 @@ class RetryFigure(KeptFigure):
     with the requests underneath (what no retry would offer) and the requests given up.
 
     Kept by the retry panel: lines, titles and the summary move; the frame is drawn again when a
-    row's scale steps (:func:`~bulkhead_lab.course.kept.nice_ceiling`) or the layouts change.
+    row's scale steps (:func:`~bulkhead_lab.course.ui.blit.nice_ceiling`) or the layouts change.
     """
 
     def __init__(self) -> None:

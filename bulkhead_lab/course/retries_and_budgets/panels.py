@@ -1,7 +1,7 @@
 """Notebook 06's slider panels: how the callers retry in, calls and requests given up over time out.
 
-Both panels are :class:`~bulkhead_lab.course.panel.SliderView` panels over the model's split slider
-(:mod:`bulkhead_lab.course.controls`: "single pool", then 1/31 .. 31/1) and the callers' sliders:
+Both panels are :class:`~bulkhead_lab.course.ui.panel.SliderView` panels over the model's split slider
+(:mod:`bulkhead_lab.course.ui.controls`: "single pool", then 1/31 .. 31/1) and the callers' sliders:
 attempts, jitter (or "at once"), backoff base, retry budget and whose books it keeps. Every run
 comes from :func:`bulkhead_lab.cache.retry_run`, so a slider moved back and forth replays nothing;
 each panel keeps one figure and redraws it in place.
@@ -16,14 +16,14 @@ from typing import Any
 
 import ipywidgets as w
 
-from ...drain import STORM_STOP
-from ...live.load import OrdersRun
-from ...model import LESSON_SPLIT, ROUNDS, START
-from ...retries import BASE_ROUNDS, SRE_MAX_ATTEMPTS
-from .. import controls
-from ..live import Interrupted
-from ..panel import LiveProgress, SliderView, display_widget, slider
-from . import figures, views
+from bulkhead_lab.course.retries_and_budgets import figures, views
+from bulkhead_lab.course.ui import controls
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.pool.model import LESSON_SPLIT, ROUNDS, START
+from bulkhead_lab.retries.drain import STORM_STOP
+from bulkhead_lab.retries.policy import BASE_ROUNDS, SRE_MAX_ATTEMPTS
 
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
 

@@ -2,7 +2,7 @@
 
 Every answer is computed from seeded model runs kept by :mod:`bulkhead_lab.cache`, so a
 checker and its worked answer always agree with the notebook's numbers. The checkers
-are :class:`~bulkhead_lab.course.exercise.Exercise` objects: they take anything a learner
+are :class:`~bulkhead_lab.course.ui.exercise.Exercise` objects: they take anything a learner
 types and answer in one line; the worked answers show only when asked.
 
 The month in exercises 2 and 3: the lesson's rates are *peak* rates, so a month is
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ... import lesson
-from ...cache import counters
-from ...model import MODES, TOTAL, Params, split_label
-from ...validation import check_int, check_real
-from ..exercise import Exercise, Feedback, NotUnderstood, read_split, read_whole
+from bulkhead_lab.cache import counters
+from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_split, read_whole
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.model import MODES, TOTAL, Params, split_label
+from bulkhead_lab.validation import check_int, check_real
 
 PEAK_HOURS = 30.0  # a month of one peak hour a day
 FAILURES = 3  # AY3: three failures a month
-FAILURE_MINUTES = lesson.FAILURE_MINUTES  # ten minutes each
+FAILURE_MINUTES = lesson000.FAILURE_MINUTES  # ten minutes each
 DROP_TARGET = 0.02  # exercise 1: healthy-day event drops under 2% of event arrivals
 
 
@@ -103,7 +103,7 @@ def month_drops(
     check_real("minutes", minutes, 0.0, 60.0)
     h, y = (counters(base.with_(split=split, mode=m)) for m in MODES)
     healthy_scale = peak_hours * 3600 * base.cycle / base.rounds
-    failure_scale = failures * lesson.failure_scale(base, minutes)
+    failure_scale = failures * lesson000.failure_scale(base, minutes)
     return MonthDrops(
         split=split,
         healthy_tracking=h.tracking_dropped * healthy_scale,

@@ -1,8 +1,8 @@
 """Notebook 02's slider panels: split and holds in, a figure of :mod:`.figures` and a table out.
 
-Every panel is a :class:`~bulkhead_lab.course.panel.SliderView` over the model's sliders
-(:mod:`bulkhead_lab.course.controls`); its values reach the views as a
-:class:`~bulkhead_lab.model.Params`, so ``panel.set(split=None)`` is the single pool.
+Every panel is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over the model's sliders
+(:mod:`bulkhead_lab.course.ui.controls`); its values reach the views as a
+:class:`~bulkhead_lab.pool.model.Params`, so ``panel.set(split=None)`` is the single pool.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from ...model import LESSON_SPLIT, START, Params
-from .. import controls
-from ..panel import SliderView, slider
-from . import figures, views
+from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
+from bulkhead_lab.course.ui import controls
+from bulkhead_lab.course.ui.panel import SliderView, slider
+from bulkhead_lab.pool.model import LESSON_SPLIT, START, Params
 
 
 def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: Any) -> SliderView:

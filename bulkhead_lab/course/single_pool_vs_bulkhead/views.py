@@ -1,10 +1,10 @@
 """The numbers notebook 02 shows: lesson 000's tables, and what each slider view redraws.
 
-Each view takes a :class:`~bulkhead_lab.model.Params` (the split and the holds the
+Each view takes a :class:`~bulkhead_lab.pool.model.Params` (the split and the holds the
 sliders set; the day comes from the view) and returns plain data, a frozen dataclass
 holding pandas frames; :mod:`.figures` draws it and :mod:`.panels` wires it to sliders.
 Every number comes from model runs kept by :mod:`bulkhead_lab.cache`, or from
-:mod:`bulkhead_lab.lesson`.
+:mod:`bulkhead_lab.pool.lesson000`.
 
 A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking slots and
 ``total - n`` event slots.
@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ... import cache, lesson
-from ...model import LESSON_SPLIT, MODES, TOTAL, Counters, Params, split_label
-from ...validation import check_int
+from bulkhead_lab import cache
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.model import LESSON_SPLIT, MODES, TOTAL, Counters, Params, split_label
+from bulkhead_lab.validation import check_int
 
-LESSON_SPLITS: tuple[int, ...] = tuple(s for s in lesson.SIZING_SPLITS if s is not None)  # 28, 24, 20, 16
-SENSITIVITY_SPLIT = lesson.SENSITIVITY_SPLIT  # 27/5
+LESSON_SPLITS: tuple[int, ...] = tuple(s for s in lesson000.SIZING_SPLITS if s is not None)  # 28, 24, 20, 16
+SENSITIVITY_SPLIT = lesson000.SENSITIVITY_SPLIT  # 27/5
 LESSON = Params(split=LESSON_SPLIT)  # the lesson's knobs with its 24/8 bulkhead
 
 
@@ -54,7 +55,7 @@ class Printout:
 
 def lesson_printout(base: Params = Params()) -> Printout:
     """``bulkhead-run.mjs``'s output for these parameters, byte for byte (see :func:`lesson.report`)."""
-    return Printout(lesson.report(base))
+    return Printout(lesson000.report(base))
 
 
 def main_table(base: Params = Params()) -> pd.DataFrame:
@@ -65,7 +66,7 @@ def main_table(base: Params = Params()) -> pd.DataFrame:
         (f"bulkhead ({split_label(LESSON_SPLIT, base.total)})", LESSON_SPLIT),
     )
     for name, split in layouts:
-        day = lesson.day_pair(base, split)
+        day = lesson000.day_pair(base, split)
         for mode in MODES:
             c: Counters = getattr(day, mode)
             rows.append(
@@ -77,7 +78,7 @@ def main_table(base: Params = Params()) -> pd.DataFrame:
                     "event responses": c.event_responses,
                     "event dropped": c.event_dropped,
                     "idle slots": c.idle,
-                    "average busy slots": round(lesson.average_busy(c, base.rounds), 2),
+                    "average busy slots": round(lesson000.average_busy(c, base.rounds), 2),
                 }
             )
     return pd.DataFrame(rows).set_index(["layout", "day"])
@@ -86,7 +87,7 @@ def main_table(base: Params = Params()) -> pd.DataFrame:
 def sizing_frame(base: Params = Params()) -> pd.DataFrame:
     """Lesson 000's sizing table: drops per flow on both days for single, 28/4, 24/8, 20/12, 16/16."""
     rows = []
-    for day in lesson.sizing_table(base):
+    for day in lesson000.sizing_table(base):
         rows.append(
             {
                 "pool split": split_label(day.split, base.total),
@@ -120,9 +121,13 @@ LESSON_000 = {
 
 def beside_the_lesson(base: Params = Params()) -> pd.DataFrame:
     """Every figure lesson 000 prints in its text, beside the same figure computed here."""
-    gain, cost, sens = lesson.failing_day_gain(base), lesson.failure_free_cost(base), lesson.sensitivity(base)
+    gain, cost, sens = (
+        lesson000.failing_day_gain(base),
+        lesson000.failure_free_cost(base),
+        lesson000.sensitivity(base),
+    )
     rounds = base.rounds
-    table = {day.split: day for day in lesson.sizing_table(base)}
+    table = {day.split: day for day in lesson000.sizing_table(base)}
     s0, b0 = cost.single, cost.bulkhead
     computed = [
         gain.single.tracking_dropped,
@@ -133,7 +138,7 @@ def beside_the_lesson(base: Params = Params()) -> pd.DataFrame:
         f"{cost.single_dropped} -> {cost.bulkhead_dropped}",
         round(cost.drop_ratio, 1),
         f"{cost.single_utilization:.3f} -> {cost.bulkhead_utilization:.3f}",
-        f"{lesson.average_busy(s0, rounds):.2f} -> {lesson.average_busy(b0, rounds):.2f}",
+        f"{lesson000.average_busy(s0, rounds):.2f} -> {lesson000.average_busy(b0, rounds):.2f}",
         b0.idle,
         f"{b0.tracking_dropped - s0.tracking_dropped:+d}, {b0.event_dropped - s0.event_dropped:+d}",
         f"{table[28].slowdown.tracking_dropped}, {table[28].healthy.event_dropped}",
@@ -158,10 +163,10 @@ def _day_row(layout: str, mode: str, c: Counters, p: Params) -> dict[str, object
         "day": mode,
         "tracking dropped": c.tracking_dropped,
         "event dropped": c.event_dropped,
-        "dropped": lesson.dropped(c),
+        "dropped": lesson000.dropped(c),
         "idle slots at rejections": c.idle,
-        "average busy slots": round(lesson.average_busy(c, p.rounds), 2),
-        "utilization": round(lesson.utilization(c, p.rounds, p.total), 3),
+        "average busy slots": round(lesson000.average_busy(c, p.rounds), 2),
+        "utilization": round(lesson000.utilization(c, p.rounds, p.total), 3),
     }
 
 

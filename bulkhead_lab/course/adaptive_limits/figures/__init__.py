@@ -1,16 +1,16 @@
 """Notebook 05's figures: one kept figure per slider view of :mod:`..views`, the comparison's bars, and
 section 6's live run.
 
-Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.kept.KeptFigure`);
+Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.ui.blit.KeptFigure`);
 each ``*_figure(view)`` function draws one afresh for a notebook cell. Colours and the figure
-style are :mod:`bulkhead_lab.course.style`'s: the limit black, tracking blue, events orange,
+style are :mod:`bulkhead_lab.course.ui.style`'s: the limit black, tracking blue, events orange,
 the failure vermillion, the single pool grey, an algorithm's own estimate green.
 """
 
-from .bars import comparison_figure
-from .explore import ExploreFigure, explore_figure
-from .live import live_figure
-from .pitfalls import (
+from bulkhead_lab.course.adaptive_limits.figures.bars import comparison_figure
+from bulkhead_lab.course.adaptive_limits.figures.explore import ExploreFigure, explore_figure
+from bulkhead_lab.course.adaptive_limits.figures.live import live_figure
+from bulkhead_lab.course.adaptive_limits.figures.pitfalls import (
     DriftFigure,
     RampFigure,
     ReactionFigure,

@@ -8,9 +8,9 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from ...style import EVENT, TRACKING
-from ...style import figure as _figure
-from ..views import ComparisonView
+from bulkhead_lab.course.adaptive_limits.views import ComparisonView
+from bulkhead_lab.course.ui.style import EVENT, TRACKING
+from bulkhead_lab.course.ui.style import figure as _figure
 
 DAYS = ("healthy", "slowdown")
 FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))

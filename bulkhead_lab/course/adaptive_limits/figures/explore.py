@@ -6,11 +6,11 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ....model import LESSON_SPLIT
-from ...kept import KeptFigure, nice_ceiling, spines
-from ...style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
-from ..views import BIN, ExploreView
-from .bars import bar_pairs, set_pairs
+from bulkhead_lab.course.adaptive_limits.figures.bars import bar_pairs, set_pairs
+from bulkhead_lab.course.adaptive_limits.views import BIN, ExploreView
+from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
+from bulkhead_lab.pool.model import LESSON_SPLIT
 
 GROUPS = ("one pool", "24/8", "adaptive")
 

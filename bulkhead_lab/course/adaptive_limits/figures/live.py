@@ -1,7 +1,7 @@
 """Section 6's figure: an adaptive limit around a live Payment, and Payment's own calls, over time.
 
 Drawn afresh for each live run (a run takes seconds; redrawing in place would save nothing).
-Colours are :mod:`bulkhead_lab.course.style`'s: the limit black, Payment (the dependency that
+Colours are :mod:`bulkhead_lab.course.ui.style`'s: the limit black, Payment (the dependency that
 slows) orange, refusals and the slowdown vermillion.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ...style import EVENT, FAILURE, LIMIT, REFUSED, figure
-from ..views.live import REFUSAL_BIN, LiveView
+from bulkhead_lab.course.adaptive_limits.views.live import REFUSAL_BIN, LiveView
+from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, REFUSED, figure
 
 
 def _steps(points: Sequence[tuple[float, int]], end: float) -> tuple[list[float], list[int]]:

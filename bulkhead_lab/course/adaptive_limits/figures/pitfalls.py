@@ -8,9 +8,9 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...kept import KeptFigure, moving_title, spines
-from ...style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, TRACKING
-from ..views import DriftView, RampView, ReactionView, Tuned
+from bulkhead_lab.course.adaptive_limits.views import DriftView, RampView, ReactionView, Tuned
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, TRACKING
 
 ALGORITHM = EXTRA[0]  # an algorithm's own estimate (Gradient2's baseline, its layout's drops)
 DRIFT_FROM = 800  # the drift figure starts 200 rounds before the failure

@@ -7,7 +7,7 @@ Pure data (pandas frames and frozen dataclasses) from seeded runs kept by
 Payment).
 """
 
-from .basics import (
+from bulkhead_lab.course.adaptive_limits.views.basics import (
     FLOWS,
     LESSON,
     ComparisonView,
@@ -18,8 +18,15 @@ from .basics import (
     sizing_question,
     vocabulary,
 )
-from .explore import BIN, KNOBS, LENGTHS, ExploreView, Knob, explore_view
-from .live import (
+from bulkhead_lab.course.adaptive_limits.views.explore import (
+    BIN,
+    KNOBS,
+    LENGTHS,
+    ExploreView,
+    Knob,
+    explore_view,
+)
+from bulkhead_lab.course.adaptive_limits.views.live import (
     LIVE_ALGORITHM,
     LIVE_SLOW_FOR,
     SLOW_FORS,
@@ -28,7 +35,7 @@ from .live import (
     live_view,
     planned,
 )
-from .pitfalls import (
+from bulkhead_lab.course.adaptive_limits.views.pitfalls import (
     DRIFT_LENGTHS,
     SMOOTHINGS,
     TOLERANCES,

@@ -1,10 +1,10 @@
 """Sections 1 to 3 of notebook 05: the sizing question, the algorithms, the table against 24/8.
 
 Every number comes from seeded runs kept by :mod:`bulkhead_lab.cache` (through
-:mod:`bulkhead_lab.lesson`, :mod:`bulkhead_lab.adaptive_compare` and
-:func:`~bulkhead_lab.adaptive_pool.model_spec`); the sources' formulas and defaults are
-quoted from the docstrings of :mod:`bulkhead_lab.adaptive` and
-:mod:`bulkhead_lab.adaptive_clocked`, where each port says which file and commit it read.
+:mod:`bulkhead_lab.pool.lesson000`, :mod:`bulkhead_lab.adaptive.compare` and
+:func:`~bulkhead_lab.adaptive.pool.model_spec`); the sources' formulas and defaults are
+quoted from the docstrings of :mod:`bulkhead_lab.adaptive.limits` and
+:mod:`bulkhead_lab.adaptive.clocked`, where each port says which file and commit it read.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .... import cache, lesson
-from ....adaptive_compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, layout
-from ....adaptive_pool import ALGORITHMS, model_spec
-from ....model import EVENT, LESSON_SPLIT, TRACKING, Params, split_label
-from ....validation import check_choice
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, layout
+from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params, split_label
+from bulkhead_lab.validation import check_choice
 
 LESSON = Params()  # lesson 000's knobs: 32 slots, failure at round 1000, 22-round slowdown
 FLOWS = {"both": "each flow its own limiter (starting at 24 and 8)", "event": "the event flow only"}
@@ -29,7 +30,7 @@ FLOWS = {"both": "each flow its own limiter (starting at 24 and 8)", "event": "t
 def sizing_question(base: Params = LESSON) -> pd.DataFrame:
     """Lesson 000's sizing table: a fixed event compartment too small or too big, on both days."""
     rows = []
-    for day in lesson.sizing_table(base):
+    for day in lesson000.sizing_table(base):
         rows.append(
             {
                 "pool split": split_label(day.split, base.total),
@@ -259,5 +260,5 @@ def limits_at_failure(flows: str = "both", base: Params = LESSON) -> pd.DataFram
 
 
 def comparison_columns() -> tuple[str, ...]:
-    """The table's columns, as :mod:`bulkhead_lab.adaptive_compare` names them."""
+    """The table's columns, as :mod:`bulkhead_lab.adaptive.compare` names them."""
     return COLUMNS

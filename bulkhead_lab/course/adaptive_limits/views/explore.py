@@ -15,12 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from .... import cache
-from ....adaptive_compare import FIXED, SINGLE_POOL
-from ....adaptive_pool import ALGORITHMS, model_spec
-from ....model import EVENT, LESSON_SPLIT, TRACKING, Counters, Params
-from ....validation import check_choice, check_int
-from .basics import LESSON
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.compare import FIXED, SINGLE_POOL
+from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
+from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Counters, Params
+from bulkhead_lab.validation import check_choice, check_int
 
 BIN = 10  # rounds per point of the in-flight curves (their mean): one point per 0.1 s
 

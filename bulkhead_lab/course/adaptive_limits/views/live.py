@@ -3,8 +3,8 @@
 One run is :func:`live_run`: lesson 004's Order Service in its ``adaptive`` variant (an
 algorithm's limit around Payment, 5 waiting places), a steady stream of 20 orders a second,
 Payment healthy for 1 s, slow (1 s a call) for ``slow_for`` seconds, then healthy for 2 s
-(:func:`bulkhead_lab.live.stream.run_adaptive`, each limiter at the sources' defaults of
-:func:`bulkhead_lab.live.adaptive_limit.live_spec`). :func:`live_view` reads the run: the
+(:func:`bulkhead_lab.live.orders.steady.run_adaptive`, each limiter at the sources' defaults of
+:func:`bulkhead_lab.live.orders.adaptive.live_spec`). :func:`live_view` reads the run: the
 series the figure draws, a table by phase, and the facts that hold however busy the machine
 is (:meth:`LiveView.checked`); every millisecond and count that timing moves stays in the
 table and the figure, whose cells are not checked.
@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ....adaptive_pool import ALGORITHMS
-from ....live.load import OrdersRun
-from ....live.order_checks import AdaptiveFacts, adaptive_facts, over_limit
-from ....live.server import Progress
-from ....live.stream import planned_orders, run_adaptive
-from ....validation import check_choice
-from ...live import run_sync
+from bulkhead_lab.adaptive.pool import ALGORITHMS
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.orders.checks import AdaptiveFacts, adaptive_facts, over_limit
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.steady import planned_orders, run_adaptive
+from bulkhead_lab.validation import check_choice
 
 RATE = 20.0  # orders a second: lesson 004's Little's Law example
 HEALTHY_FOR = 1.0  # seconds of a healthy Payment before the slowdown

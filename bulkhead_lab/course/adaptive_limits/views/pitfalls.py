@@ -1,6 +1,6 @@
 """Section 5 of notebook 05: what users of adaptive limits trip over, as slider views.
 
-Each view wraps one function of :mod:`bulkhead_lab.adaptive_pitfalls` and adds what its
+Each view wraps one function of :mod:`bulkhead_lab.adaptive.pitfalls` and adds what its
 figure draws beside it, from the same runs (kept by :mod:`bulkhead_lab.cache`, so the
 extra series cost no run): Gradient2's drift under a long slowdown, Vegas from a low
 initial limit with and without slow start, and one setting's reaction against its
@@ -15,8 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from .... import cache
-from ....adaptive_pitfalls import (
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.pitfalls import (
     Drift,
     Ramp,
     Reaction,
@@ -24,10 +24,10 @@ from ....adaptive_pitfalls import (
     reaction_and_stability,
     vegas_slow_start,
 )
-from ....adaptive_pool import LimitTrace, model_spec
-from ....model import EVENT, LESSON_SPLIT, Params
-from ....validation import check_int
-from .basics import LESSON
+from bulkhead_lab.adaptive.pool import LimitTrace, model_spec
+from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, Params
+from bulkhead_lab.validation import check_int
 
 DRIFT_LENGTHS = tuple(range(100, LESSON.rounds - LESSON.start + 1, 20))  # the drift slider's lengths
 TOLERANCES = tuple(round(1.0 + 0.1 * i, 1) for i in range(31))  # 1.0 .. 4.0
@@ -41,7 +41,7 @@ SMOOTHINGS = tuple(round(0.05 * i, 2) for i in range(1, 21))  # 0.05 .. 1.0
 class DriftView:
     """Gradient2 on the event flow through a slowdown of ``drift.slowdown_rounds`` rounds.
 
-    ``drift`` is :func:`~bulkhead_lab.adaptive_pitfalls.gradient2_drift`'s (the run cut at
+    ``drift`` is :func:`~bulkhead_lab.adaptive.pitfalls.gradient2_drift`'s (the run cut at
     the slowdown's end); the series here run on to the end of the lesson's 40 s, the calls
     healthy again after the slowdown. ``tracking_since`` is each layout's tracking drops
     summed from the failure round on (0 before it).

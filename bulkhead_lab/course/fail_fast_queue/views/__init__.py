@@ -1,6 +1,6 @@
 """What notebook 04 shows, as numbers: lesson 004's runs, their tables, facts and claims.
 
-Everything here reads :class:`~bulkhead_lab.live.load.OrdersRun` objects that :func:`run`
+Everything here reads :class:`~bulkhead_lab.live.orders.load.OrdersRun` objects that :func:`run`
 measured on real sockets in this session. This module holds the run tables and the
 sizing rule worked; it re-exports how a run is read (:mod:`.reading`: the runs, the one
 time axis, each request's wait and run), the facts nbval compares (:mod:`.facts`), the
@@ -15,13 +15,17 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from .... import sizing
-from ....live.load import OrdersRun
-from ....live.order_checks import check_orders
-from . import lesson004
-from .claims import Runs, claims_count, claims_table, lesson_claims
-from .compare import keepalive_compare, limited_compare, separate_compare, setup_table, shared_compare
-from .facts import (
+from bulkhead_lab import sizing
+from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.fail_fast_queue.views.claims import Runs, claims_count, claims_table, lesson_claims
+from bulkhead_lab.course.fail_fast_queue.views.compare import (
+    keepalive_compare,
+    limited_compare,
+    separate_compare,
+    setup_table,
+    shared_compare,
+)
+from bulkhead_lab.course.fail_fast_queue.views.facts import (
     bulkhead_counters_text,
     burst_text,
     checks_text,
@@ -32,7 +36,7 @@ from .facts import (
     stall_ratio,
     stall_text,
 )
-from .reading import (
+from bulkhead_lab.course.fail_fast_queue.views.reading import (
     LESSON_AXIS,
     RULE_WORDS,
     VARIANT_WORDS,
@@ -51,6 +55,8 @@ from .reading import (
     waiting,
     waves_needed,
 )
+from bulkhead_lab.live.orders.checks import check_orders
+from bulkhead_lab.live.orders.load import OrdersRun
 
 
 def summary_row(r: OrdersRun) -> dict[str, object]:

@@ -22,18 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .... import sizing
-from ....live.load import OrdersRun
-from ....live.order_checks import check_orders, keepalive_facts
-from ....live.order_service import BUSY, KEEPALIVE_TIMEOUT
-from ...claims import NOT_HERE, Claim, WideFrame
-from ...claims import claims_count as _count
-from ...claims import claims_table as _table
-from ...claims import exact as _exact
-from ...claims import fact as _fact
-from . import lesson004 as L
-from .compare import NODE_BUFFER
-from .facts import (
+from bulkhead_lab import sizing
+from bulkhead_lab.course.fail_fast_queue.views import lesson004 as L
+from bulkhead_lab.course.fail_fast_queue.views.compare import NODE_BUFFER
+from bulkhead_lab.course.fail_fast_queue.views.facts import (
     TOLERANCE,
     inventory_idle_while_orders_waited,
     refusals_before_first_answer,
@@ -41,6 +33,14 @@ from .facts import (
     stock_after_every_order,
     stock_waited_for_payment,
 )
+from bulkhead_lab.course.ui.beside import NOT_HERE, Claim, WideFrame
+from bulkhead_lab.course.ui.beside import claims_count as _count
+from bulkhead_lab.course.ui.beside import claims_table as _table
+from bulkhead_lab.course.ui.beside import exact as _exact
+from bulkhead_lab.course.ui.beside import fact as _fact
+from bulkhead_lab.live.orders.checks import check_orders, keepalive_facts
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import BUSY, KEEPALIVE_TIMEOUT
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ....live.load import OrdersRun
-from ....live.order_checks import check_orders
-from ....live.order_service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
-from ...claims import WideFrame
-from . import lesson004 as L
-from .facts import stall_ratio
-from .reading import ms, span
+from bulkhead_lab.course.fail_fast_queue.views import lesson004 as L
+from bulkhead_lab.course.fail_fast_queue.views.facts import stall_ratio
+from bulkhead_lab.course.fail_fast_queue.views.reading import ms, span
+from bulkhead_lab.course.ui.beside import WideFrame
+from bulkhead_lab.live.orders.checks import check_orders
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
 
 NODE_HANDOFF = (
     "aiohttp hands a freed connection to a waiting request of a randomly chosen destination, so stock "

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 
-from ....live.load import OrdersRun
-from ....live.order_checks import check_orders, keepalive_facts
-from ....live.order_service import KEEPALIVE_TIMEOUT
-from . import lesson004
-from .reading import payment_state, run_label, waiting
+from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.fail_fast_queue.views.reading import payment_state, run_label, waiting
+from bulkhead_lab.live.orders.checks import check_orders, keepalive_facts
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
 TOLERANCE = 0.005  # s: a timer may fire a clock tick early; no lower bound here comes closer than this
 INVENTORY_RAN_UNDER = 1.0  # s: fifty times Inventory's 20 ms; its own call never takes longer here

@@ -1,6 +1,6 @@
 """How notebook 04 reads a live run: the runs themselves, one time axis, each request's wait and run.
 
-:func:`run` measures one :class:`~bulkhead_lab.live.load.OrdersRun` on real sockets.
+:func:`run` measures one :class:`~bulkhead_lab.live.orders.load.OrdersRun` on real sockets.
 :func:`time_axis` is the axis every variant's figure shares at the same sizes and latency;
 :func:`bars` splits each request into its wait and its run; :func:`counters` is what the
 lower plot draws over time (the bulkhead's own counters where there is a bulkhead). The
@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ....live.load import OrdersRun, planned_seconds, run_orders
-from ....live.order_service import VARIANTS, OrderSettings
-from ...live import run_sync
-from . import lesson004
+from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.orders.load import OrdersRun, planned_seconds, run_orders
+from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings
 
 # Variants in the learner's words (the panel's toggle, the tables' rows).
 VARIANT_WORDS = {
@@ -30,7 +30,7 @@ RULE_WORDS = {"aiohttp": "aiohttp's pool", "node": "Node-like pool"}
 
 
 def run(variant: str = "limited", **kwargs: Any) -> OrdersRun:
-    """:func:`~bulkhead_lab.live.load.run_orders` from plain (or notebook) code: start, drive once, stop.
+    """:func:`~bulkhead_lab.live.orders.load.run_orders` from plain code: start, drive once, stop.
 
     The defaults are the lesson's: Payment slow at 3 s, 20 orders at once, 10 stock checks
     100 ms later. An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run

@@ -7,8 +7,8 @@ numbers, named) and :mod:`.pooltests` (the lesson's three pool tests, run live).
 them all as ``views``.
 """
 
-from . import lesson003
-from .batches import (
+from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.course.pool_placement.views.batches import (
     NO_POOL,
     PLACEMENT_ROWS,
     SEPARATE,

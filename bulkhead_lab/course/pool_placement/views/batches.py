@@ -1,6 +1,6 @@
 """What notebook 03 shows, as numbers: lesson 003's batches, its two tables beside the lesson's, their facts.
 
-Every number comes from a live batch (:func:`~bulkhead_lab.live.placement.run_placement`)
+Every number comes from a live batch (:func:`~bulkhead_lab.live.placement.batch.run_placement`)
 run in this kernel by :func:`run`. The tables put each measured number beside the
 lesson's (:mod:`.lesson003`) and the ideal duration (:func:`ideal_worked` says how it is
 computed); they hold timing, so the notebook ignores their output and prints their
@@ -16,18 +16,8 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from ....live.placement import (
-    CALLS,
-    CATALOG_LATENCY,
-    NOTIFICATION_LATENCY,
-    PlacementResult,
-    ideal_ms,
-    run_placement,
-)
-from ....live.server import Progress
-from ...live import run_sync
-from . import lesson003
-from .claims import (  # noqa: F401  (the notebook reads the claims through views)
+from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.course.pool_placement.views.claims import (  # noqa: F401  (the notebook reads the claims through views)
     Claim,
     WideFrame,
     claims_count,
@@ -39,8 +29,23 @@ from .claims import (  # noqa: F401  (the notebook reads the claims through view
     skipped_claims,
     testability_claims,
 )
-from .code import call_sites_source, code_cost, code_cost_table, pool_definition_source  # noqa: F401
-from .pooltests import PoolTestRun, run_pool_tests
+from bulkhead_lab.course.pool_placement.views.code import (  # noqa: F401
+    call_sites_source,
+    code_cost,
+    code_cost_table,
+    pool_definition_source,
+)
+from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun, run_pool_tests
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.placement.batch import (
+    CALLS,
+    CATALOG_LATENCY,
+    NOTIFICATION_LATENCY,
+    PlacementResult,
+    ideal_ms,
+    run_placement,
+)
 
 Row = tuple[str, str, int, int, int]  # (label, placement, notif, cat, skip)
 Rows = list[tuple[str, PlacementResult]]
@@ -63,7 +68,7 @@ NO_POOL: Row = ("no pool: all 40 call sites skip it", "separate", 4, 4, CALLS)
 
 
 def run(*args: object, **kwargs: object) -> PlacementResult:
-    """:func:`~bulkhead_lab.live.placement.run_placement` from plain (or notebook) code.
+    """:func:`~bulkhead_lab.live.placement.batch.run_placement` from plain (or notebook) code.
 
     An interrupted cell cancels the live batch and waits until its services are closed
     (``run_sync`` does that), so nothing is left listening.
@@ -197,7 +202,7 @@ def waves(calls: int, slots: int) -> int:
 
 
 def ideal_terms(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> dict[str, object]:
-    """The terms of :func:`~bulkhead_lab.live.placement.ideal_ms` for one batch, worked in numbers.
+    """The terms of :func:`~bulkhead_lab.live.placement.batch.ideal_ms` for one batch, worked in numbers.
 
     Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one
     shared pool the catalog's waves use the same slots, so their time adds to notification's;

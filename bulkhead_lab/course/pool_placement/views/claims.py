@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ....live.placement import PlacementResult
-from ...claims import NOT_HERE, Claim, WideFrame
-from ...claims import claims_count as _count
-from ...claims import claims_table as _table
-from ...claims import exact as _exact
-from ...claims import fact as _fact
-from . import lesson003
-from .code import CodeFacts
-from .pooltests import PoolTestRun
+from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.course.pool_placement.views.code import CodeFacts
+from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun
+from bulkhead_lab.course.ui.beside import NOT_HERE, Claim, WideFrame
+from bulkhead_lab.course.ui.beside import claims_count as _count
+from bulkhead_lab.course.ui.beside import claims_table as _table
+from bulkhead_lab.course.ui.beside import exact as _exact
+from bulkhead_lab.course.ui.beside import fact as _fact
+from bulkhead_lab.live.placement.batch import PlacementResult
 
 TOLERANCE_MS = 1.0  # a sleep may end a clock tick early; no batch comes near its floor by less
 AIOHTTP = "aiohttp gives a freed connection to a random waiting host; Node's Agent, to the same host first"

@@ -1,7 +1,7 @@
 """Where the pool sits in the code: the package's own pool definition, its call sites, their cost.
 
 Counted from the running package's source the way lesson 003's ``measure.mjs`` counts
-``services.mjs`` (:func:`~bulkhead_lab.live.placement.code_cost`), and shown beside the
+``services.mjs`` (:func:`~bulkhead_lab.live.placement.batch.code_cost`), and shown beside the
 lesson's line (:data:`.lesson003.CODE_COST`).
 """
 
@@ -14,17 +14,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from .... import live
-from ....live import pools as pools_module
-from ....live.placement import CodeCost, run_batch
-from ....live.placement import code_cost as _code_cost
-from . import lesson003
+from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.live.placement import pools as pools_module
+from bulkhead_lab.live.placement.batch import CodeCost, run_batch
+from bulkhead_lab.live.placement.batch import code_cost as _code_cost
 
 MARKER = "# >>> pool definition"
 
 
 def pool_definition_source() -> str:
-    """The marked pool-definition block of :mod:`~bulkhead_lab.live.pools`, as the package runs it."""
+    """The marked pool-definition block of :mod:`~bulkhead_lab.live.placement.pools`, as it runs."""
     source = inspect.getsource(pools_module)
     match = re.search(r"(    # >>> pool definition.*?# <<<)", source, re.S)
     if match is None:
@@ -53,10 +52,10 @@ def call_sites_source() -> str:
 
 def definitions() -> int:
     """How many marked pool definitions the live package's modules hold (the lesson's "in one place")."""
-    folder = Path(inspect.getfile(live)).parent
+    folder = Path(inspect.getfile(pools_module)).parents[1]  # bulkhead_lab/live/
     return sum(
         line.strip().startswith(MARKER)
-        for path in sorted(folder.glob("*.py"))
+        for path in sorted(folder.rglob("*.py"))
         for line in path.read_text(encoding="utf-8").splitlines()
     )
 

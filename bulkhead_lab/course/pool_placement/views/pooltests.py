@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from ....live.dependency import Dependency
-from ....live.placement import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
-from ....live.server import LoopbackServer, Progress
-from .lesson003 import TEST_NAMES
+from bulkhead_lab.course.pool_placement.views.lesson003 import TEST_NAMES
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.server import LoopbackServer, Progress
+from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
 
 Run = Callable[[str], Awaitable[dict]]  # GET /run?<query> -> its JSON
 

@@ -4,15 +4,15 @@ callers in lesson 000's seeded rounds (each day, each layout, each budget), as p
 Each view returns a frozen dataclass or a pandas frame; :mod:`.figures` draws them and
 :mod:`.panels` wires them to sliders. Every seeded run comes from
 :func:`bulkhead_lab.cache.retry_run` (kept, so a slider moved back and forth replays nothing);
-the pure experiments from :mod:`bulkhead_lab.retries`. A *setup* is how the callers retry
-(:class:`~bulkhead_lab.retry_storm.RetrySetup`); a *layout* is a split (``None``: one pool).
+the pure experiments from :mod:`bulkhead_lab.retries.policy`. A *setup* is how the callers retry
+(:class:`~bulkhead_lab.retries.storm.RetrySetup`); a *layout* is a split (``None``: one pool).
 
 Split by section: :mod:`.sources` (1-3: the sources' figures, computed), :mod:`.callers` (4-5:
 retrying callers in lesson 000's rounds, budgets per flow or shared), :mod:`.storm` (6: the load
 after the slowdown ends), :mod:`.live` (8: retrying clients against lesson 004's Order Service, live).
 """
 
-from .callers import (
+from bulkhead_lab.course.retries_and_budgets.views.callers import (
     BASES,
     BIN,
     BUDGETS,
@@ -38,7 +38,7 @@ from .callers import (
     setup_of,
     single_pool_budget_table,
 )
-from .live import (
+from bulkhead_lab.course.retries_and_budgets.views.live import (
     CLIENTS,
     ORDERS,
     PER_ORDER,
@@ -49,7 +49,7 @@ from .live import (
     live_runs,
     ratio_bound,
 )
-from .sources import (
+from bulkhead_lab.course.retries_and_budgets.views.sources import (
     WORST_CASES,
     ContentionView,
     amplification_fact,
@@ -60,7 +60,7 @@ from .sources import (
     contention_view,
     worst_case_table,
 )
-from .storm import (
+from bulkhead_lab.course.retries_and_budgets.views.storm import (
     BACK,
     DRAIN_CALLERS,
     NEVER,

@@ -1,4 +1,4 @@
-"""Notebook 06's callers: the sliders' choices as a :class:`~bulkhead_lab.retry_storm.RetrySetup`,
+"""Notebook 06's callers: the sliders' choices as a :class:`~bulkhead_lab.retries.storm.RetrySetup`,
 kept runs, and the seeded tables of sections 4 and 5 (retrying callers in one pool and in 24/8;
 a budget kept per flow or shared by both)."""
 
@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .... import cache
-from ....model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
-from ....retries import (
+from bulkhead_lab import cache
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
+from bulkhead_lab.retries.policy import (
     AWS_QUOTA,
     BASE_ROUNDS,
     CAP_ROUNDS,
@@ -22,8 +22,8 @@ from ....retries import (
     RatioBudget,
     RetryPolicy,
 )
-from ....retry_storm import FlowCounters, RetryRun, RetrySetup
-from ....validation import check_choice, check_int
+from bulkhead_lab.retries.storm import FlowCounters, RetryRun, RetrySetup
+from bulkhead_lab.validation import check_choice, check_int
 
 LESSON = Params()
 LESSON_POLICY = RetryPolicy(

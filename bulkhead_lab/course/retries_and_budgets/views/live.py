@@ -2,7 +2,7 @@
 
 Each run is lesson 004's ``limited`` Order Service (a bulkhead of 5 running and 5 waiting around
 Payment), Payment slow, and the lesson's 20 orders sent at once by one client
-(:func:`bulkhead_lab.live.load.run_orders`). The clients of :data:`CLIENTS` differ only in how
+(:func:`bulkhead_lab.live.orders.load.run_orders`). The clients of :data:`CLIENTS` differ only in how
 they retry a 503: not at all, 3 attempts with the AWS SDK's backoff (100 ms base, full jitter)
 and no budget, the same within the SRE book's 10% budget, and within the AWS SDK's quota.
 :func:`live_runs` runs the four side by side, each against its own services on free ports
@@ -21,16 +21,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ....live.clients import LIVE_RETRY
-from ....live.load import OrdersRun, run_orders
-from ....live.order_checks import RetryFacts, retry_facts
-from ....live.server import Progress
-from ....model import LESSON_SPLIT
-from ....retries import AWS_QUOTA, SRE_BUDGET, Budget, RetryPolicy, worst_case_load
-from ....retry_storm import RetrySetup
-from ...live import run_sync
-from .callers import LESSON_POLICY, WideTable, run
-from .sources import WORST_CASES
+from bulkhead_lab.course.retries_and_budgets.views.callers import LESSON_POLICY, WideTable, run
+from bulkhead_lab.course.retries_and_budgets.views.sources import WORST_CASES
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
+from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.load import OrdersRun, run_orders
+from bulkhead_lab.pool.model import LESSON_SPLIT
+from bulkhead_lab.retries.policy import AWS_QUOTA, SRE_BUDGET, Budget, RetryPolicy, worst_case_load
+from bulkhead_lab.retries.storm import RetrySetup
 
 SLOW = 2.0  # seconds a slow Payment call takes
 ORDERS = 20  # lesson 004's load: 20 orders at once

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ....retries import (
+from bulkhead_lab.course.retries_and_budgets.views.callers import CALLERS, LESSON_POLICY, WideTable, run
+from bulkhead_lab.course.retries_and_budgets.views.storm import storm_view
+from bulkhead_lab.retries.policy import (
     AWS_QUOTA,
     ENVOY_BUDGET,
     SRE_ATTEMPTS_PER_LAYER,
@@ -20,8 +22,6 @@ from ....retries import (
     contention_table,
     worst_case_load,
 )
-from .callers import CALLERS, LESSON_POLICY, WideTable, run
-from .storm import storm_view
 
 # --- 1. amplification and 2. the budgets' worst case ----------------------------------------
 

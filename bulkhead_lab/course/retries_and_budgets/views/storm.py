@@ -6,11 +6,19 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ....drain import DRAIN_WITHIN, STORM_STOP, drain
-from ....model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
-from ....retry_storm import RetrySetup
-from ....validation import check_int
-from .callers import CALLERS, FLOWS, LESSON, jitter_label, per_second, run, setup_of
+from bulkhead_lab.course.retries_and_budgets.views.callers import (
+    CALLERS,
+    FLOWS,
+    LESSON,
+    jitter_label,
+    per_second,
+    run,
+    setup_of,
+)
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
+from bulkhead_lab.retries.drain import DRAIN_WITHIN, STORM_STOP, drain
+from bulkhead_lab.retries.storm import RetrySetup
+from bulkhead_lab.validation import check_int
 
 # --- 6. the storm after its trigger ---------------------------------------------------------
 

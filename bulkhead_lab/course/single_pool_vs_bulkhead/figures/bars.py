@@ -8,11 +8,11 @@ from typing import Any
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from ....model import TOTAL
-from ...kept import KeptFigure, nice_ceiling, spines
-from ...style import EVENT, IDLE, TRACKING
-from ...style import figure as _figure
-from ..views import IdleView, LayoutView
+from bulkhead_lab.course.single_pool_vs_bulkhead.views import IdleView, LayoutView
+from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, IDLE, TRACKING
+from bulkhead_lab.course.ui.style import figure as _figure
+from bulkhead_lab.pool.model import TOTAL
 
 DAYS = ("healthy", "slowdown")
 

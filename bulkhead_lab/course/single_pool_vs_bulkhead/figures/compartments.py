@@ -10,10 +10,10 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Polygon, Rectangle
 
-from ....model import TOTAL
-from ...kept import KeptFigure, moving_title
-from ...style import EVENT, FAILURE, LIMIT, TRACKING
-from ..views import CompartmentView
+from bulkhead_lab.course.single_pool_vs_bulkhead.views import CompartmentView
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title
+from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, TRACKING
+from bulkhead_lab.pool.model import TOTAL
 
 
 def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:

@@ -7,10 +7,10 @@ from typing import Any
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from ....model import split_label
-from ...kept import KeptFigure, moving_title, spines
-from ...style import EVENT, FAILURE, LIMIT, TRACKING
-from ..views import OccupancyView
+from bulkhead_lab.course.single_pool_vs_bulkhead.views import OccupancyView
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
+from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, TRACKING
+from bulkhead_lab.pool.model import split_label
 
 
 class OccupancyFigure(KeptFigure):

@@ -6,10 +6,10 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ....model import TOTAL, split_label
-from ...kept import KeptFigure, nice_ceiling, spines
-from ...style import EVENT, LIMIT, NEUTRAL, TRACKING
-from ..views import LESSON_SPLITS, SENSITIVITY_SPLIT, TradeoffView
+from bulkhead_lab.course.single_pool_vs_bulkhead.views import LESSON_SPLITS, SENSITIVITY_SPLIT, TradeoffView
+from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, LIMIT, NEUTRAL, TRACKING
+from bulkhead_lab.pool.model import TOTAL, split_label
 
 DAYS = ("healthy", "slowdown")
 
@@ -37,7 +37,7 @@ class TradeoffFigure(KeptFigure):
     the y scale moves in steps (a new step draws the frame again). The frame (axes, day
     titles, legend, the lesson's splits) never changes otherwise. So the frame is rendered
     once and kept as pixels, and :meth:`png` paints only what moved on top of it (see
-    :class:`~bulkhead_lab.course.kept.KeptFigure`): a redraw costs a title and a few lines
+    :class:`~bulkhead_lab.course.ui.blit.KeptFigure`): a redraw costs a title and a few lines
     instead of the whole figure's ~40 text labels.
     """
 

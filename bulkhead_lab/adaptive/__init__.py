@@ -1,0 +1,1 @@
+"""Adaptive concurrency limits (ported from their sources) and the seeded pool they govern."""

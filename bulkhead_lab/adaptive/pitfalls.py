@@ -1,0 +1,193 @@
+"""What users of adaptive limits trip over, measured on lesson 000's seeded pool: plain data for sliders.
+
+Three questions their issue trackers keep asking, each a function of one knob:
+
+- :func:`gradient2_drift`: a slowdown that lasts long enough becomes Gradient2's new
+  baseline (its long average follows every sample), and the event limit climbs back
+  (concurrency-limits PR #88 "Fix gradient2 drift", issue #137);
+- :func:`vegas_slow_start`: Vegas started from a low limit, with and without the
+  slow-start branch (issue #35 "VegasLimit without slow start is unusable", PR #44), per
+  sample and behind a WindowedLimit (one update a second), where the difference shows;
+- :func:`reaction_and_stability`: one setting (smoothing, tolerance, buffer, timeout ...)
+  over a list of values: how fast the event limit falls after the failure against how
+  much it moves on a healthy day.
+
+Every run is :func:`bulkhead_lab.adaptive.pool.run_pool` with
+:func:`~bulkhead_lab.adaptive.pool.model_spec`'s settings plus the one knob moved.
+Pure and deterministic: no I/O, no plotting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from bulkhead_lab import cache
+from bulkhead_lab.adaptive.pool import ALGORITHMS, LimitTrace, model_spec
+from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MAX_ROUNDS, TRACKING, Params
+from bulkhead_lab.validation import check_choice, check_int
+
+
+def _traced(params: Params, tracking: Any, event: Any) -> tuple[LimitTrace, int]:
+    run = cache.pool_run(params, tracking, event, trace=True)
+    assert run.trace is not None
+    return run.trace, run.counters.tracking_dropped + run.counters.event_dropped
+
+
+def _cut(trace: LimitTrace, rounds: int) -> LimitTrace:
+    """``trace``'s first ``rounds`` rounds."""
+    return LimitTrace(*(getattr(trace, f.name)[:rounds] for f in fields(trace)))
+
+
+def _first(values: tuple[int, ...], begin: int, test: Any) -> int | None:
+    return next((t for t in range(begin, len(values)) if test(values[t])), None)
+
+
+# --- Gradient2's drift under a long slowdown -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drift:
+    """The event flow under Gradient2 through a slowdown of ``slowdown_rounds`` (tracking: pool only)."""
+
+    start: int  # the failure round
+    slowdown_rounds: int
+    event_limit: tuple[int, ...]  # per round, the whole run
+    baseline: tuple[float, ...]  # Gradient2's long average round trip, in rounds
+    tracking_dropped: tuple[int, ...]  # per round
+    before: int  # the event limit when the failure starts
+    lowest: int  # its lowest after that
+    lowest_at: int
+    back_at: int | None  # first round after the lowest that the limit is back at ``before`` (None: not yet)
+
+    @property
+    def protected_rounds(self) -> int:
+        """Rounds the slowdown stayed confined: from its start until the limit was back (or the end)."""
+        return (len(self.event_limit) if self.back_at is None else self.back_at) - self.start
+
+
+def gradient2_drift(slowdown_rounds: int = 3000, base: Params = Params(), **settings: Any) -> Drift:
+    """Run the slowdown for ``slowdown_rounds`` from the failure round (the run ends with it).
+
+    The run is ``base``'s (longer if the slowdown needs it) with the slowdown ending at its
+    end (``stop``), cut there: the same rounds as a run that ends with the slowdown, on the
+    stream every length shares (a seeded stream's first rounds do not depend on its length).
+    """
+    length = check_int("slowdown_rounds", slowdown_rounds, 1, MAX_ROUNDS - base.start)
+    end = base.start + length
+    params = base.with_(split=None, mode="slowdown", rounds=max(base.rounds, end))
+    run = cache.pool_run(
+        params, None, model_spec("Gradient2", EVENT, params, **settings), trace=True, stop=end
+    )
+    assert run.trace is not None
+    trace = _cut(run.trace, end)
+    limit, start = trace.event_limit, params.start
+    before = limit[start]
+    lowest = min(limit[start:])
+    lowest_at = limit.index(lowest, start)
+    back_at = _first(limit, lowest_at, lambda x: x >= before) if lowest < before else None
+    return Drift(
+        start, length, limit, trace.event_baseline, trace.tracking_dropped, before, lowest, lowest_at, back_at
+    )
+
+
+# --- Vegas from a low initial limit ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """The tracking flow under Vegas from a low start on the healthy day (event: pool only)."""
+
+    slow_start: bool
+    windowed: bool
+    tracking_limit: tuple[int, ...]
+    target: int  # the lesson's tracking compartment
+    reached_at: int | None  # first round the limit reaches ``target`` (None: never in the run)
+    tracking_dropped: int
+
+
+def vegas_slow_start(initial: int = 1, base: Params = Params()) -> tuple[Ramp, ...]:
+    """Four ramps from ``initial``: per sample / windowed, each with and without slow start."""
+    params = base.with_(split=None, mode="healthy")
+    check_int("initial", initial, 1, params.total)
+    ramps = []
+    for windowed in (False, True):
+        for slow_start in (True, False):
+            spec = model_spec("Vegas", TRACKING, params, initial=initial, slow_start=slow_start)
+            run = cache.pool_run(params, replace(spec, windowed=windowed), None, trace=True)
+            assert run.trace is not None
+            limit = run.trace.tracking_limit
+            target = min(LESSON_SPLIT, params.total)
+            ramps.append(
+                Ramp(
+                    slow_start,
+                    windowed,
+                    limit,
+                    target,
+                    _first(limit, 0, lambda x, target=target: x >= target),
+                    run.counters.tracking_dropped,
+                )
+            )
+    return tuple(ramps)
+
+
+# --- smoothing and tolerance: reaction speed against stability -------------------------------
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """One value of one setting: how fast the event limit reacts, how much it moves when nothing happens."""
+
+    value: Any
+    before: int  # the event limit when the failure starts (slowdown day)
+    lowest: int  # its lowest after that
+    reaction: int | None  # rounds until it had made half its fall (None: it never fell)
+    moves_per_second: float  # healthy day, from the failure round on: changes of the event limit a second
+    spread: int  # healthy day, same span: highest minus lowest event limit
+    tracking_dropped: int  # slowdown day
+    event_dropped: int  # slowdown day
+    healthy_dropped: int  # healthy day, both flows
+
+
+def reaction_and_stability(
+    algorithm: str, setting: str, values: Iterable[Any], base: Params = Params(), flows: str = "event"
+) -> tuple[Reaction, ...]:
+    """``setting`` of ``algorithm`` at each of ``values``, on both days (``flows``: who is governed)."""
+    check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+    check_choice("flows", flows, ("both", "event"))
+    params = base.with_(split=None)
+    known = tuple(name for name, _ in model_spec(algorithm, EVENT, params).settings)
+    check_choice("setting", setting, known)
+    rows = []
+    for value in values:
+        specs = [model_spec(algorithm, flow, params, **{setting: value}) for flow in (TRACKING, EVENT)]
+        tracking = specs[0] if flows == "both" else None
+        quiet, healthy_dropped = _traced(params.with_(mode="healthy"), tracking, specs[1])
+        slow = cache.pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
+        assert slow.trace is not None
+        start = params.start
+        limit = slow.trace.event_limit
+        before, lowest = limit[start], min(limit[start:], default=limit[-1])
+        half = before - (before - lowest) / 2
+        reaction = None
+        if lowest < before:
+            reached = _first(limit, start, lambda x, half=half: x <= half)
+            reaction = None if reached is None else reached - start
+        calm = quiet.event_limit[start:]
+        moves = sum(1 for a, b in zip(calm, calm[1:], strict=False) if a != b)
+        seconds = len(calm) / params.cycle
+        rows.append(
+            Reaction(
+                value,
+                before,
+                lowest,
+                reaction,
+                moves / seconds if seconds else 0.0,
+                max(calm, default=0) - min(calm, default=0),
+                slow.counters.tracking_dropped,
+                slow.counters.event_dropped,
+                healthy_dropped,
+            )
+        )
+    return tuple(rows)

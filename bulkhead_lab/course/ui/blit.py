@@ -1,0 +1,111 @@
+"""A figure a panel keeps and repaints in place: the frame drawn once, only what moved drawn again.
+
+A slider move changes a few artists of a figure (lines' data, bar heights, a title, an
+axis' scale); the frame -- axes, fixed labels, legends, guides -- stays. Drawing the
+whole figure again costs most of a redraw (every text label is laid out anew), so a
+:class:`KeptFigure` renders the frame once with the moving artists hidden, keeps its
+pixels, and on every :meth:`~KeptFigure.png` restores them and draws only the moving
+artists over them (Agg blitting), then encodes the PNG once.
+
+A subclass builds its figure in ``__init__``, lists what moves in :meth:`moving` (in
+drawing order), and changes those artists in its ``update(view)``. Text is the costly
+part of a draw, so a subclass keeps changing numbers in few texts (a title) and keeps
+axes in the frame; where an axis' range does change now and then, :meth:`frame_key`
+returns it, and the frame is drawn again only for a key not seen lately (the last
+few frames are kept, so a slider moved back and forth draws no frame at all). When a move
+changes the frame's layout (a second subplot appears, the compartments are laid out
+anew), the subclass calls :meth:`rebuild`, which starts over on a fresh figure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from typing import Any
+
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from bulkhead_lab.course.ui.style import DPI, canvas_png
+
+KEPT_FRAMES = 8  # frames kept per figure (each is the figure's pixels, about 1.5 MB)
+
+
+class KeptFigure:
+    """A figure redrawn in place; :attr:`figure` is always the current matplotlib figure."""
+
+    def __init__(self, width: float, height: float, **margins: float) -> None:
+        self._size = (width, height)
+        self._margins = margins
+        self.figure = self._new_figure()
+        self._canvas = FigureCanvasAgg(self.figure)
+        self._frames: OrderedDict[object, Any] = OrderedDict()  # frame key -> the frame's pixels
+
+    def _new_figure(self) -> Figure:
+        fig = Figure(figsize=self._size, dpi=DPI)
+        fig.subplots_adjust(**self._margins)
+        return fig
+
+    def rebuild(self) -> Figure:
+        """Start over on a fresh figure (the frame changed); returns it for the subclass to fill."""
+        self.figure = self._new_figure()
+        self._canvas = FigureCanvasAgg(self.figure)
+        self._frames.clear()
+        return self.figure
+
+    def frame_key(self) -> object:
+        """What the kept frame depends on besides its layout (e.g. an axis' range); None: nothing."""
+        return None
+
+    def moving(self) -> list[Artist]:
+        """The artists a move can change, in drawing order (the rest is the kept frame)."""
+        raise NotImplementedError
+
+    def png(self) -> bytes:
+        """The figure as PNG bytes: the kept frame, with what moved painted over it."""
+        canvas = self._canvas
+        moving = self.moving()
+        key = self.frame_key()
+        frame = self._frames.get(key)
+        if frame is None:
+            shown = [a.get_visible() for a in moving]
+            for artist in moving:
+                artist.set_visible(False)
+            canvas.draw()
+            frame = self._frames[key] = canvas.copy_from_bbox(self.figure.bbox)
+            for artist, visible in zip(moving, shown, strict=True):
+                artist.set_visible(visible)
+            while len(self._frames) > KEPT_FRAMES:
+                self._frames.popitem(last=False)
+        else:
+            self._frames.move_to_end(key)
+            canvas.restore_region(frame)
+        renderer = canvas.get_renderer()
+        for artist in moving:
+            if artist.get_visible():
+                artist.draw(renderer)
+        return canvas_png(canvas)
+
+
+def moving_title(ax: Any, **kwargs: Any) -> Text:
+    """A text where ``ax``'s title goes, for a title that moves.
+
+    ``ax.title`` itself is repositioned by every full draw (clear of the tick labels), and
+    a kept figure's moving artists are drawn without one; a text of its own stays put.
+    """
+    return ax.text(0.5, 1.015, "", transform=ax.transAxes, ha="center", va="bottom", **kwargs)
+
+
+def spines(*axes: Any) -> list[Artist]:
+    """The axes' edges, to draw again after what moved, so they stay on top as in a full draw."""
+    return [spine for ax in axes for spine in ax.spines.values()]
+
+
+def nice_ceiling(value: float) -> float:
+    """The least of 1, 2, 5 x 10^k at or above ``value``: an axis scaled to it rescales in steps,
+    so its frame is drawn again only when a move crosses a step, not on every move."""
+    value = max(value, 1.0)
+    power = 10 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= value)

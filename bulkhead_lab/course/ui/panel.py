@@ -1,0 +1,339 @@
+"""Slider panels for every notebook: sliders in, one redrawn figure and table out.
+
+Every panel is a :class:`SliderView`: named controls, one output area, and a redraw
+that calls a notebook's pure view (``course.<notebook>.views``), draws it with that
+notebook's ``figures`` and shows the numbers behind it as a pandas table. Its
+:meth:`SliderView.set` moves several sliders at once and redraws once, which is how a
+checked notebook cell drives a panel and prints the numbers nbval compares.
+
+CSS classes for the browser test: each slider ``bl-slider-<name>``, each output area
+``bl-view-<panel>``, each whole panel ``bl-panel-<panel>`` (a notebook may hold two
+panels with a split slider each; scope by the panel class).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import ipywidgets as w
+import pandas as pd
+from IPython.display import display
+from ipywidgets.widgets.widget_link import Link
+from matplotlib.figure import Figure
+
+from bulkhead_lab.course.ui.style import to_png
+
+BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
+# The output area's class while a burst's trailing redraw is due or running. That redraw runs from a
+# timer, not from a kernel message, so the kernel's busy indicator does not show it; this does.
+PENDING = "bl-pending"
+SLIDER_STYLE = {"description_width": "13em"}
+SLIDER_LAYOUT = w.Layout(width="38em")
+
+
+class KeptFigure(Protocol):
+    """A figure a panel keeps and redraws in place: its matplotlib figure and its PNG now."""
+
+    figure: Figure
+
+    def png(self) -> bytes: ...
+
+
+Drawing = Figure | KeptFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
+Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
+
+
+class SliderView:
+    """A panel of sliders redrawing one output area from a pure view.
+
+    ``render(**values)`` returns ``(result, figures, tables)``; the latest ``result``
+    is kept in :attr:`result` so a notebook cell can print the numbers it showed.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        controls: dict[str, w.ValueWidget],
+        render: Render,
+        extra: tuple[w.Widget, ...] = (),
+        *,
+        draw: bool = True,
+        to_model: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        to_controls: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> None:
+        self.name = name
+        self.controls = controls
+        self._render = render
+        self._to_model = to_model
+        self._to_controls = to_controls
+        self._quiet = False
+        self._last_redraw = -float("inf")
+        self._trailing: asyncio.TimerHandle | None = None
+        self.result: Any = None
+        self.play: w.Play | None = None
+        self.link: Link | None = None
+        self.progress: LiveProgress | None = None  # set by the live panels
+        self.output = w.Output()
+        self.output.add_class(f"bl-view-{name}")
+        for control in controls.values():
+            control.observe(self._changed, names="value")
+        self.widget = w.VBox([*extra, *controls.values(), self.output])
+        self.widget.add_class(f"bl-panel-{name}")
+        if draw:  # draw=False: a panel that draws on its first slider move or set()
+            self.redraw()
+
+    def values(self) -> dict[str, Any]:
+        """The sliders' current values, by parameter name, in the model's terms."""
+        values = {key: control.value for key, control in self.controls.items()}
+        return self._to_model(values) if self._to_model is not None else values
+
+    def _changed(self, _change: dict) -> None:
+        """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end.
+
+        A learner holding an arrow key sends a move every 30 ms or so. Redrawing each one would
+        queue stale redraws behind each other; so a move within :data:`BURST_S` of the last
+        redraw only schedules one trailing redraw, which reads the sliders' latest values (the
+        output area carries :data:`PENDING` until it has drawn). A single move, or the first of
+        a burst, redraws at once.
+        """
+        if self._quiet or self._trailing is not None:
+            return  # a trailing redraw is already due; it will read the latest values
+        since = time.monotonic() - self._last_redraw
+        loop = _running_loop()
+        if loop is not None and since < BURST_S:
+            self._trailing = loop.call_later(BURST_S - since, self._redraw_trailing)
+            self.output.add_class(PENDING)
+            return
+        self._redraw_from_slider()
+
+    def _redraw_trailing(self) -> None:
+        self._trailing = None
+        try:
+            with _interruptible():
+                self._redraw_from_slider()
+        except KeyboardInterrupt:
+            pass  # it landed after the redraw, before the handler was given back: nothing left to stop
+        finally:
+            self.output.remove_class(PENDING)
+
+    def _redraw_from_slider(self) -> None:
+        # A slider's callback has no cell to stop: an interrupted live run ends here, said
+        # in the panel (its status and the figure's note), not as an error in the kernel's log.
+        try:
+            self.redraw()
+        except KeyboardInterrupt:
+            pass
+
+    def redraw(self) -> None:
+        """Recompute the view from the sliders and replace the output area's figure and table.
+
+        The output area's contents are set as widget state, not printed: a cell that moves
+        a slider then shows only what it prints itself, in JupyterLab, under nbconvert and
+        under nbval alike.
+        """
+        shown = self.output.outputs
+        if self.progress is not None:
+            # A live run takes seconds: until it ends, say whose figure is showing.
+            self.progress.stale = bool(_drawn(shown))
+            if self.progress.stale:
+                self.output.outputs = (_stream(PREVIOUS_RUN), *_drawn(shown))
+        try:
+            try:
+                self.result, figures, tables = self._render(**self.values())
+            except ValueError as err:  # a learner sees one line, never a traceback
+                self.output.outputs = (_stream(f"cannot draw this view: {err}\n"),)
+                return
+            except KeyboardInterrupt:
+                note = INTERRUPTED_RUN if _drawn(shown) else "interrupted: no run finished yet\n"
+                self.output.outputs = (_stream(note), *_drawn(shown))
+                raise
+            self.output.outputs = output_bundles(figures, tables)
+        finally:
+            self._last_redraw = time.monotonic()
+
+    def set(self, **values: Any) -> Any:
+        """Move several sliders at once, redraw once, and return the view's result."""
+        unknown = sorted(set(values) - set(self.controls))
+        if unknown:
+            raise ValueError(f"slider must be one of {', '.join(self.controls)} (got {unknown[0]!r})")
+        if self._to_controls is not None:
+            values = self._to_controls(values)
+        self._quiet = True
+        try:
+            for key, value in values.items():
+                self.controls[key].value = value
+        finally:
+            self._quiet = False
+        self.redraw()
+        return self.result
+
+    def _ipython_display_(self) -> None:
+        display_widget(self.widget, "Run this cell (or Run ▸ Run All Cells) to get these sliders.")
+
+
+class _interruptible:
+    """Kernel ▸ Interrupt reaches the code inside, as it reaches a cell or a slider's own callback.
+
+    ipykernel installs Python's SIGINT handler only while it handles a message (a cell, a
+    slider move) and ignores SIGINT between them. A burst's trailing redraw runs from the
+    event loop's timer, between messages: without this, a live run started there could not
+    be interrupted and would run to its end.
+    """
+
+    def __enter__(self) -> None:
+        self._was: Any = None
+        if threading.current_thread() is threading.main_thread():
+            was = signal.getsignal(signal.SIGINT)
+            if was is not None:  # None: a handler not set from Python, left alone
+                self._was = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc: object) -> None:
+        while self._was is not None:  # an interrupt landing here must not keep Python's handler in place
+            try:
+                signal.signal(signal.SIGINT, self._was)
+                self._was = None
+            except KeyboardInterrupt:
+                continue
+
+
+def display_widget(widget: w.Widget, fallback: str) -> None:
+    """Display ``widget``; where no kernel has drawn it yet (a notebook just opened), show ``fallback``.
+
+    JupyterLab cannot rebuild a widget from a saved notebook until its cell runs again; it
+    shows the output's ``text/plain`` instead, which by default is a raw repr such as
+    ``VBox(children=(...``. This replaces that repr with one line saying what to do.
+    """
+    bundle = widget._repr_mimebundle_()
+    bundle["text/plain"] = fallback
+    display(bundle, raw=True)
+
+
+STALE = "the figure below is still the previous run's"  # a live panel's status, while a run is in flight
+PREVIOUS_RUN = "a live run is in flight: the figure below is the previous run's, not the sliders' values\n"
+INTERRUPTED_RUN = (
+    "interrupted: the figure below is the previous run's, not the sliders' values; "
+    "move a slider to run again\n"
+)
+
+
+def _drawn(outputs: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The figure and table outputs of an output area, without its one-line notes."""
+    return tuple(o for o in outputs if o.get("output_type") != "stream")
+
+
+def _stream(text: str) -> dict[str, Any]:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[dict[str, Any], ...]:
+    """Figures as PNG (drawn once) and tables as pandas HTML, as an output area's outputs."""
+    bundles: list[dict[str, Any]] = []
+    for drawing in figures:
+        if isinstance(drawing, Figure):
+            fig, raw = drawing, to_png(drawing)
+        else:
+            fig, raw = drawing.figure, drawing.png()
+        png = base64.b64encode(raw).decode("ascii")
+        width, height = fig.get_size_inches()
+        text = f"<Figure size {width * fig.dpi:g}x{height * fig.dpi:g} with {len(fig.axes)} Axes>"
+        bundles.append(
+            {"output_type": "display_data", "data": {"image/png": png, "text/plain": text}, "metadata": {}}
+        )
+    for table in tables:
+        data = {"text/html": table._repr_html_(), "text/plain": table.to_string()}
+        bundles.append({"output_type": "display_data", "data": data, "metadata": {}})
+    return tuple(bundles)
+
+
+# --- sliders -------------------------------------------------------------------------
+
+
+def slider(cls: Any, name: str, description: str, **kwargs: Any) -> Any:
+    """A slider (``cls``: IntSlider, FloatSlider, SelectionSlider ...) that redraws on release,
+    labelled ``description`` and classed ``bl-slider-<name>`` for the browser tests."""
+    widget = cls(
+        description=description, style=SLIDER_STYLE, layout=SLIDER_LAYOUT, continuous_update=False, **kwargs
+    )
+    widget.add_class(f"bl-slider-{name}")
+    return widget
+
+
+def toggle(
+    name: str, description: str, options: Any, value: Any, *, label_width: str | None = None
+) -> w.ToggleButtons:
+    """Buttons in the learner's words, their label beside them like a slider's
+    (``label_width`` wide, a slider's by default), classed ``bl-slider-<name>`` and ``bl-toggle``."""
+    style = {**SLIDER_STYLE, "button_width": "auto"}
+    if label_width is not None:
+        style["description_width"] = label_width
+    layout = w.Layout(width="auto")
+    buttons = w.ToggleButtons(
+        options=list(options), value=value, description=description, style=style, layout=layout
+    )
+    for cls in (f"bl-slider-{name}", "bl-toggle", "widget-inline-hbox"):
+        buttons.add_class(cls)
+    return buttons
+
+
+class LiveProgress:
+    """A progress bar and a status line for a live run that takes seconds.
+
+    ``on_progress(done, total)`` is handed to the live run; :meth:`running`,
+    :meth:`done`, :meth:`failed` and :meth:`interrupted` frame it. In a panel,
+    :class:`SliderView` sets :attr:`stale` when a previous run's figure shows while this
+    run is in flight, and the status line says so. Classed ``bl-progress-<name>`` and
+    ``bl-status-<name>``.
+    """
+
+    def __init__(self, name: str, unit: str = "answered", total: int = 1) -> None:
+        self.unit = unit
+        self.stale = False
+        self.bar = w.IntProgress(value=0, min=0, max=total, description="live run", style=SLIDER_STYLE)
+        self.bar.add_class(f"bl-progress-{name}")
+        self.status = w.Label("")
+        self.status.add_class(f"bl-status-{name}")
+        self.widget = w.HBox([self.bar, self.status])
+
+    @property
+    def _note(self) -> str:
+        return f"; {STALE}" if self.stale else ""
+
+    def running(self, text: str = "running live on 127.0.0.1 ...") -> None:
+        self.bar.value = 0
+        self.bar.bar_style = "info"
+        self.status.value = text + self._note
+
+    def on_progress(self, done: int, total: int) -> None:
+        self.bar.max = total
+        self.bar.value = done
+        self.status.value = f"{done}/{total} {self.unit}{self._note}"
+
+    def done(self, text: str) -> None:
+        self.bar.bar_style = "success"
+        self.status.value = text
+
+    def failed(self, text: str) -> None:
+        self.bar.bar_style = "danger"
+        self.status.value = text
+
+    def interrupted(self, why: str | None = None) -> None:
+        """``interrupted at 51/80 calls answered``, then why, or, in a panel, whose figure shows."""
+        where = f"interrupted at {self.bar.value}/{self.bar.max} {self.unit}"
+        if why is not None:
+            self.failed(f"{where}: {why}")
+        else:
+            self.failed(f"{where}; {STALE}" if self.stale else f"{where}; no run finished yet")
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's event loop, if this runs inside one (a slider's comm message); else None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

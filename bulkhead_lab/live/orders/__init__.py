@@ -1,0 +1,3 @@
+"""Lesson 004 on real sockets: the Order Service, Payment and Inventory, the load from outside, what a
+run measured.
+"""

@@ -1,0 +1,285 @@
+"""What lesson 004 and issues 11, 13 and 14 conclude from a run: check.js's four checks, the
+keep-alive experiment's facts, an adaptive limit's facts and retrying clients' amplification.
+
+Each reads an :class:`~.load.OrdersRun` that has already happened; nothing here touches
+a socket. :func:`check_orders` is ``check.js``: stock checks fast, Payment's peak
+bounded, some orders refused, refusals fast. :func:`keepalive_facts` reads what a shared
+pool with keep-alive did while Payment was healthy, under either pool rule.
+:func:`adaptive_facts` reads a stream's limit and Payment's peak before, during and after
+the slowdown; :func:`over_limit` lists every moment Payment held more calls than the
+limit in force let in (none, when the bulkhead works). :func:`retry_facts` counts what
+retrying clients sent, what Order Service received and what Payment counted.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from bulkhead_lab.live.orders.load import OrdersRun
+
+# --- check.js's four checks -----------------------------------------------------------------
+
+
+class Check(NamedTuple):
+    """One of check.js's checks: what it checks, whether it passed, and the measured value."""
+
+    check: str
+    passed: bool
+    measured: str
+
+
+def check_orders(
+    run: OrdersRun, *, stock_under: float = 0.3, peak_at_most: int = 5, refusal_under: float = 0.2
+) -> list[Check]:
+    """check.js against one run: stock checks fast, Payment's peak bounded, some orders refused,
+    refusals fast. (With no refusals the last check has nothing to fail, as in check.js.)"""
+    refusals = [r.latency for r in run.orders if r.outcome == "refused"]
+    slowest_stock = run.slowest("stock")
+    return [
+        Check(
+            f"stock checks stay under {stock_under * 1000:.0f} ms",
+            bool(run.stock_checks) and slowest_stock < stock_under,
+            f"slowest {slowest_stock * 1000:.0f} ms",
+        ),
+        Check(
+            f"Payment never handles more than {peak_at_most} calls at once",
+            "peak" in run.payment and run.payment["peak"] <= peak_at_most,
+            f"peak {run.payment.get('peak', 'unknown: ' + str(run.payment.get('error')))}",
+        ),
+        Check("some orders are refused", bool(refusals), f"{len(refusals)} refused"),
+        Check(
+            f"refused orders are answered in under {refusal_under * 1000:.0f} ms",
+            all(t < refusal_under for t in refusals),
+            f"slowest refusal {max(refusals) * 1000:.0f} ms" if refusals else "no refusals",
+        ),
+    ]
+
+
+# --- the keep-alive experiment --------------------------------------------------------------
+
+IDLE_WAIT = 1.0  # seconds of waiting no healthy call explains: fifty times Payment's 20 ms
+
+
+@dataclass(frozen=True)
+class KeepaliveFacts:
+    """What the shared pool did with keep-alive on and Payment healthy, under its pool rule."""
+
+    pool_limit: int
+    payment_opened: int
+    payment_reused: int
+    inventory_opened: int
+    kept_open: int  # the most sockets the pool held at once, busy or idle (measured: connected, not closed)
+    slowest_order: float
+    slowest_stock: float
+    pool_rule: str = "aiohttp"
+    idle_wait: float = 0.0  # the longest a stock check went on waiting for a connection after every order
+    #                         was answered, when every Payment socket was idle (seconds)
+
+    @property
+    def idle_counted(self) -> bool:
+        """Did idle kept-alive connections count against the limit (Node's behaviour in the lesson)?
+
+        True when the pool never held more sockets than its limit *and* a stock check waited
+        :data:`IDLE_WAIT` or more for a connection after every order had been answered, when
+        nothing but idle sockets held the places. False when the pool held more sockets than
+        its limit at once (at most ``limit`` can be counted), or no call waited on idle ones.
+        """
+        return self.kept_open <= self.pool_limit and self.idle_wait >= IDLE_WAIT
+
+    def lines(self) -> list[str]:
+        """The experiment's facts, one a line; the last is the one the lesson checks."""
+        return [
+            f"pool rule: {self.pool_rule}, shared pool limit: {self.pool_limit}",
+            f"Payment: {self.payment_opened} connections opened, {self.payment_reused} reused (kept alive)",
+            f"sockets open at once: {self.kept_open} "
+            f"(more than the limit: {self.kept_open > self.pool_limit})",
+            f"every stock check under 300 ms: {self.slowest_stock < 0.3}",
+            f"idle kept-alive connections counted against the limit: {self.idle_counted}",
+        ]
+
+
+def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
+    """Read the keep-alive experiment's facts from a ``shared``, keep-alive run with Payment healthy."""
+    if run.settings is None or run.pools is None or not run.pools.get("shared"):
+        raise ValueError("run must be a shared-pool run from run_orders (got another)")
+    if not run.settings.keepalive or run.slow:
+        raise ValueError("run must have keepalive=True and slow=False, Payment healthy (got another)")
+    p, i = run.pools["payment"], run.pools["inventory"]
+    answered = max((r.end for r in run.orders), default=0.0)
+    idle_wait = max(
+        (
+            max(0.0, r.run_start - max(r.wait_start, answered))
+            for r in run.stock_checks
+            if r.waited is not None
+        ),
+        default=0.0,
+    )
+    return KeepaliveFacts(
+        pool_limit=p["limit"],
+        payment_opened=p["opened"],
+        payment_reused=p["reused"],
+        inventory_opened=i["opened"],
+        kept_open=p.get("peak", p["opened"] + i["opened"]),
+        slowest_order=run.slowest("order"),
+        slowest_stock=run.slowest("stock"),
+        pool_rule=str(run.pools.get("pool_rule", "aiohttp")),
+        idle_wait=idle_wait,
+    )
+
+
+# --- an adaptive limit through a slowdown -----------------------------------------------------
+
+
+def over_limit(run: OrdersRun) -> list[tuple[float, int, int]]:
+    """Every moment Payment held more calls than the bulkhead had let in under the limit in force:
+    ``(t, Payment's calls, the bulkhead's running calls or limit)``. Empty when the limit held.
+
+    Two things are checked on the run's one clock: the bulkhead's running count never rose
+    above its limit at that moment (a lowered limit admits nothing until enough calls end;
+    calls already running go on), and Payment's own count never exceeded the calls the
+    bulkhead was running (each Payment call is counted there from before it is sent until
+    after its answer arrives).
+    """
+    points = run.bulkhead_timeline
+    if not points:
+        raise ValueError("run must have a bulkhead timeline (a limited or adaptive run from run_orders)")
+    found = [
+        (p.t, p.running, p.limit)
+        for k, p in enumerate(points)
+        if k and p.running > points[k - 1].running and p.running > p.limit
+    ]
+    times = [p.t for p in points]
+    for t, n in run.timelines.get("payment", []):
+        k = bisect_right(times, t) - 1
+        if k >= 0 and n > points[k].running:
+            found.append((t, n, points[k].running))
+    return sorted(found)
+
+
+def _limit_at(run: OrdersRun, t: float) -> int:
+    k = bisect_right([p.t for p in run.bulkhead_timeline], t) - 1
+    return run.bulkhead_timeline[max(k, 0)].limit
+
+
+def _peak(points: list[tuple[float, int]], start: float, end: float) -> int:
+    """The most calls held at once in [start, end), from a step timeline."""
+    held = [n for t, n in points if start <= t < end]
+    before = [n for t, n in points if t < start]
+    return max(held + before[-1:], default=0)
+
+
+@dataclass(frozen=True)
+class AdaptiveFacts:
+    """A stream through a slowdown: the limit and Payment's own peak before, during and after it.
+
+    ``during`` runs from the switch to slow until the last slow call could end (the switch
+    back plus one slow latency); ``after`` from then to the end.
+    """
+
+    algorithm: str
+    limit_before: int  # when Payment was switched slow
+    limit_lowest: int  # the lowest during the slowdown
+    limit_after: int  # at the end of the run
+    limit_highest_after: int
+    peak_before: int  # Payment's own peak before, during and after
+    peak_during: int
+    peak_after: int
+    refused: tuple[int, int, int]  # refused orders sent before, during and after
+    peak_within_limit: bool  # over_limit(run) is empty
+
+    def lines(self) -> list[str]:
+        before, during, after = self.refused
+        return [
+            f"{self.algorithm}: limit {self.limit_before} before the slowdown, as low as {self.limit_lowest} "
+            f"during it, {self.limit_after} at the end (up to {self.limit_highest_after} after it)",
+            f"Payment's peak: {self.peak_before} before, {self.peak_during} during, {self.peak_after} after",
+            f"orders refused: {before} before, {during} during, {after} after",
+            f"Payment never held more calls than the limit in force let in: {self.peak_within_limit}",
+        ]
+
+
+def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
+    """Read a stream's facts (:func:`~.stream.run_adaptive`)."""
+    if run.slow_window is None or not run.bulkhead_timeline or run.settings is None:
+        raise ValueError("run must be a stream with a bulkhead from run_stream or run_adaptive (got another)")
+    start, stop = run.slow_window
+    end = stop + (run.slow_latency or 0.0)
+    limits = run.limit_over_time()
+    during = [limit for t, limit in limits if start <= t < end] + [_limit_at(run, start)]
+    after = [limit for t, limit in limits if t >= end] + [_limit_at(run, end)]
+    pay = run.timelines.get("payment", [])
+    phase = [
+        sum(1 for r in run.orders if r.outcome == "refused" and a <= r.start < b)
+        for a, b in ((0.0, start), (start, end), (end, float("inf")))
+    ]
+    return AdaptiveFacts(
+        algorithm=run.settings.algorithm if run.settings.variant == "adaptive" else run.settings.variant,
+        limit_before=_limit_at(run, start),
+        limit_lowest=min(during),
+        limit_after=run.bulkhead_timeline[-1].limit,
+        limit_highest_after=max(after),
+        peak_before=_peak(pay, 0.0, start),
+        peak_during=_peak(pay, start, end),
+        peak_after=_peak(pay, end, float("inf")),
+        refused=(phase[0], phase[1], phase[2]),
+        peak_within_limit=not over_limit(run),
+    )
+
+
+# --- retrying clients -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetryFacts:
+    """What retrying clients cost each layer, per original order."""
+
+    orders: int
+    client_sent: int  # orders the client sent, retries included
+    order_service_received: int  # what Order Service counted
+    payment_calls: int  # what Payment counted (/admin/stats calls)
+    served: int
+    refused: int
+    gave_up_budget: int  # refused orders whose retry the budget denied
+
+    def per_order(self, calls: int) -> float:
+        return calls / self.orders if self.orders else 0.0
+
+    @property
+    def amplified(self) -> str:
+        """Which layer the retries multiplied: a refused order never reaches Payment."""
+        layers = [
+            name
+            for name, calls in (
+                ("order service", self.order_service_received),
+                ("payment", self.payment_calls),
+            )
+            if calls > self.orders
+        ]
+        return " and ".join(layers) or "none"
+
+    def lines(self) -> list[str]:
+        return [
+            f"orders: {self.orders}, served {self.served}, refused {self.refused} "
+            f"({self.gave_up_budget} stopped by the budget)",
+            f"calls per order: client sent {self.per_order(self.client_sent):.2f}, "
+            f"Order Service received {self.per_order(self.order_service_received):.2f}, "
+            f"Payment counted {self.per_order(self.payment_calls):.2f}",
+            f"amplified: {self.amplified}",
+        ]
+
+
+def retry_facts(run: OrdersRun) -> RetryFacts:
+    """Count what the orders' client sent against what Order Service and Payment received."""
+    if "orders" not in run.order_service or "calls" not in run.payment:
+        raise ValueError("run must carry Order Service's and Payment's /admin/stats (got a run without them)")
+    return RetryFacts(
+        orders=len(run.orders),
+        client_sent=run.attempts,
+        order_service_received=run.order_service["orders"],
+        payment_calls=run.payment["calls"],
+        served=run.served,
+        refused=run.refused,
+        gave_up_budget=sum(r.gave_up == "budget" for r in run.orders),
+    )

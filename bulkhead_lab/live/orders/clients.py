@@ -1,0 +1,310 @@
+"""The outside client of lesson 004's load: one request, its answer, and retries of a 503.
+
+:class:`RequestResult` is one order or stock check as the client saw it, with every
+attempt it made. :class:`Client` sends them; it may retry a 503 ("busy, try again") under
+a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (attempts and a backoff whose ``base`` and
+``cap`` are in **seconds** here, :data:`LIVE_BACKOFF`), within a budget
+(:class:`~bulkhead_lab.retries.policy.RatioBudget` or :class:`~bulkhead_lab.retries.policy.TokenBucket`)
+that the one client keeps for its whole drive:
+
+- a ratio budget lets a retry go while ``retries < max(minimum, ratio x calls)`` over the
+  last ``window`` **seconds** (the default 1000 s covers any drive), ``calls`` counting
+  the originals and the retries; a retry is charged when it is granted, before its backoff;
+- a token bucket is the AWS SDK's quota: a retry takes ``retry_cost`` tokens (a 503 is not
+  a timeout), a success puts back its last retry's cost, or ``refund``.
+
+A retry is sent its backoff's delay after the refusal; the jitter draws from one
+``random.Random(seed)`` per client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import aiohttp
+
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.retries.policy import (
+    JITTER_SEED,
+    Backoff,
+    Budget,
+    RatioBudget,
+    RetryPolicy,
+    RetryQuota,
+    TokenBucket,
+)
+
+RETRY_ON = 503  # what a client retries: the bulkhead's "busy, try again" (a refused order)
+LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
+LIVE_RETRY = RetryPolicy(3, LIVE_BACKOFF)  # ... and its (and the SRE book's) 3 attempts
+
+
+class Try(NamedTuple):
+    """One attempt: sent and answered (seconds from the drive's start) and its status (0: no answer)."""
+
+    start: float
+    end: float
+    status: int
+
+
+@dataclass(frozen=True)
+class RequestResult:
+    """One request as the outside client saw it; times in seconds from the drive's start.
+
+    ``status``, ``end`` and ``body`` are its last attempt's; ``start`` its first's, so
+    ``latency`` covers every retry and backoff. ``tries`` lists every attempt;
+    ``gave_up`` says why a refused request stopped retrying ("attempts", "budget"), or "".
+    """
+
+    kind: str  # "order" or "stock"
+    index: int  # the client's sending order, from 1
+    status: int  # HTTP status, or 0 when no answer came (connection failed)
+    latency: float
+    start: float
+    end: float
+    body: dict[str, Any] = field(default_factory=dict)
+    tries: tuple[Try, ...] = ()
+    gave_up: str = ""
+
+    @property
+    def outcome(self) -> str:
+        """served, refused (503), failed (other status) or no answer."""
+        if self.status == 200:
+            return "served"
+        if self.status == 503:
+            return "refused"
+        return "failed" if self.status else "no answer"
+
+    @property
+    def attempts(self) -> int:
+        """How many times the client sent it (1 without retries)."""
+        return max(1, len(self.tries))
+
+    def _seconds(self, key: str) -> float | None:
+        value = self.body.get(key)
+        return value / 1000 if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    @property
+    def waited(self) -> float | None:
+        """Seconds the last attempt waited at Order Service for a connection (queue and pool), or None."""
+        return self._seconds("waited_ms")
+
+    @property
+    def ran(self) -> float | None:
+        """Seconds the last attempt's dependency call took once it had its connection, or None."""
+        return self._seconds("ran_ms")
+
+    @property
+    def run_start(self) -> float:
+        """When its call started, on the client's clock (counted back from the answer: ``end - ran``)."""
+        return self.end - (self.ran or 0.0)
+
+    @property
+    def wait_start(self) -> float:
+        """When it began to wait at Order Service, on the client's clock (``run_start - waited``)."""
+        return self.run_start - (self.waited or 0.0)
+
+
+def check_budget(budget: object) -> Budget | None:
+    """``budget`` if it is None, a RatioBudget or a TokenBucket; one line if not."""
+    if budget is None or isinstance(budget, (RatioBudget, TokenBucket)):
+        return budget
+    raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {budget!r})")
+
+
+def check_policy(retry: object) -> RetryPolicy | None:
+    """``retry`` if it is None or a RetryPolicy; one line if not."""
+    if retry is None or isinstance(retry, RetryPolicy):
+        return retry
+    raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
+
+
+class _Books:
+    """One client's budget over its drive: who may retry now."""
+
+    def __init__(self, budget: Budget | None) -> None:
+        self.budget = budget
+        self.quota = RetryQuota(budget) if isinstance(budget, TokenBucket) else None
+        self.events: deque[tuple[float, bool]] = deque()  # (when, is a retry) in the window
+        self.retries = 0
+        self.calls = 0
+
+    def sent(self, now: float) -> None:
+        """An original went out (a call in the ratio)."""
+        self._add(now, False)
+
+    def _add(self, now: float, retry: bool) -> None:
+        self.events.append((now, retry))
+        self.calls += 1
+        self.retries += retry
+
+    def grant(self, now: float) -> int | None:
+        """May a retry go now? Its token cost (0 for a ratio or no budget), or None: denied."""
+        if self.quota is not None:
+            return self.quota.take()
+        if isinstance(self.budget, RatioBudget):
+            while self.events and self.events[0][0] <= now - self.budget.window:
+                _, retry = self.events.popleft()
+                self.calls -= 1
+                self.retries -= retry
+            if not self.budget.allows(self.retries, self.calls):
+                return None
+        self._add(now, True)
+        return 0
+
+    def served(self, last_cost: int | None) -> None:
+        if self.quota is not None:
+            self.quota.success(last_cost)
+
+
+class Client:
+    """One outside client over ``session``: sends requests, retrying 503s under ``retry`` and ``budget``."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        t0: float,
+        *,
+        retry: RetryPolicy | None = None,
+        budget: Budget | None = None,
+        seed: int = JITTER_SEED,
+        total: int = 0,
+        on_progress: Progress | None = None,
+    ) -> None:
+        self.session = session
+        self.t0 = t0
+        self.retry = check_policy(retry)
+        self.books = _Books(check_budget(budget))
+        self.random = random.Random(seed)
+        self.total = total
+        self.done = 0
+        self.on_progress = on_progress
+
+    async def send(
+        self, kind: str, index: int, method: str, url: str, *, retry: bool = True
+    ) -> RequestResult:
+        """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done."""
+        policy = self.retry if retry else None
+        tries: list[Try] = []
+        if policy is not None:
+            self.books.sent(time.monotonic() - self.t0)  # an original: a call in the budget's ratio
+        status, body = await self._once(method, url, tries)
+        sleep: float | None = None
+        cost: int | None = None
+        gave_up = ""
+        while status == RETRY_ON and policy is not None:
+            if len(tries) >= policy.attempts:
+                gave_up = "attempts" if policy.attempts > 1 else ""
+                break
+            granted = self.books.grant(time.monotonic() - self.t0)
+            if granted is None:
+                gave_up = "budget"
+                break
+            cost = granted or None
+            b = policy.backoff
+            sleep = 0.0 if b is None else b.delay(len(tries), self.random.random(), sleep)
+            await asyncio.sleep(sleep)
+            status, body = await self._once(method, url, tries)
+        if status == 200:
+            self.books.served(cost)
+        self.done += 1
+        if self.on_progress is not None:
+            self.on_progress(self.done, self.total)
+        first, last = tries[0], tries[-1]
+        return RequestResult(
+            kind, index, status, last.end - first.start, first.start, last.end, body, tuple(tries), gave_up
+        )
+
+    async def _once(self, method: str, url: str, tries: list[Try]) -> tuple[int, dict[str, Any]]:
+        start = time.monotonic()
+        status, body = 0, {}
+        try:
+            async with self.session.request(method, url) as r:
+                status = r.status
+                try:
+                    body = await r.json(content_type=None)
+                except ValueError:
+                    body = {"error": "not JSON"}
+        except aiohttp.ClientError as exc:
+            body = {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+        tries.append(Try(start - self.t0, time.monotonic() - self.t0, status))
+        return status, body
+
+
+# --- admin calls -------------------------------------------------------------------------------
+
+
+async def admin_json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
+    """An admin call's JSON answer; a refused or failed call is a one-line RuntimeError."""
+    try:
+        async with session.request(method, url) as r:
+            text = await r.text()
+    except aiohttp.ClientError as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise RuntimeError(f"{method} {url} failed: {reason}") from None
+    if r.status >= 400:
+        raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
+    return json.loads(text)
+
+
+async def service_stats(session: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    """A service's ``/admin/stats``, or ``{"error": ...}`` if it is gone (killed mid-run)."""
+    try:
+        return await admin_json(session, "GET", url + "/admin/stats")
+    except (aiohttp.ClientError, RuntimeError) as exc:
+        return {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+
+
+async def bulkhead_reading(
+    session: aiohttp.ClientSession, order_url: str, *, timeline: bool = False
+) -> dict[str, Any] | None:
+    """``/admin/bulkhead`` (with its timeline if asked), or None for a variant without one;
+    a failed call is a one-line RuntimeError."""
+    url = order_url + "/admin/bulkhead" + ("?timeline=1" if timeline else "")
+    try:
+        async with session.get(url) as r:
+            if r.status == 404:
+                return None
+            if r.status >= 400:
+                raise RuntimeError(f"GET {url} answered HTTP {r.status}: {(await r.text()).strip()}")
+            return await r.json()
+    except aiohttp.ClientError as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise RuntimeError(f"GET {url} failed: {reason}") from None
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What the three services say at a run's end: each one's counters, the bulkhead's, the pools'."""
+
+    payment: dict[str, Any]
+    inventory: dict[str, Any]
+    order_service: dict[str, Any]
+    bulkhead: dict[str, Any] | None
+    pools: dict[str, Any]
+
+
+async def read_services(
+    session: aiohttp.ClientSession, order_url: str, payment_url: str, inventory_url: str, *, timeline: bool
+) -> Readings:
+    """Each service's ``/admin/stats``, the Order Service's bulkhead (its timeline if asked) and pools."""
+    return Readings(
+        payment=await service_stats(session, payment_url),
+        inventory=await service_stats(session, inventory_url),
+        order_service=await service_stats(session, order_url),
+        bulkhead=await bulkhead_reading(session, order_url, timeline=timeline),
+        pools=await admin_json(session, "GET", order_url + "/admin/pools"),
+    )
+
+
+async def heal_payment(session: aiohttp.ClientSession, payment_url: str) -> None:
+    """Switch Payment back to normal, whatever happened to the run (Payment may be gone)."""
+    with contextlib.suppress(aiohttp.ClientError, RuntimeError):
+        await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")

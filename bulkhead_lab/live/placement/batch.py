@@ -1,0 +1,348 @@
+"""Lesson 003's scenario on real sockets: where the pool sits, and who pays for it.
+
+Two dependencies on 127.0.0.1: notification (slow, 300 ms) and catalog (fast, 5 ms).
+A batch sends ``calls`` concurrent calls to each, through :func:`~.pools.pools`'s
+placement, and reads back what each dependency saw: its peak concurrency, and how
+many catalog calls finished before the first notification answer (``catalogBefore``).
+
+:func:`run_placement` starts both dependencies on free ports, runs one batch and
+stops them; :func:`loan_app` is the lesson's loan service, answering ``GET /run`` with
+one batch against dependencies already running (``python -m bulkhead_lab serve-pools``
+serves it, see :mod:`.serve`); :func:`code_cost` counts the pool definition's lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import math
+import re
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.server import Progress, bad_request, check_fd_budget, check_planned, error_response
+from bulkhead_lab.live.placement import pools as pools_module
+from bulkhead_lab.live.placement.pools import (
+    MAX_POOL_SLOTS,
+    PLACEMENTS,
+    SKIPPED,
+    DependencyError,
+    call,
+    check_placement,
+    pools,
+)
+from bulkhead_lab.validation import check_int, check_real, parse_int
+
+CALLS = 40  # concurrent calls per stream in a batch, as in the lesson
+MAX_CALLS = 1000
+NOTIFICATION_LATENCY = 0.300  # seconds
+CATALOG_LATENCY = 0.005
+MAX_PLACEMENT_LATENCY = 10.0  # seconds, either dependency's; 1 slot x 40 calls x 10 s is already long
+ROUNDING_MS = 500  # the protocol's duration is rounded to a multiple of this, like the lesson's
+MAX_WAITING_RUNS = 2  # /run batches that may wait behind the running one; more are refused with 503
+RUN_PARAMETERS = ("placement", "notif", "cat", "skip")
+
+
+@dataclass
+class PlacementResult:
+    """One batch: the lesson's five fields plus what the plots need.
+
+    ``notification`` and ``catalog`` are the peaks each dependency saw; ``duration_ms``
+    is measured (not rounded); ``latencies_ms[stream][j]`` is call ``j``'s time from
+    the batch's start to its answer; ``timelines[stream]`` is ``(seconds, open)``.
+    """
+
+    placement: str
+    notif: int
+    cat: int
+    skip: int
+    n: int
+    catalog_before: int
+    notification: int
+    catalog: int
+    duration_ms: float
+    notification_latency: float = NOTIFICATION_LATENCY
+    catalog_latency: float = CATALOG_LATENCY
+    latencies_ms: dict[str, list[float]] = field(default_factory=dict)
+    timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
+
+    def protocol(self) -> dict[str, int]:
+        """The loan service's JSON: ``{"n", "catalogBefore", "notification", "catalog", "duration"}``."""
+        return {
+            "n": self.n,
+            "catalogBefore": self.catalog_before,
+            "notification": self.notification,
+            "catalog": self.catalog,
+            "duration": rounded(self.duration_ms),
+        }
+
+    def ideal_ms(self) -> float:
+        """The shortest this batch can take: ``ceil(calls / slots) x latency`` for the slower stream."""
+        return ideal_ms(
+            self.placement,
+            self.notif,
+            self.cat,
+            self.skip,
+            self.n,
+            self.notification_latency,
+            self.catalog_latency,
+        )
+
+
+def rounded(duration_ms: float) -> int:
+    """Round to 500 ms as the lesson's ``Math.round(ms / 500) * 500`` (halves go up)."""
+    return int(math.floor(duration_ms / ROUNDING_MS + 0.5)) * ROUNDING_MS
+
+
+def ideal_ms(
+    placement: str,
+    notif: int,
+    cat: int,
+    skip: int = 0,
+    calls: int = CALLS,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+) -> float:
+    """``ceil(calls / slots) x latency``: pooled calls go in waves of ``slots``, skipped calls
+    need no slot (one wave). Under one shared pool both streams take their waves from the
+    same ``notif + cat`` slots, so their times add; under a pool each, the slower one counts."""
+    slow_ms, fast_ms = notification_latency * 1000, catalog_latency * 1000
+    pooled = calls - skip
+    skipped_ms = slow_ms if skip else 0.0
+    if placement == "single":
+        slots = notif + cat
+        return max(math.ceil(pooled / slots) * slow_ms + math.ceil(calls / slots) * fast_ms, skipped_ms)
+    return max(math.ceil(pooled / notif) * slow_ms, math.ceil(calls / cat) * fast_ms, skipped_ms)
+
+
+def batch_sockets(placement: str, notif: int, cat: int, skip: int, calls: int) -> int:
+    """File descriptors a batch holds at once: both ends of every connection it may open."""
+    pooled = calls - skip
+    if placement == "single":
+        connections = min(notif + cat, pooled + calls)
+    else:
+        connections = min(notif, pooled) + min(cat, calls)
+    return 2 * (connections + skip) + 2  # client and server end of each, and two listening sockets
+
+
+def check_batch(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
+    """Refuse bad batch parameters with one line naming the parameter and its range."""
+    p, n, c = check_placement(placement, notif, cat)
+    calls = check_int("calls", calls, 1, MAX_CALLS)
+    return p, n, c, check_int("skip", skip, 0, calls), calls
+
+
+async def run_batch(
+    notification: Dependency,
+    catalog: Dependency,
+    placement: str = "separate",
+    notif: int = 4,
+    cat: int = 4,
+    skip: int = 0,
+    calls: int = CALLS,
+    on_progress: Progress | None = None,
+) -> PlacementResult:
+    """Send ``calls`` concurrent calls to each running dependency and read their peaks.
+
+    The first ``skip`` notification call sites use no pool. A dependency that fails
+    mid-batch raises :class:`~.pools.DependencyError`; every other call is cancelled
+    and every pool closed before it propagates.
+    """
+    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
+    latencies: dict[str, list[float]] = {"notification": [0.0] * calls, "catalog": [0.0] * calls}
+    state = {"done": 0, "finished": 0, "before": -1}
+
+    def finished(stream: str, j: int, seconds: float) -> None:
+        latencies[stream][j] = seconds * 1000
+        state["finished"] += 1
+        if on_progress is not None:
+            on_progress(state["finished"], 2 * calls)
+
+    async def slow(j: int, pending: Awaitable[float]) -> None:
+        finished("notification", j, await pending)
+        if state["before"] < 0:
+            state["before"] = state["done"]
+
+    async def fast(j: int, pending: Awaitable[float]) -> None:
+        finished("catalog", j, await pending)
+        state["done"] += 1
+
+    async with pools(placement, notif, cat, notification.port, catalog.port) as pool_for:
+        for dep in (notification, catalog):
+            dep.reset_counts()
+        t0 = time.monotonic()
+        tasks = [
+            asyncio.ensure_future(
+                slow(
+                    j, call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))
+                )
+            )
+            for j in range(calls)
+        ]
+        tasks += [
+            asyncio.ensure_future(fast(j, call(catalog.port, "/book", pool_for(catalog.port))))
+            for j in range(calls)
+        ]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        duration_ms = (time.monotonic() - t0) * 1000
+    return PlacementResult(
+        placement=placement,
+        notif=notif,
+        cat=cat,
+        skip=skip,
+        n=calls,
+        catalog_before=state["before"],
+        notification=notification.peak,
+        catalog=catalog.peak,
+        duration_ms=duration_ms,
+        notification_latency=notification.routes[0].latency,
+        catalog_latency=catalog.routes[0].latency,
+        latencies_ms=latencies,
+        timelines={"notification": list(notification.timeline), "catalog": list(catalog.timeline)},
+    )
+
+
+async def run_placement(
+    placement: str = "separate",
+    notif: int = 4,
+    cat: int = 4,
+    skip: int = 0,
+    calls: int = CALLS,
+    *,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+    on_progress: Progress | None = None,
+    allow_long: bool = False,
+) -> PlacementResult:
+    """Start notification and catalog on free 127.0.0.1 ports, run one batch, stop both.
+
+    Nothing stays listening afterwards, whether the batch ends, fails or is cancelled.
+    Every value is checked before anything starts; a batch planned to take over two
+    minutes (:func:`ideal_ms`) needs ``allow_long=True``, and one that needs more sockets
+    than ``ulimit -n`` allows is refused with one line saying how to raise it.
+    """
+    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
+    check_real("notification_latency", notification_latency, 0.0, MAX_PLACEMENT_LATENCY)
+    check_real("catalog_latency", catalog_latency, 0.0, MAX_PLACEMENT_LATENCY)
+    planned = ideal_ms(placement, notif, cat, skip, calls, notification_latency, catalog_latency) / 1000
+    how = (
+        f"ceil(calls / slots) x latency: {calls} calls a stream, notif {notif} and cat {cat} slots, "
+        f"{notification_latency:g} s and {catalog_latency:g} s"
+    )
+    check_planned(planned, how, allow_long)
+    check_fd_budget(f"a batch of {calls} calls per stream", batch_sockets(placement, notif, cat, skip, calls))
+    async with (
+        Dependency("notification", notification_latency, timeline=True) as notification,
+        Dependency("catalog", catalog_latency, timeline=True) as catalog,
+    ):
+        return await run_batch(notification, catalog, placement, notif, cat, skip, calls, on_progress)
+
+
+# -- the code cost, counted from this package's own source ---------------------------------
+
+
+@dataclass(frozen=True)
+class CodeCost:
+    """Lesson 003's last line: the pool definition's size and what the call sites carry."""
+
+    block_lines: int
+    call_sites: int
+    pool_for_expressions: int
+
+    def sentence(self) -> str:
+        return (
+            f"pool definition is {self.block_lines} lines, in one place; outbound call sites "
+            f"{self.call_sites} and none of them changed — what moves the pool to the call site is "
+            f"{self.pool_for_expressions} pool_for(port) expressions."
+        )
+
+
+def code_cost() -> CodeCost:
+    """Count, as measure.mjs does, the lines between ``# >>> pool definition`` and ``# <<<``
+    in pools.py and the outbound call sites of :func:`run_batch`."""
+    block = re.search(r"# >>> pool definition[^\n]*\n(.*?)# <<<", inspect.getsource(pools_module), re.S)
+    if block is None:
+        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
+    body = inspect.getsource(run_batch)
+    return CodeCost(
+        block_lines=len(block.group(1).strip().split("\n")),
+        call_sites=len(re.findall(r'\bcall\([\w.]+, "', body)),
+        pool_for_expressions=len(re.findall(r"\bpool_for\([\w.]+\)", body)),
+    )
+
+
+# -- the loan service: the lesson's GET /run, one batch per request -------------------------
+
+
+def parse_run_query(query: dict[str, str]) -> tuple[str, int, int, int]:
+    """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad.
+
+    Digits are ASCII digits (:func:`~bulkhead_lab.validation.parse_int`, the rule of every
+    route); a missing parameter is named as missing, an unknown one (a typo) is refused.
+    """
+    unknown = sorted(set(query) - set(RUN_PARAMETERS))
+    if unknown:
+        raise ValueError(f"{unknown[0]} is not a parameter of /run: it takes {', '.join(RUN_PARAMETERS)}")
+    placement = query.get("placement")
+    if placement is None:
+        raise ValueError(f"placement is missing: it must be one of {', '.join(PLACEMENTS)}")
+    notif = parse_int("notif", query.get("notif"), 1, MAX_POOL_SLOTS)
+    cat = parse_int("cat", query.get("cat"), 1, MAX_POOL_SLOTS)
+    placement, notif, cat = check_placement(placement, notif, cat)
+    skip = query.get("skip")
+    return placement, notif, cat, 0 if skip is None else parse_int("skip", skip, 0, CALLS)
+
+
+def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
+    """The loan service: ``GET /run?placement=&notif=&cat=&skip=`` runs one batch, one at a time;
+    ``GET /admin/runs`` says how many are running and waiting.
+
+    At most :data:`MAX_WAITING_RUNS` batches wait behind the running one; more are HTTP 503
+    at once. A batch whose client disconnects is cancelled (waiting or running), so rounds
+    nobody waits for any more never delay the next client.
+    """
+    lock = asyncio.Lock()
+    waiting = 0
+
+    async def run(request: web.Request) -> web.Response:
+        nonlocal waiting
+        try:
+            placement, notif, cat, skip = parse_run_query(dict(request.query))
+        except ValueError as exc:
+            return bad_request(str(exc))
+        if lock.locked() and waiting >= MAX_WAITING_RUNS:
+            return error_response(
+                503, f"busy, try again: one batch is running and {waiting} are waiting, the most /run queues"
+            )
+        waiting += 1
+        try:
+            await lock.acquire()  # batches share the dependencies' counters
+        finally:
+            waiting -= 1
+        try:
+            result = await run_batch(notification, catalog, placement, notif, cat, skip)
+        except DependencyError as exc:
+            return error_response(502, str(exc))
+        finally:
+            lock.release()
+        return web.Response(text=json.dumps(result.protocol()), content_type="application/json")
+
+    async def runs(request: web.Request) -> web.Response:
+        return web.json_response(
+            {"running": int(lock.locked()), "waiting": waiting, "most_waiting": MAX_WAITING_RUNS}
+        )
+
+    app = web.Application()
+    app.router.add_get("/run", run)
+    app.router.add_get("/admin/runs", runs)
+    return app

@@ -1,0 +1,285 @@
+"""Lesson 000's figures, each a function of model runs, and its printed text.
+
+Every number the lesson prints is computed here from :mod:`bulkhead_lab.pool.model`
+runs; :func:`report` lays them out byte for byte as ``bulkhead-run.mjs`` prints
+them. Plain Python only (no numpy or pandas) so ``bulkhead-lab reproduce`` starts fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bulkhead_lab import cache
+from bulkhead_lab.pool.jsfmt import js_str, to_fixed
+from bulkhead_lab.pool.model import LESSON_SPLIT, MODES, Counters, Params, split_label
+from bulkhead_lab.sizing import utilization as pool_utilization
+
+SIZING_SPLITS: tuple[int | None, ...] = (None, 28, 24, 20, 16)  # the lesson's sizing table
+SENSITIVITY_SPLIT = 27  # the lesson's "27/5 instead of 24/8"
+SENSITIVITY_EVENT_SLOTS = (8, 5)  # event pool sizes whose utilization the lesson prints
+FAILURE_MINUTES = 10  # AY3: each failure lasts ten minutes
+
+
+def _div(a: float, b: float) -> float:
+    """JavaScript's division: x/0 is +-Infinity, 0/0 is NaN (the text must not crash)."""
+    if b:
+        return a / b
+    return float("nan") if a == 0 else float("inf") * (1 if a > 0 else -1)
+
+
+# --- figures of one run -------------------------------------------------------------
+
+
+def average_busy(c: Counters, rounds: int) -> float:
+    """Average busy slots per round."""
+    return _div(c.busy_rounds, rounds)
+
+
+def utilization(c: Counters, rounds: int, total: int) -> float:
+    """Average busy slots as a share of all slots."""
+    return _div(average_busy(c, rounds), total)
+
+
+def dropped(c: Counters) -> int:
+    """Both flows' dropped requests."""
+    return c.tracking_dropped + c.event_dropped
+
+
+# --- figures that compare two runs --------------------------------------------------
+
+
+def drop_ratio(before: Counters, after: Counters) -> float:
+    """How many times the total drops grew (the healthy day's 105 -> 578 is 5.5x)."""
+    return _div(dropped(after), dropped(before))
+
+
+def percent_less(before: float, after: float) -> float:
+    """How much smaller ``after`` is than ``before``, in percent."""
+    return _div(100 * (before - after), before)
+
+
+def failure_scale(params: Params, minutes: float = FAILURE_MINUTES) -> float:
+    """Factor from the run's failure window (start..rounds) to a failure of ``minutes``."""
+    return _div(minutes * 60 * params.cycle, params.rounds - params.start)
+
+
+def rescued(before: int, after: int, params: Params, minutes: float = FAILURE_MINUTES) -> float:
+    """Requests rescued over a failure of ``minutes``, scaling the run's failure window."""
+    return (before - after) * failure_scale(params, minutes)
+
+
+def event_pool_utilization(params: Params, slots: int) -> float:
+    """Little's Law for the event flow, in rounds: arrivals/round x hold / slots."""
+    return pool_utilization(params.event_rate / params.cycle, params.hold_event, slots)
+
+
+# --- the lesson's runs --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Day:
+    """One layout's healthy and slowdown runs."""
+
+    split: int | None
+    healthy: Counters
+    slowdown: Counters
+
+
+def day_pair(base: Params, split: int | None) -> Day:
+    """Both days for one layout, replaying the same arrival stream (runs kept by ``cache``)."""
+    h, s = (cache.counters(base.with_(split=split, mode=m)) for m in MODES)
+    return Day(split, h, s)
+
+
+def sizing_table(base: Params = Params(), splits: Iterable[int | None] = SIZING_SPLITS) -> list[Day]:
+    """Drops on both days for each split (None = one shared pool)."""
+    return [day_pair(base, split) for split in splits]
+
+
+# --- the lesson's sentences, as data --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FailureFreeCost:
+    """The healthy day's price of the bulkhead: lost sharing."""
+
+    single: Counters
+    bulkhead: Counters
+    drop_ratio: float
+    single_utilization: float
+    bulkhead_utilization: float
+
+    @property
+    def single_dropped(self) -> int:
+        return dropped(self.single)
+
+    @property
+    def bulkhead_dropped(self) -> int:
+        return dropped(self.bulkhead)
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        s, b = self.single, self.bulkhead
+        return (
+            f"With no failure at all, drops go {self.single_dropped} -> {self.bulkhead_dropped} "
+            f"({self.drop_ratio:.1f}x): tracking {s.tracking_dropped} -> {b.tracking_dropped} "
+            f"({b.tracking_dropped - s.tracking_dropped:+d}), event {s.event_dropped} -> {b.event_dropped} "
+            f"({b.event_dropped - s.event_dropped:+d}); utilization {self.single_utilization:.3f} -> "
+            f"{self.bulkhead_utilization:.3f} ({self.bulkhead_utilization - self.single_utilization:+.3f}). "
+            f"Idle slots in the other pool, summed over the rejections: {s.idle} -> {b.idle}."
+        )
+
+
+def failure_free_cost(base: Params = Params(), split: int = LESSON_SPLIT) -> FailureFreeCost:
+    """Single pool against a bulkhead on the healthy day (105 -> 578 drops in the lesson)."""
+    s = cache.counters(base.with_(split=None, mode="healthy"))
+    b = cache.counters(base.with_(split=split, mode="healthy"))
+    return FailureFreeCost(
+        single=s,
+        bulkhead=b,
+        drop_ratio=drop_ratio(s, b),
+        single_utilization=utilization(s, base.rounds, base.total),
+        bulkhead_utilization=utilization(b, base.rounds, base.total),
+    )
+
+
+@dataclass(frozen=True)
+class FailingDayGain:
+    """The slowdown day's gain for the neighbouring (tracking) flow."""
+
+    single: Counters
+    bulkhead: Counters
+    percent_less: float
+    rescued: float
+    minutes: float
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        return (
+            f"On the slowdown day tracking drops go {self.single.tracking_dropped} -> "
+            f"{self.bulkhead.tracking_dropped} ({self.percent_less:.1f}% less); scaled to a "
+            f"{self.minutes:g}-minute failure that is {self.rescued:,.0f} tracking requests rescued. "
+            f"The event flow is not rescued: {self.single.event_dropped} -> {self.bulkhead.event_dropped}."
+        )
+
+
+def failing_day_gain(
+    base: Params = Params(), split: int = LESSON_SPLIT, minutes: float = FAILURE_MINUTES
+) -> FailingDayGain:
+    """Single pool against a bulkhead on the slowdown day (2654 -> 172 in the lesson)."""
+    s = cache.counters(base.with_(split=None, mode="slowdown"))
+    b = cache.counters(base.with_(split=split, mode="slowdown"))
+    return FailingDayGain(
+        single=s,
+        bulkhead=b,
+        percent_less=percent_less(s.tracking_dropped, b.tracking_dropped),
+        rescued=rescued(s.tracking_dropped, b.tracking_dropped, base, minutes),
+        minutes=minutes,
+    )
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """The lesson's sensitivity row: 27/5 instead of 24/8 on the healthy day."""
+
+    lesson_split: Counters
+    narrower: Counters
+    split: int
+    utilization_at: dict[int, float]
+
+    def sentence(self) -> str:
+        """The lesson's sentence, with this run's numbers."""
+        u = ", ".join(f"{v:.3f} at {k} slots" for k, v in self.utilization_at.items())
+        return (
+            f"With {split_label(self.split)} instead of {split_label(LESSON_SPLIT)}, healthy-day tracking "
+            f"drops go {self.lesson_split.tracking_dropped} -> {self.narrower.tracking_dropped} and event "
+            f"drops {self.lesson_split.event_dropped} -> {self.narrower.event_dropped}; the event pool "
+            f"runs at utilization {u}."
+        )
+
+
+def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Sensitivity:
+    """The healthy day at 24/8 and at a narrower split (the lesson's 27/5), and Little's Law
+    utilization of the event pool at 8 and 5 slots."""
+    return Sensitivity(
+        lesson_split=cache.counters(base.with_(split=LESSON_SPLIT, mode="healthy")),
+        narrower=cache.counters(base.with_(split=split, mode="healthy")),
+        split=split,
+        utilization_at={n: event_pool_utilization(base, n) for n in SENSITIVITY_EVENT_SLOTS},
+    )
+
+
+# --- the printed text ---------------------------------------------------------------
+
+_METRICS = ("tracking_responses", "tracking_dropped", "event_responses", "event_dropped", "idle")
+_HEADERS = ("tracking responses", "tracking dropped", "event responses", "event dropped", "idle slots")
+_LAYOUTS = (("single pool (32)", None), ("bulkhead (24/8)", LESSON_SPLIT))  # literal in the lesson
+
+
+def report(base: Params = Params()) -> str:
+    """Lesson 000's output for these parameters, exactly as ``bulkhead-run.mjs`` prints it.
+
+    ``base`` carries everything but split and mode; the layouts are the lesson's
+    (its labels are literal text there, so they are here too).
+    """
+    p = base
+    rounds = p.rounds
+    lines = [
+        f"model: {rounds} rounds ({js_str(_div(rounds, p.cycle))} s), failure at round {p.start}, "
+        f"{p.total} slots total; Poisson arrivals (seed {p.seed}), tracking "
+        f"{to_fixed(p.tracking_rate / p.cycle, 4)} and event {to_fixed(p.event_rate / p.cycle, 4)} "
+        "arrivals/round",
+        "",
+        "layout".ljust(22)
+        + "day".ljust(12)
+        + "".join(h.rjust(20) for h in _HEADERS)
+        + "average busy slots".rjust(20),
+    ]
+    days = {name: day_pair(p, split) for name, split in _LAYOUTS}
+    for name, _ in _LAYOUTS:
+        for mode in MODES:
+            k = getattr(days[name], mode)
+            lines.append(
+                name.ljust(22)
+                + mode.ljust(12)
+                + "".join(str(getattr(k, m)).rjust(20) for m in _METRICS)
+                + to_fixed(average_busy(k, rounds)).rjust(20)
+            )
+    single, bulk = days["single pool (32)"], days["bulkhead (24/8)"]
+    s0, b0, s1, b1 = single.healthy, bulk.healthy, single.slowdown, bulk.slowdown
+    lines += [
+        "",
+        f"failure-free day's cost: tracking dropped {s0.tracking_dropped} -> {b0.tracking_dropped}, "
+        f"event dropped {s0.event_dropped} -> {b0.event_dropped}; average busy slots "
+        f"{to_fixed(average_busy(s0, rounds))} -> {to_fixed(average_busy(b0, rounds))} "
+        f"(utilization {to_fixed(utilization(s0, rounds, p.total), 3)} -> "
+        f"{to_fixed(utilization(b0, rounds, p.total), 3)}); idle slots {s0.idle} -> {b0.idle}",
+        f"failing day's gain: tracking dropped {s1.tracking_dropped} -> {b1.tracking_dropped} "
+        f"({to_fixed(percent_less(s1.tracking_dropped, b1.tracking_dropped), 1)}% less), event dropped "
+        f"{s1.event_dropped} -> {b1.event_dropped}; tracking requests rescued in AY3's 10 minutes "
+        f"{to_fixed(rescued(s1.tracking_dropped, b1.tracking_dropped, p), 0)}",
+        "",
+        "pool split".ljust(20)
+        + "healthy tracking dropped".rjust(26)
+        + "healthy event dropped".rjust(23)
+        + "slowdown tracking dropped".rjust(27)
+        + "slowdown event dropped".rjust(24),
+    ]
+    for day in sizing_table(p):
+        lines.append(
+            split_label(day.split, p.total).ljust(20)
+            + str(day.healthy.tracking_dropped).rjust(26)
+            + str(day.healthy.event_dropped).rjust(23)
+            + str(day.slowdown.tracking_dropped).rjust(27)
+            + str(day.slowdown.event_dropped).rjust(24)
+        )
+    sens = sensitivity(p).narrower
+    u8, u5 = (event_pool_utilization(p, n) for n in SENSITIVITY_EVENT_SLOTS)
+    lines.append(
+        f"sensitivity: with 27/5 instead of 24/8, failure-free tracking dropped would go "
+        f"{b0.tracking_dropped} -> {sens.tracking_dropped}, event dropped {b0.event_dropped} -> "
+        f"{sens.event_dropped}; the event pool runs at {to_fixed(u8, 3)} utilization at 8 slots, "
+        f"{to_fixed(u5, 3)} at 5"
+    )
+    return "\n".join(lines) + "\n"

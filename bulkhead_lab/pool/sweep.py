@@ -1,0 +1,237 @@
+"""A split sweep, one compartment at a time: every split's exact counters, fast.
+
+A slider over the holds in notebook 02 redraws every split 1..31 on both days; running
+the whole model 62 times is too slow for a slider. Under a split the two compartments
+share nothing but the ``idle`` counter, so each flow is run alone per compartment size
+(cached on only what it depends on) and each pair is joined back into the six counters
+of :func:`bulkhead_lab.pool.model.run`, exactly (``tests/test_sweep.py`` checks that).
+
+Pure, like the model: no cache of its own (``bulkhead_lab.cache`` keeps the compartments
+and each stream's :class:`RoundOrder`); kept apart from the model so ``reproduce`` does
+not pay for it at start-up.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import compress
+from operator import mul
+
+from bulkhead_lab.pool.model import (
+    EVENT,
+    TRACKING,
+    ArrivalStream,
+    Counters,
+    Params,
+    arrival_stream,
+    event_holds,
+)
+from bulkhead_lab.validation import check_int
+
+# --- a split sweep, one compartment at a time ------------------------------------------
+#
+# Under a split the two compartments share nothing but the `idle` counter: the tracking
+# compartment of k slots admits and drops the same requests whatever the event hold or
+# the day, and the event compartment of m slots whatever the tracking hold. So a sweep
+# over every split runs each flow alone once per compartment size (a cheap loop, no
+# shuffled order) and joins the pairs. `idle` is the one counter that needs both: each
+# rejection adds the other compartment's free slots at that moment in the shuffled order.
+# Per round, with ft/fe each compartment's free slots at the round's start and EB[i] the
+# events shuffled before the i-th tracking arrival, the tracking rejections (i >= ft) add
+# sum(max(fe - EB[i], 0)). Unclipped that is refused_t * fe - sum(EB[i] for i >= ft): a
+# product of the two compartments' per-round numbers minus a term of the tracking
+# compartment alone (kept in its `offset`); likewise for event rejections. The clip
+# matters only if some EB[i] > fe, which needs more events than fe, so only in rounds
+# where both compartments refuse someone; there the overshoot is added back exactly.
+
+
+@dataclass(frozen=True)
+class RoundOrder:
+    """Per round, where each flow's arrivals fall among the other's in the shuffled order.
+
+    ``before[f][t][i]`` counts the other flow's arrivals shuffled before flow ``f``'s
+    ``i``-th arrival in round ``t``; ``after[f][t][k]`` is ``sum(before[f][t][k:])``.
+    """
+
+    before: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    after: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+
+def round_order(stream: ArrivalStream) -> RoundOrder:
+    """The stream's :class:`RoundOrder` (``cache.round_order`` keeps it per stream)."""
+    before: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+    after: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+    for arrivals in stream.order:
+        seen: list[list[int]] = [[], []]  # per flow: the other flow's count before each of its arrivals
+        counts = [0, 0]
+        for flow in arrivals:
+            seen[flow].append(counts[1 - flow])
+            counts[flow] += 1
+        for flow in (TRACKING, EVENT):
+            b = seen[flow]
+            sums = [0] * (len(b) + 1)
+            for i in range(len(b) - 1, -1, -1):
+                sums[i] = sums[i + 1] + b[i]
+            before[flow].append(tuple(b))
+            after[flow].append(tuple(sums))
+    return RoundOrder(
+        (tuple(before[TRACKING]), tuple(before[EVENT])), (tuple(after[TRACKING]), tuple(after[EVENT]))
+    )
+
+
+@dataclass(frozen=True)
+class Compartment:
+    """One flow alone in a compartment of ``slots`` slots: its half of a split's run.
+
+    ``free[t]`` is the compartment's free slots at round ``t``'s start and ``refused[t]``
+    the arrivals it turned away in that round; ``offset`` is this compartment's own part
+    of the idle sum (see the comment above :class:`RoundOrder`).
+    """
+
+    flow: int
+    slots: int
+    responses: int
+    dropped: int
+    busy_rounds: int
+    free: tuple[int, ...]
+    refused: tuple[int, ...]
+    drop_rounds: tuple[int, ...]  # rounds with a refusal, in order
+    offset: int
+
+
+def compartment(
+    params: Params, flow: int, slots: int, stream: ArrivalStream, order: RoundOrder
+) -> Compartment:
+    """Run ``flow`` (TRACKING or EVENT) alone in ``slots`` slots with ``params``' holds and day.
+
+    The tracking compartment reads only ``hold_tracking``; the event compartment reads
+    ``hold_event`` and, on the slowdown day, ``slow`` from round ``start`` on. ``order``
+    is ``round_order(stream)``.
+    """
+    if stream.rounds != params.rounds:
+        raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
+    check_int("flow", flow, TRACKING, EVENT)
+    slots = check_int("slots", slots, 0)
+    rounds = params.rounds
+    if flow == TRACKING:
+        counts = stream.tracking
+        hold_before = hold_after = params.hold_tracking
+        start = rounds
+    else:
+        counts = stream.event
+        hold_before, hold_after, start = event_holds(params)
+    after = order.after[flow]
+    ends = [0] * (2 * rounds + 1)  # a slot held past the last round simply never frees
+    free_at = [0] * rounds
+    refused = [0] * rounds
+    drop_rounds: list[int] = []
+    free = slots  # tracked instead of busy: one subtraction less per round
+    dropped = offset = 0
+    switch = min(start, rounds)
+    for first, last, hold in ((0, switch, hold_before), (switch, rounds, hold_after)):
+        hold = min(hold, rounds)
+        for t in range(first, last):
+            free += ends[t]
+            free_at[t] = free
+            n = counts[t]
+            if n > free:
+                refused[t] = n - free
+                dropped += n - free
+                drop_rounds.append(t)
+                offset += after[t][free]
+                n = free
+            free -= n
+            ends[t + hold] += n
+    return Compartment(
+        flow=flow,
+        slots=slots,
+        responses=sum(counts) - dropped,
+        dropped=dropped,
+        busy_rounds=rounds * slots - sum(free_at),
+        free=tuple(free_at),
+        refused=tuple(refused),
+        drop_rounds=tuple(drop_rounds),
+        offset=offset,
+    )
+
+
+def join(tracking: Compartment, event: Compartment, order: RoundOrder) -> Counters:
+    """The six counters of the split whose compartments are ``tracking`` and ``event``.
+
+    Equal to :func:`run` for that split: drops, responses and busy slot-rounds add up;
+    ``idle`` is rebuilt from both compartments' free slots as described above.
+    """
+    if tracking.flow != TRACKING or event.flow != EVENT:
+        raise ValueError("join needs a tracking compartment and an event compartment, in that order")
+    length = len(order.before[TRACKING])
+    if not len(tracking.free) == len(event.free) == length:
+        raise ValueError(
+            f"join needs both compartments run over the stream's {length} rounds "
+            f"(got {len(tracking.free)} and {len(event.free)})"
+        )
+    free_t, free_e = tracking.free, event.free
+    ref_t, ref_e = tracking.refused, event.refused
+    idle = -tracking.offset - event.offset
+    for own, other, rounds in ((ref_t, free_e, tracking.drop_rounds), (ref_e, free_t, event.drop_rounds)):
+        if 4 * len(rounds) > len(own):  # many refusals: one pass over every round is cheaper
+            idle += sum(map(mul, own, other))
+        else:
+            idle += sum(map(mul, map(own.__getitem__, rounds), map(other.__getitem__, rounds)))
+    fewer, other_refused = (
+        (tracking.drop_rounds, ref_e)
+        if len(tracking.drop_rounds) <= len(event.drop_rounds)
+        else (event.drop_rounds, ref_t)
+    )
+    both = list(compress(fewer, map(other_refused.__getitem__, fewer)))  # rounds where both refuse
+    if both:
+        eb, tb = order.before
+        seb, stb = order.after
+        for t in both:
+            ft, fe = free_t[t], free_e[t]
+            if eb[t][-1] > fe:
+                idle += _overshoot(eb[t], seb[t], ft, fe)
+            if tb[t][-1] > ft:
+                idle += _overshoot(tb[t], stb[t], fe, ft)
+    return Counters(
+        tracking_responses=tracking.responses,
+        tracking_dropped=tracking.dropped,
+        event_responses=event.responses,
+        event_dropped=event.dropped,
+        idle=idle,
+        busy_rounds=tracking.busy_rounds + event.busy_rounds,
+    )
+
+
+def _overshoot(before: tuple[int, ...], after: tuple[int, ...], own_free: int, other_free: int) -> int:
+    # What the unclipped guess undercounts: sum(before[i] - other_free) over the refused
+    # arrivals (i >= own_free) that came after the other compartment had filled
+    # (before[i] > other_free). `before` never decreases, so they are a tail.
+    first = max(own_free, bisect_right(before, other_free))
+    return after[first] - (len(before) - first) * other_free
+
+
+def split_sweep(
+    params: Params = Params(), splits: Iterable[int] | None = None, *, stream: ArrivalStream | None = None
+) -> dict[int, Counters]:
+    """``run()``'s counters for every split in ``splits`` (default 1..total-1) on ``params``' day.
+
+    Exactly ``{s: run(params.with_(split=s)) for s in splits}``, built as each split's
+    :func:`compartment` runs joined by :func:`join`. Alone it costs about what those runs
+    cost; the gain is for a caller that memoises the compartments on what they read
+    (``bulkhead_lab.cache.split_counters`` does), since a hold or day changes only one
+    side of every split.
+    """
+    if stream is None:
+        stream = arrival_stream(params)
+    order = round_order(stream)
+    chosen = list(range(1, params.total)) if splits is None else list(splits)
+    for s in chosen:
+        check_int("split", s, 1, params.total - 1)
+    result = {}
+    for s in chosen:
+        t = compartment(params, TRACKING, s, stream, order)
+        e = compartment(params, EVENT, params.total - s, stream, order)
+        result[s] = join(t, e, order)
+    return result

@@ -1,0 +1,1 @@
+"""Retry policies and budgets, and the seeded storm of retrying callers."""

@@ -1,0 +1,73 @@
+"""How long a retry storm outlives its trigger: a slowdown that ends, and the rounds until the
+offered load is back to the healthy day's (:mod:`bulkhead_lab.retries.storm`'s traces, both days
+on the same stream, setup and seeds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+
+from bulkhead_lab.pool.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
+from bulkhead_lab.retries.storm import RetryRun, RetrySetup, RetryTrace, run
+from bulkhead_lab.validation import check_int
+
+STORM_STOP = 2000  # our choice: the slowdown of round 1000 (lesson 000's start) ends 10 s later
+DRAIN_WINDOW = 100  # rounds (1 s) the drain measure sums over
+DRAIN_WITHIN = 0.10  # "back": the excess load is at most 10% of the originals
+
+
+def drain(
+    trace: RetryTrace,
+    healthy: RetryTrace,
+    stop: int,
+    *,
+    flows: tuple[int, ...] = (TRACKING, EVENT),
+    window: int = DRAIN_WINDOW,
+    within: float = DRAIN_WITHIN,
+) -> int | None:
+    """Rounds from ``stop`` (the trigger's end) until the offered load is back to the healthy day's.
+
+    ``healthy`` is the same run on the healthy day (same stream, setup, seeds): the load
+    without the trigger. It is *back* at round ``r`` when over the ``window`` rounds from
+    ``r`` the calls offered exceed the healthy day's by at most ``within`` times the
+    originals (``flows`` summed). The first such ``r >= stop``, minus ``stop``, or ``None``."""
+    check_int("window", window, 1)
+    rounds = len(trace.offered[0])
+    check_int("stop", stop, 0, rounds)
+    excess, originals = [0] * (rounds - stop), [0] * (rounds - stop)  # from ``stop`` on only
+    for f in flows:
+        seen, calm, again = trace.offered[f][stop:], healthy.offered[f][stop:], healthy.retries[f][stop:]
+        excess = [x + a - b for x, a, b in zip(excess, seen, calm, strict=True)]
+        originals = [x + b - r for x, b, r in zip(originals, calm, again, strict=True)]
+    e_sum, o_sum = [0, *accumulate(excess)], [0, *accumulate(originals)]
+    for r in range(rounds - stop - window + 1):
+        if e_sum[r + window] - e_sum[r] <= within * (o_sum[r + window] - o_sum[r]):
+            return r
+    return None
+
+
+@dataclass(frozen=True)
+class Storm:
+    """A slowdown that ends at ``stop``: both days, and the rounds after ``stop`` until the
+    offered load is back (:func:`drain`) for both flows, tracking and event."""
+
+    healthy: RetryRun
+    slowdown: RetryRun
+    stop: int
+    drain: int | None
+    drain_tracking: int | None
+    drain_event: int | None
+
+
+def storm(
+    params: Params, setup: RetrySetup, stop: int = STORM_STOP, *, stream: ArrivalStream | None = None
+) -> Storm:
+    """Both days of ``params``' layout with ``setup``'s callers, the slowdown ending at ``stop``."""
+    setup, stream = setup.with_(stop=stop), arrival_stream(params) if stream is None else stream
+    days = [
+        run(params.with_(mode=mode), setup, stream=stream, trace=True) for mode in ("healthy", "slowdown")
+    ]
+    traces = [d.trace for d in days]
+    assert traces[0] is not None and traces[1] is not None
+    flows = ((TRACKING, EVENT), (TRACKING,), (EVENT,))
+    return Storm(days[0], days[1], stop, *(drain(traces[1], traces[0], stop, flows=f) for f in flows))
