@@ -1,0 +1,134 @@
+"""Run a learner's code for a checker: under a deadline, on its own event loop, nothing left behind.
+
+A code exercise hands the learner's class or function to a *check*: an ``async def`` that
+builds the learner's object, drives it and returns a verdict (or raises :class:`Fault` with
+the one line a learner should read). :func:`trial` runs that check on a fresh event loop in
+a worker thread (the kernel's own loop is already running on the main thread), so:
+
+- a learner's coroutine that never returns is cancelled at the deadline, with every task it
+  started, and the check's outcome says so;
+- a learner's loop that never yields (``while True: pass``) is stopped too: a trace function
+  in the worker thread raises :class:`Overtime` into it once the deadline has passed;
+- anything the learner's code prints is captured, not shown (and reported as ``printed``);
+- whatever the learner's code raises comes back as the outcome's ``error``, never escaping.
+
+Only a call blocked inside C for longer than the deadline (``time.sleep(60)``) outlives the
+check: the worker is a daemon thread, the check answers at its deadline all the same, and
+the thread ends when that call returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import sys
+import sysconfig
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+DEADLINE = 2.0  # seconds a check may run
+PACKAGE = Path(__file__).resolve().parents[2]  # bulkhead_lab/
+
+
+class Fault(Exception):
+    """What a check found wrong with the learner's code, in one line a learner should read."""
+
+
+class Overtime(BaseException):
+    """Raised into the learner's code when the check's deadline has passed (not an Exception,
+    so a learner's ``except Exception`` cannot swallow it)."""
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """What a check returned, or why it did not: ``timed_out``, or the ``error`` it raised."""
+
+    value: T | None = None
+    error: BaseException | None = None
+    timed_out: bool = False
+    printed: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.timed_out
+
+
+# Code the tracer leaves alone: Python's own and its libraries' (asyncio's clean-up must run), and this
+# package's checks.
+_NOT_LEARNERS = tuple(
+    {*(sysconfig.get_path(p) for p in ("stdlib", "platstdlib", "purelib", "platlib")), str(PACKAGE)}
+)
+
+
+def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
+    """A trace function that raises :class:`Overtime` in the learner's frames once ``deadline`` passed."""
+
+    def line(frame: FrameType, event: str, arg: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise Overtime("the deadline passed")
+        return line
+
+    def call(frame: FrameType, event: str, arg: Any) -> Any:
+        return None if frame.f_code.co_filename.startswith(_NOT_LEARNERS) else line
+
+    return call
+
+
+async def _bounded(check: Callable[[], Awaitable[T]], seconds: float) -> T:
+    return await asyncio.wait_for(check(), seconds)
+
+
+def trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> Outcome[T]:
+    """Run ``check()`` on a fresh loop in a worker thread, at most ``seconds``; never raises."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+    deadline = time.monotonic() + seconds
+    printed = io.StringIO()
+
+    def target() -> None:
+        sys.settrace(_tracer(deadline + 0.2))  # a loop that never yields is stopped just after
+        try:
+            box["value"] = asyncio.run(_bounded(check, seconds))
+        except (asyncio.TimeoutError, Overtime):
+            box["timed_out"] = True
+        except BaseException as exc:  # the learner's code may raise anything: it is the outcome
+            box["error"] = exc
+        finally:
+            sys.settrace(None)
+            done.set()
+
+    worker = threading.Thread(target=target, name="bulkhead-lab-trial", daemon=True)
+    with contextlib.redirect_stdout(printed):
+        worker.start()
+        finished = done.wait(seconds + 1.0)
+    if not finished:
+        return Outcome(timed_out=True, printed=printed.getvalue())
+    return Outcome(box.get("value"), box.get("error"), bool(box.get("timed_out")), printed.getvalue())
+
+
+def build(candidate: object, *args: object) -> Any:
+    """``candidate(*args)`` for a check: a one-line :class:`Fault` when it is not a class or cannot
+    be built (its ``__init__`` raised), naming what was passed."""
+    if not isinstance(candidate, type):
+        raise Fault(f"{_shown(candidate)} is not a class: pass the class itself, e.g. check(Bulkhead).")
+    try:
+        return candidate(*args)
+    except Exception as exc:
+        raise Fault(f"{candidate.__name__}({', '.join(map(repr, args))}) raised {_error(exc)}.") from None
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _error(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

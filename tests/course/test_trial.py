@@ -1,0 +1,105 @@
+"""A learner's code runs under a deadline on its own loop: whatever it does, the check answers."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from bulkhead_lab.course.ui.trial import Fault, build, trial
+
+
+def _trial_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "bulkhead-lab-trial"]
+
+
+def _no_trial_thread_within(seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not _trial_threads():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_check_s_value_comes_back() -> None:
+    async def check() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    outcome = trial(check)
+    assert outcome.ok and outcome.value == 42 and not outcome.timed_out
+
+
+def test_a_coroutine_that_never_returns_is_cancelled_at_the_deadline_with_its_tasks() -> None:
+    cancelled: list[str] = []
+
+    async def forever() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.append("child")
+            raise
+
+    async def check() -> None:
+        asyncio.get_running_loop().create_task(forever())
+        await asyncio.Event().wait()
+
+    start = time.monotonic()
+    outcome = trial(check, seconds=0.3)
+    assert outcome.timed_out and not outcome.ok
+    assert time.monotonic() - start < 5.0
+    assert cancelled == ["child"]
+    assert _no_trial_thread_within(5.0)
+
+
+def test_a_loop_that_never_yields_is_stopped_even_inside_except_exception() -> None:
+    def spin() -> None:
+        while True:
+            try:
+                pass
+            except Exception:  # a learner's catch-all must not swallow the deadline
+                pass
+
+    async def check() -> None:
+        spin()
+
+    outcome = trial(check, seconds=0.3)
+    assert outcome.timed_out
+    assert _no_trial_thread_within(5.0)
+
+
+def test_what_the_learner_s_code_raises_is_the_outcome_not_an_escape() -> None:
+    async def check() -> None:
+        raise ZeroDivisionError("learner")
+
+    outcome = trial(check)
+    assert isinstance(outcome.error, ZeroDivisionError) and not outcome.timed_out
+
+
+def test_what_the_learner_s_code_prints_is_captured(capsys: pytest.CaptureFixture[str]) -> None:
+    async def check() -> str:
+        print("hello from the learner")
+        return "done"
+
+    outcome = trial(check)
+    assert outcome.value == "done" and outcome.printed == "hello from the learner\n"
+    assert "hello" not in capsys.readouterr().out
+
+
+def test_build_says_in_one_line_what_was_passed_when_it_is_not_a_class() -> None:
+    for candidate in (None, "Bulkhead", 3, print):
+        with pytest.raises(Fault, match="is not a class") as caught:
+            build(candidate, 5, 5)
+        assert "\n" not in str(caught.value)
+
+
+def test_build_says_what_the_constructor_raised() -> None:
+    class Broken:
+        def __init__(self, limit: int, queue: int) -> None:
+            raise RuntimeError("oops\nsecond line")
+
+    with pytest.raises(Fault, match=r"Broken\(5, 5\) raised RuntimeError: oops\.$"):
+        build(Broken, 5, 5)
