@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import time
+from typing import Any
 
 import ipywidgets as w
 import pytest
 
 import bulkhead_lab.course as course
-from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_split, read_whole
+from bulkhead_lab.course.ui.exercise import (
+    Exercise,
+    NotUnderstood,
+    Wrong,
+    read_duration,
+    read_number,
+    read_split,
+    read_whole,
+    run_within,
+)
 
 NONSENSE = [
     None,
@@ -63,13 +74,14 @@ EXERCISES = _course_exercises()
 def test_every_notebook_with_exercises_has_at_least_two() -> None:
     by_module: dict[str, int] = {}
     for ex in EXERCISES:
-        module = ex._judge.__module__
+        module = ex.right.__module__
         by_module[module] = by_module.get(module, 0) + 1
-    assert by_module and all(n >= 2 for n in by_module.values()), by_module
+    assert len(by_module) == 6 and all(n >= 2 for n in by_module.values()), by_module
+    assert len(EXERCISES) == 17
 
 
 @pytest.mark.parametrize(
-    "exercise", EXERCISES, ids=lambda e: f"{e._judge.__module__.split('.')[-2]}-{e.number}"
+    "exercise", EXERCISES, ids=lambda e: f"{e.right.__module__.split('.')[-2]}-{e.number}"
 )
 @pytest.mark.parametrize("answer", NONSENSE, ids=lambda a: repr(a)[:12])
 def test_any_answer_gets_one_friendly_line(exercise: Exercise, answer: object) -> None:
@@ -94,30 +106,33 @@ def test_each_exercise_has_a_right_answer_its_worked_answer_states() -> None:
         assert parts and isinstance(parts[0], str)
 
 
+def _toy(**kw: object) -> Exercise:
+    """An exercise of three, as data: the right answer 3, a known wrong 4, too many or too few."""
+    data: dict[str, Any] = dict(
+        read=lambda a: read_whole(a, 0, 9),
+        right=lambda: 3,
+        right_says="{value} it is.",
+        wrong=(Wrong(lambda a: a.is_(4), "{value} is one too many."),),
+        hint="three",
+        worked=("It is {right}.",),
+    )
+    return Exercise(7, "t", **(data | kw))
+
+
 def test_the_worked_answer_is_computed_only_when_asked() -> None:
-    asked = []
-    ex = Exercise(9, "t", judge=lambda a: None, hint="h", answer=lambda: asked.append(1) or ["x"])  # type: ignore[arg-type, return-value]
+    asked: list[int] = []
+    ex = _toy(right=lambda: asked.append(1) or 3, worked=("It is {right}.", lambda a: asked.append(2) or "x"))
     panel = ex.widget()
     assert asked == []
     reveal = next(
         c for c in panel.children[0].children if isinstance(c, w.Button) and c.description == "Show answer"
     )
     reveal.click()
-    assert asked == [1] and reveal.disabled
+    assert asked == [1, 2] and reveal.disabled
 
 
 def test_the_answer_box_checks_what_is_typed() -> None:
-    from bulkhead_lab.course.ui.exercise import Feedback
-
-    ex = Exercise(
-        7,
-        "t",
-        judge=lambda a: Feedback(
-            read_whole(a, 1, 9) == 3, "Right: 3" if read_whole(a, 1, 9) == 3 else "Not yet: no"
-        ),
-        hint="three",
-        answer=lambda: ["3"],
-    )
+    ex = _toy()
     panel = ex.widget()
     box, check = panel.children[0].children[:2]
     feedback = panel.children[1]
@@ -125,8 +140,59 @@ def test_the_answer_box_checks_what_is_typed() -> None:
     assert feedback.value.startswith("Not yet: I could not find a number")
     box.value = "3"
     check.click()
-    assert feedback.value == "Right: 3"
+    assert feedback.value == "Right: 3 it is."
     assert f"bl-exercise-{ex.number}" in panel._dom_classes
+
+
+def test_an_exercise_says_the_right_the_known_wrong_and_the_side_from_its_data() -> None:
+    ex = _toy()
+    assert ex.check(" 3 ").message == "Right: 3 it is."
+    assert ex.check(4).message == "Not yet: 4 is one too many. Hint: three"
+    assert ex.check(9).message == "Not yet: 9 is too many. Hint: three"
+    assert ex.check("none").message == "Not yet: 0 is too few. Hint: three"
+    assert ex.worked_answer() == ["It is 3."]
+    assert _toy(tolerance=1.0).check(4).ok is True  # a tolerance widens the right answer
+
+
+def test_a_code_exercise_takes_a_function_runs_it_under_a_deadline_and_answers_in_one_line() -> None:
+    def slow(x: int) -> int:
+        time.sleep(5)
+        return x
+
+    ex = _toy(read=lambda f: run_within(0.5, f, 21), right=lambda: 42, right_says="{value} from 21.")
+    assert ex.check(lambda x: 2 * x).message == "Right: 42 from 21."
+    assert ex.check(lambda x: x + 1).message == "Not yet: 22 is too few. Hint: three"
+    assert ex.check(lambda x: 1 / 0).message.startswith(
+        "Not yet: it raised ZeroDivisionError: division by zero"
+    )
+    assert ex.check(slow).message.startswith("Not yet: it was still running after 0.5 s.")
+    assert ex.check("MyBulkhead").message.startswith("Not yet: 'MyBulkhead' is not a class or a function")
+    assert ex.check(None).ok is None
+
+
+@pytest.mark.parametrize("typed", ["none", "None.", "zero", "nothing", "no", "Zero calls", 0, "0"])
+def test_a_count_of_nought_may_be_typed_as_a_word(typed: object) -> None:
+    assert read_whole(typed, 0, 40) == 0
+
+
+@pytest.mark.parametrize("typed", ["no idea", "one"])
+def test_other_words_are_not_a_count(typed: object) -> None:
+    with pytest.raises(NotUnderstood, match="could not find a number"):
+        read_whole(typed, 0, 40)
+
+
+def test_none_is_not_a_count_where_nought_is_not_allowed() -> None:
+    with pytest.raises(NotUnderstood):
+        read_whole("none", 1, 40)
+
+
+@pytest.mark.parametrize(
+    ("typed", "unit", "value"),
+    [("9", "s", 9.0), ("9 s", "s", 9.0), ("9000 ms", "s", 9.0), (9000, "s", 9.0), ("6000", "ms", 6000.0),
+     ("6 s", "ms", 6000.0), (6, "ms", 6000.0), ("300 ms", "ms", 300.0), ("0.3 seconds", "ms", 300.0)],
+)  # fmt: skip
+def test_a_duration_is_read_in_the_unit_typed_or_guessed_from_its_size(typed, unit, value) -> None:
+    assert read_duration(typed, unit, "a duration") == pytest.approx(value)
 
 
 @pytest.mark.parametrize(

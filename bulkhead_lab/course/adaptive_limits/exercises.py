@@ -13,6 +13,7 @@ timeout behaves as that one). Each is run on both days, AIMD on both flows as in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 
 import pandas as pd
 
@@ -20,13 +21,11 @@ from bulkhead_lab import cache
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift
 from bulkhead_lab.adaptive.pool import model_spec
 from bulkhead_lab.course.adaptive_limits.views import LESSON
-from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_number, read_whole
+from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_number, read_whole
 from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params
 
 MAX_TIMEOUT = 1_000_000  # rounds a learner may type (about 2.8 model hours)
-
-
-# --- exercise 1: a timeout that beats 24/8 --------------------------------------------------------
+READING = 1.0  # rounds: how far a value read off the figure may be from the baseline
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,11 @@ class TimeoutResult:
     fixed_slowdown_event: int
 
     @property
+    def drops(self) -> tuple[int, int, int, int]:
+        """AIMD's drops: healthy tracking and event, then slowdown tracking and event."""
+        return (self.healthy_tracking, self.healthy_event, self.slowdown_tracking, self.slowdown_event)
+
+    @property
     def keeps_the_healthy_day(self) -> bool:
         """No more healthy-day drops than 24/8 in either flow."""
         return (
@@ -58,7 +62,7 @@ class TimeoutResult:
 
 
 def timeout_result(timeout: int, base: Params = LESSON) -> TimeoutResult:
-    """Both days with AIMD's ``timeout`` (rounds) on both flows, beside 24/8's tracking drops."""
+    """Both days with AIMD's ``timeout`` (rounds) on both flows, beside 24/8's drops."""
     params = base.with_(split=None)
     specs = [model_spec("AIMD", flow, params, timeout=timeout) for flow in (TRACKING, EVENT)]
     healthy, slowdown = (
@@ -67,14 +71,13 @@ def timeout_result(timeout: int, base: Params = LESSON) -> TimeoutResult:
     fixed = [cache.counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
     return TimeoutResult(
         timeout,
-        healthy.tracking_dropped,
-        healthy.event_dropped,
-        slowdown.tracking_dropped,
-        slowdown.event_dropped,
-        fixed[0].tracking_dropped,
-        fixed[1].tracking_dropped,
-        fixed[0].event_dropped,
-        fixed[1].event_dropped,
+        *(healthy.tracking_dropped, healthy.event_dropped, slowdown.tracking_dropped, slowdown.event_dropped),
+        *(
+            fixed[0].tracking_dropped,
+            fixed[1].tracking_dropped,
+            fixed[0].event_dropped,
+            fixed[1].event_dropped,
+        ),
     )
 
 
@@ -100,108 +103,15 @@ def largest_working_timeout(base: Params = LESSON) -> int:
 
 def timeout_table(base: Params = LESSON) -> pd.DataFrame:
     """Every behaviour a whole-round timeout gives, consecutive timeouts with the same runs in one row."""
-    candidates = timeout_candidates(base)
-    groups: list[list[TimeoutResult]] = []
-    for t in candidates:
-        r = timeout_result(t, base)
-        if groups and _same(groups[-1][0], r):
-            groups[-1].append(r)
-        else:
-            groups.append([r])
-    rows = []
-    for group in groups:
-        first, last = group[0].timeout, group[-1].timeout
-        r = group[0]
-        shown = f"{first}" if first == last else f"{first}-{last}"
-        if last == candidates[-1]:
-            shown = f"{first} or more"
-        rows.append(
-            {
-                "AIMD timeout (rounds)": shown,
-                "healthy tracking dropped": r.healthy_tracking,
-                "healthy event dropped": r.healthy_event,
-                "slowdown tracking dropped": r.slowdown_tracking,
-                "slowdown event dropped": r.slowdown_event,
-                "beats 24/8": r.beats_24_8,
-            }
-        )
-    return pd.DataFrame(rows).set_index("AIMD timeout (rounds)")
-
-
-def _same(a: TimeoutResult, b: TimeoutResult) -> bool:
-    return (a.healthy_tracking, a.healthy_event, a.slowdown_tracking, a.slowdown_event) == (
-        b.healthy_tracking,
-        b.healthy_event,
-        b.slowdown_tracking,
-        b.slowdown_event,
-    )
-
-
-def _one_number(answer: object, what: str) -> None:
-    if isinstance(answer, str) and "/" in answer:
-        raise NotUnderstood(f"{answer.strip()!r} looks like a split or a ratio; this asks for {what}.")
-
-
-def _judge_1(answer: object) -> Feedback:
-    what = "one AIMD timeout in whole rounds (100 rounds = 1 s)"
-    _one_number(answer, what)
-    timeout = read_whole(answer, 1, MAX_TIMEOUT, what)
-    right = largest_working_timeout()
-    r = timeout_result(min(timeout, timeout_candidates()[-1]))
-    slowdown = f"slowdown tracking dropped {r.slowdown_tracking} (24/8: {r.fixed_slowdown_tracking})"
-    if timeout == right:
-        return Feedback(True, f"Right: {timeout} rounds; {slowdown}, the healthy day no worse than 24/8's.")
-    if r.beats_24_8:
-        return Feedback(
-            False, f"Not yet: {timeout} rounds beats 24/8 ({slowdown}), but a longer timeout does too."
-        )
-    if not r.keeps_the_healthy_day:
-        return Feedback(
-            False,
-            f"Not yet: {timeout} rounds fires on normal calls too: the healthy day drops "
-            f"{r.healthy_tracking} tracking, {r.healthy_event} event "
-            f"(24/8: {r.fixed_healthy_tracking}, {r.fixed_healthy_event}).",
-        )
-    return Feedback(False, f"Not yet: {timeout} rounds does not fire on the slow calls: {slowdown}.")
-
-
-def _answer_1() -> list[object]:
-    right = largest_working_timeout()
-    working = working_timeouts()
-    r = timeout_result(right)
-    slower = LESSON.with_(slow=right - 1)  # a slowdown just under the timeout
-    missed = timeout_result(right, slower)
-    return [
-        f"Any timeout from {working[0]} to {working[-1]} rounds beats 24/8; the largest is **{right}**. "
-        f"AIMD sees a round trip only when it is over the timeout: over the event flow's normal "
-        f"{LESSON.hold_event} rounds (and the tracking flow's {LESSON.hold_tracking}) and under the "
-        f"slowdown's {LESSON.slow}, every slow call backs the event limit off by 0.9 and no normal call "
-        f"does. The event limit falls to 1: slowdown tracking dropped {r.slowdown_tracking} against 24/8's "
-        f"{r.fixed_slowdown_tracking}, and the healthy day keeps the single pool's sharing "
-        f"({r.healthy_tracking} tracking, {r.healthy_event} event dropped; 24/8: "
-        f"{r.fixed_healthy_tracking} and {r.fixed_healthy_event}).",
-        f"What it costs: the event flow drops {r.slowdown_event} on the slowdown day (24/8: "
-        f"{r.fixed_slowdown_event}), and the "
-        f"setting is a guess about the failure. A slowdown of {slower.slow} rounds is under a "
-        f"{right}-round timeout: it never fires, and tracking drops {missed.slowdown_tracking} "
-        f"(24/8 still {missed.fixed_slowdown_tracking}). The fixed wall needs no such guess. "
-        f"A larger timeout leaves more room for a normal day's slower calls, which real services have.",
-        timeout_table(),
-    ]
-
-
-exercise_1 = Exercise(
-    1,
-    "Tune AIMD to beat 24/8",
-    judge=_judge_1,
-    hint="in section 4's panel choose AIMD, move its timeout down from 500 and compare its row with 24/8's; "
-    "or call exercises.timeout_result(timeout).",
-    answer=_answer_1,
-    placeholder="timeout in rounds",
-)
-
-
-# --- exercise 2: the drift, read off its figure --------------------------------------------------
+    last, rows = timeout_candidates(base)[-1], {}
+    for _, same in groupby((timeout_result(t, base) for t in timeout_candidates(base)), lambda r: r.drops):
+        runs = list(same)
+        first, to = runs[0].timeout, runs[-1].timeout
+        shown = f"{first} or more" if to == last else f"{first}" if first == to else f"{first}-{to}"
+        rows[shown] = [*runs[0].drops, runs[0].beats_24_8]
+    columns = [f"{day} {flow} dropped" for day in ("healthy", "slowdown") for flow in ("tracking", "event")]
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=[*columns, "beats 24/8"])
+    return table.rename_axis("AIMD timeout (rounds)")
 
 
 @dataclass(frozen=True)
@@ -217,9 +127,14 @@ class DriftReturn:
     queue_size: float
 
     @property
-    def gradient(self) -> float:
-        """tolerance x baseline / slow round trip, at ``back_at`` (clamped as Gradient2 does)."""
-        return max(0.5, min(1.0, self.tolerance * self.baseline / self.slow))
+    def into_slowdown(self) -> int:
+        """Rounds from the failure to ``back_at``."""
+        return self.back_at - self.start
+
+    @property
+    def threshold(self) -> float:
+        """The baseline from which a slow call no longer shrinks the limit: the gradient is 1 there."""
+        return self.slow / self.tolerance
 
     @property
     def settling_baseline(self) -> float:
@@ -238,73 +153,134 @@ def drift_return(tolerance: float = 1.5, base: Params = LESSON) -> DriftReturn:
     )
 
 
-READING = 1.0  # rounds: how far a value read off the figure may be from the baseline
+def _one_number(answer: object, what: str) -> float:
+    if isinstance(answer, str) and "/" in answer:
+        raise NotUnderstood(f"{answer.strip()!r} looks like a split or a ratio; this asks for {what}.")
+    return read_number(answer, what)
 
 
-def _judge_2(answer: object) -> Feedback:
-    what = "the baseline in rounds (a round trip, like 6 or 22)"
-    _one_number(answer, what)
-    value = read_number(answer, what)
-    r = drift_return()
-    if abs(value - r.baseline) <= READING:
-        return Feedback(
-            True,
-            f"Right: back at {r.level} in round {r.back_at}, baseline {r.baseline:.1f} rounds: "
-            f"a {r.slow}-round call now looks only {r.slow / r.baseline:.2f}x slow.",
-        )
-    if value >= r.start / 2:
-        return Feedback(
-            False, f"Not yet: {value:g} looks like a round; this asks for the baseline's value then."
-        )
-    if abs(value - LESSON.hold_event) <= READING:
-        return Feedback(
-            False, f"Not yet: {value:g} is the baseline before the failure, a normal call's round trip."
-        )
-    if abs(value - r.slow) <= READING:
-        return Feedback(
-            False, f"Not yet: {value:g} is where the baseline ends up, long after the limit is back."
-        )
-    side = "high" if value > r.baseline else "low"
-    return Feedback(False, f"Not yet: {value:g} rounds is too {side} for the baseline at that round.")
+def _timeout(answer: object) -> int:
+    what = "one AIMD timeout in whole rounds (100 rounds = 1 s)"
+    return read_whole(_one_number(answer, what), 1, MAX_TIMEOUT, what)
 
 
-def _answer_2() -> list[object]:
-    r = drift_return()
-    rows = []
+def _why_1(a: Answer) -> str:
+    working = working_timeouts()
+    return (
+        f"Any timeout from {working[0]} to {working[-1]} rounds beats 24/8; the largest is **{a.right}**. "
+        f"AIMD sees a round trip only when it is over the timeout: over the event flow's normal "
+        f"{LESSON.hold_event} rounds (and the tracking flow's {LESSON.hold_tracking}) and under the "
+        f"slowdown's {LESSON.slow}, every slow call backs the event limit off by 0.9 and no normal call "
+        f"does. The event limit falls to 1: slowdown tracking dropped {a.slowdown_tracking} against 24/8's "
+        f"{a.fixed_slowdown_tracking}, and the healthy day keeps the single pool's sharing "
+        f"({a.healthy_tracking} tracking, {a.healthy_event} event dropped; 24/8: "
+        f"{a.fixed_healthy_tracking} and {a.fixed_healthy_event})."
+    )
+
+
+def _cost_1(a: Answer) -> str:
+    slower = LESSON.with_(slow=a.right - 1)  # a slowdown just under the timeout
+    missed = timeout_result(a.right, slower)
+    return (
+        f"What it costs: the event flow drops {a.slowdown_event} on the slowdown day (24/8: "
+        f"{a.fixed_slowdown_event}), and the setting is a guess about the failure. A slowdown of "
+        f"{slower.slow} rounds is under a {a.right}-round timeout: it never fires, and tracking drops "
+        f"{missed.slowdown_tracking} (24/8 still {missed.fixed_slowdown_tracking}). The fixed wall needs no "
+        "such guess. A larger timeout leaves more room for a normal day's slower calls, which real services "
+        "have."
+    )
+
+
+def _why_2(a: Answer) -> str:
+    return (
+        f"Why: Gradient2's baseline is a long average of *every* round trip (600 samples' window), the slow "
+        f"ones included. So it creeps from {LESSON.hold_event} towards {a.slow}. Each sample sets the limit "
+        f"to L x gradient + {a.queue_size:g} (smoothed), with gradient = {a.tolerance:g} x baseline / "
+        f"{a.slow}: it settles where L = {a.queue_size:g} / (1 - gradient), and that point rises as the "
+        f"baseline does. It is {a.level} once the baseline reaches (1 - {a.queue_size:g}/{a.level}) x "
+        f"{a.slow} / {a.tolerance:g} = {a.settling_baseline:.2f} rounds; the limit trails its settling "
+        f"point a little (smoothing 0.2), so it gets there at {a.baseline:.1f}. From a baseline of "
+        f"{a.threshold:.2f} (gradient 1) nothing holds the limit down at all. The slowdown has become the "
+        "new normal: the limiter cannot tell a dependency that got slow from one that is slow."
+    )
+
+
+def _tolerances_2(_: object) -> pd.DataFrame:
+    rows = {}
     for tolerance in (1.0, 1.5, 2.0):
         t = drift_return(tolerance)
-        rows.append(
-            {
-                "tolerance": tolerance,
-                "back at round": t.back_at,
-                "rounds into the slowdown": t.back_at - t.start,
-                "baseline then (rounds)": round(t.baseline, 2),
-                "settling point for the limit (rounds)": round(t.settling_baseline, 2),
-            }
-        )
-    return [
-        f"The event limit is back at {r.level} in round {r.back_at}, {r.back_at - r.start} rounds into the "
-        f"slowdown, with Gradient2's baseline at **{r.baseline:.1f} rounds**.",
-        f"Why: Gradient2's baseline is a long average of *every* round trip (600 samples' window), the slow "
-        f"ones included. So it creeps from {LESSON.hold_event} towards {r.slow}. Each sample sets the limit "
-        f"to L x gradient + {r.queue_size:g} (smoothed), with gradient = {r.tolerance:g} x baseline / "
-        f"{r.slow}: it settles where L = {r.queue_size:g} / (1 - gradient), and that point rises as the "
-        f"baseline does. "
-        f"It is {r.level} once the baseline reaches (1 - {r.queue_size:g}/{r.level}) x {r.slow} / "
-        f"{r.tolerance:g} = {r.settling_baseline:.2f} rounds; the limit trails its settling point a little "
-        f"(smoothing 0.2), so it gets there at {r.baseline:.1f}. From a baseline of "
-        f"{r.slow / r.tolerance:.2f} (gradient 1) nothing holds the limit down at all. The slowdown has "
-        f"become the new normal: the limiter cannot tell a dependency that got slow from one that is slow.",
-        pd.DataFrame(rows).set_index("tolerance"),
-    ]
+        rows[tolerance] = [t.back_at, t.into_slowdown, round(t.baseline, 2), round(t.settling_baseline, 2)]
+    columns = ["back at round", "rounds into the slowdown", "baseline then (rounds)"]
+    table = pd.DataFrame.from_dict(
+        rows, orient="index", columns=[*columns, "settling point for the limit (rounds)"]
+    )
+    return table.rename_axis("tolerance")
 
+
+SLOWDOWN_1 = "slowdown tracking dropped {slowdown_tracking} (24/8: {fixed_slowdown_tracking})"
+
+exercise_1 = Exercise(
+    1,
+    "Tune AIMD to beat 24/8",
+    read=_timeout,
+    right=largest_working_timeout,
+    figures=lambda t: timeout_result(min(t, timeout_candidates()[-1])),
+    right_says="{value} rounds; " + SLOWDOWN_1 + ", the healthy day no worse than 24/8's.",
+    wrong=(
+        Wrong(
+            lambda a: a.beats_24_8,
+            "{value} rounds beats 24/8 (" + SLOWDOWN_1 + "), but a longer timeout does too.",
+        ),
+        Wrong(
+            lambda a: not a.keeps_the_healthy_day,
+            "{value} rounds fires on normal calls too: the healthy day drops {healthy_tracking} tracking, "
+            "{healthy_event} event (24/8: {fixed_healthy_tracking}, {fixed_healthy_event}).",
+        ),
+    ),
+    otherwise="{value} rounds does not fire on the slow calls: " + SLOWDOWN_1 + ".",
+    hint="in section 4's panel choose AIMD, move its timeout down from 500 and compare its row with 24/8's; "
+    "or call exercises.timeout_result(timeout).",
+    worked=(_why_1, _cost_1, lambda _: timeout_table()),
+    placeholder="timeout in rounds",
+)
 
 exercise_2 = Exercise(
     2,
     "Explain the drift with one number",
-    judge=_judge_2,
+    read=lambda a: _one_number(a, "the baseline in rounds (a round trip, like 6 or 22)"),
+    right=lambda: drift_return().baseline,
+    tolerance=READING,
+    figures=lambda _: drift_return(),
+    right_when=lambda a: a.is_(a.right) or a.is_(a.threshold, 0.1),
+    right_says=lambda a: (
+        f"back at {a.level} in round {a.back_at}, baseline {a.baseline:.1f} rounds: a {a.slow}-round call "
+        f"now looks only {a.slow / a.baseline:.2f}x slow, and from {a.threshold:.1f} ({a.slow} / "
+        f"{a.tolerance:g}) on it no longer shrinks the limit at all."
+    ),
+    wrong=(
+        Wrong(
+            lambda a: a.value >= a.start / 2,
+            "{value:g} looks like a round; this asks for the baseline's value then.",
+        ),
+        Wrong(
+            lambda a: a.is_(LESSON.hold_event),
+            "{value:g} is the baseline before the failure, a normal call's round trip.",
+        ),
+        Wrong(
+            lambda a: a.is_(a.slow), "{value:g} is where the baseline ends up, long after the limit is back."
+        ),
+    ),
+    otherwise=(
+        "{value:g} rounds is too high for the baseline at that round.",
+        "{value:g} rounds is too low for the baseline at that round.",
+    ),
     hint="in section 5.1's figure (length 3000, tolerance 1.5) read the green baseline where the "
     "vermillion band crosses the middle panel.",
-    answer=_answer_2,
+    worked=(
+        "The event limit is back at {level} in round {back_at}, {into_slowdown} rounds into the slowdown, "
+        "with Gradient2's baseline at **{baseline:.1f} rounds**.",
+        _why_2,
+        _tolerances_2,
+    ),
     placeholder="baseline in rounds",
 )

@@ -15,7 +15,15 @@ import pandas as pd
 
 from bulkhead_lab import cache
 from bulkhead_lab.course.retries_and_budgets import views
-from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_number
+from bulkhead_lab.course.ui.exercise import (
+    Answer,
+    Exercise,
+    NotUnderstood,
+    Wrong,
+    read_choice,
+    read_number,
+    table,
+)
 from bulkhead_lab.pool.model import LESSON_SPLIT, Params
 from bulkhead_lab.retries.policy import SRE_BUDGET, RatioBudget
 from bulkhead_lab.retries.storm import RetryRun, RetrySetup
@@ -32,6 +40,19 @@ def _run(ratio: int, shared: bool, split: int | None = LESSON_SPLIT) -> RetryRun
     return cache.retry_run(SLOWDOWN.with_(split=split), setup)
 
 
+STRATEGY_WORDS = (  # what a learner may type for exercise 3, checked in this order
+    ("decorrelated", "decorrelated jitter"),
+    ("equal", "equal jitter"),
+    ("full", "full jitter"),
+    ("no backoff", "no backoff"),
+    ("at once", "no backoff"),
+    ("immediate", "no backoff"),
+    ("no jitter", "exponential, no jitter"),
+    ("none", "exponential, no jitter"),
+    ("exponential", "exponential, no jitter"),
+)
+
+
 def read_ratio(answer: object) -> int:
     """A budget ratio in whole percent from what a learner typed: ``16``, ``'16%'``, ``0.16``."""
     value = read_number(answer, "a budget ratio in percent, like 10 or 10%")
@@ -43,9 +64,6 @@ def read_ratio(answer: object) -> int:
             f"{value:g} is not a whole percent from 0 to 100; this asks for one, like 10 or 10%."
         )
     return int(value)
-
-
-# --- exercise 1: cap the event storm -------------------------------------------------------
 
 
 def event_load(ratio: int) -> float:
@@ -64,59 +82,6 @@ def largest_ratio_under(cap: float = LOAD_CAP) -> int:
     return best
 
 
-def event_load_table(ratios: range = range(10, 21)) -> pd.DataFrame:
-    """The event flow's calls per request per ratio, beside the worst case 1 / (1 - ratio)."""
-    rows = [
-        {
-            "retry budget": f"{r}%",
-            "event calls/request (24/8, slowdown)": round(event_load(r), 3),
-            "worst case 1/(1 - ratio)": round(1 / (1 - r / 100), 3),
-        }
-        for r in ratios
-    ]
-    return pd.DataFrame(rows).set_index("retry budget")
-
-
-def _judge_1(answer: object) -> Feedback:
-    ratio = read_ratio(answer)
-    right, load = largest_ratio_under(), event_load(ratio)
-    if ratio == right:
-        return Feedback(True, f"Right: {ratio}% holds the event flow at {load:.3f} calls per request.")
-    if load > LOAD_CAP:
-        return Feedback(
-            False, f"Not yet: {ratio}% lets the event flow reach {load:.3f} calls per request, over 1.2."
-        )
-    return Feedback(
-        False, f"Not yet: {ratio}% holds it at {load:.3f}, under 1.2; a larger budget still does."
-    )
-
-
-def _answer_1() -> list[object]:
-    right = largest_ratio_under()
-    return [
-        f"**{right}%**: the event flow makes {event_load(right):.3f} calls per request through the slowdown "
-        f"({event_load(right + 1):.3f} at {right + 1}%). The SRE book's reasoning predicts it: when retries "
-        "stay under a share r of all calls, the calls per request stay under 1 / (1 - r), which is 1.2 at "
-        "r = 16.7%. The event compartment refuses so much through the slowdown that the budget, not the "
-        "attempts, sets its load: the worst case and the measured load nearly agree.",
-        event_load_table(),
-    ]
-
-
-exercise_1 = Exercise(
-    1,
-    "Cap the event storm",
-    judge=_judge_1,
-    hint="with retries under a share r of all calls, calls per request stay under 1 / (1 - r); "
-    "check a few ratios with exercises.event_load(ratio).",
-    answer=_answer_1,
-    placeholder="budget ratio, %",
-)
-
-
-# --- exercise 2: bulkhead the budget too -----------------------------------------------------
-
-
 def tracking_gave_up(ratio: int, shared: bool = True) -> int:
     """24/8's tracking requests given up through the slowdown with a ``ratio``% budget."""
     return _run(ratio, shared).tracking.gave_up
@@ -133,125 +98,124 @@ def smallest_shared_ratio() -> int:
     return next(r for r in range(101) if tracking_gave_up(r) <= target)
 
 
-def shared_budget_table(ratios: tuple[int, ...] = (5, 10, 15, 20, 21, 22, 23, 24, 25, 30)) -> pd.DataFrame:
-    """24/8 through the slowdown with one budget for both flows: what tracking loses, what events cost."""
-    rows = [
-        {
-            "shared retry budget": f"{r}%",
-            "tracking gave up": tracking_gave_up(r),
-            "event calls/request": round(_run(r, shared=True).event.load, 3),
-        }
-        for r in ratios
-    ]
-    return pd.DataFrame(rows).set_index("shared retry budget")
-
-
-def _judge_2(answer: object) -> Feedback:
-    ratio = read_ratio(answer)
-    right, target, lost = smallest_shared_ratio(), own_budget_level(), tracking_gave_up(ratio)
-    if ratio == right:
-        return Feedback(
-            True, f"Right: from {ratio}% shared, tracking gives up {lost}, as with a budget of its own."
-        )
-    if lost > target:
-        return Feedback(
-            False, f"Not yet: at {ratio}% shared, tracking gives up {lost} requests, not {target}."
-        )
-    return Feedback(
-        False, f"Not yet: {ratio}% shared protects tracking ({lost}), but a smaller share does too."
-    )
-
-
-def _answer_2() -> list[object]:
-    right, own = smallest_shared_ratio(), own_budget_level()
-    shared_load = _run(right, shared=True).event.load
-    per_flow = cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET)).event.load
-    return [
-        f"**{right}%**. With a budget of its own, tracking gives up {own} through the slowdown (at 10%). "
-        "With one budget for the whole gateway the event compartment's refusals spend it, and tracking's "
-        f"few retries are denied until the shared budget reaches {right}%. By then it covers every retry "
-        "the event storm makes (the busy tracking flow's calls count towards the shared budget too), so it "
-        f"no longer caps the storm: {shared_load:.2f} calls per event request, against {per_flow:.2f} with "
-        "the SRE 10% kept per flow. A shared budget cannot both protect the neighbour and cap the storm: "
-        "keep a budget per compartment, the bulkhead's own rule.",
-        shared_budget_table(),
-    ]
-
-
-exercise_2 = Exercise(
-    2,
-    "Bulkhead the budget too",
-    judge=_judge_2,
-    hint="in section 5's panel set the budget kept for 'both flows' and move the budget; or compare "
-    "exercises.tracking_gave_up(ratio) with exercises.own_budget_level().",
-    answer=_answer_2,
-    placeholder="shared ratio, %",
-)
-
-
-# --- exercise 3: the backoff that makes the fewest calls ---------------------------------------
-
-_STRATEGY_WORDS = (  # what a learner may type, checked in this order
-    ("decorrelated", "decorrelated jitter"),
-    ("equal", "equal jitter"),
-    ("full", "full jitter"),
-    ("no backoff", "no backoff"),
-    ("at once", "no backoff"),
-    ("immediate", "no backoff"),
-    ("no jitter", "exponential, no jitter"),
-    ("none", "exponential, no jitter"),
-    ("exponential", "exponential, no jitter"),
-)
-
-
-def read_strategy(answer: object) -> str:
-    """One of Brooker's strategies from what a learner typed: 'full', 'Full Jitter', 'no jitter' ..."""
-    text = str(answer).strip().lower() if isinstance(answer, str) else ""
-    for word, strategy in _STRATEGY_WORDS:
-        if word in text:
-            return strategy
-    raise NotUnderstood(
-        "this asks for a strategy: full, equal or decorrelated jitter, no jitter, or no backoff."
-    )
+def contention_at(clients: int = CLIENTS) -> pd.DataFrame:
+    """Section 3's contention table at ``clients`` contending clients: calls and completion per strategy."""
+    return views.contention_view().frame.xs(clients, level="clients")
 
 
 def fewest_calls(clients: int = CLIENTS) -> str:
     """The strategy whose ``clients`` contending clients make the fewest calls (mean of 10 seeds)."""
-    at = views.contention_view().frame.xs(clients, level="clients")
-    return str(at["calls"].idxmin())
+    return str(contention_at(clients)["calls"].idxmin())
 
 
-def _judge_3(answer: object) -> Feedback:
-    strategy = read_strategy(answer)
-    at = views.contention_view().frame.xs(CLIENTS, level="clients")
-    right, calls = fewest_calls(), at.loc[strategy, "calls"]
-    if strategy == right:
-        return Feedback(True, f"Right: {strategy}, {calls:g} calls for {CLIENTS} clients.")
-    return Feedback(
-        False, f"Not yet: {strategy} makes {calls:g} calls for {CLIENTS} clients; one makes fewer."
+def _worked_1(a: Answer) -> str:
+    return (
+        f"**{a.right}%**: the event flow makes {a.load:.3f} calls per request through the slowdown "
+        f"({event_load(a.right + 1):.3f} at {a.right + 1}%). The SRE book's reasoning predicts it: when "
+        "retries stay under a share r of all calls, the calls per request stay under 1 / (1 - r), which is "
+        "1.2 at r = 16.7%. The event compartment refuses so much through the slowdown that the budget, not "
+        "the attempts, sets its load: the worst case and the measured load nearly agree."
     )
 
 
-def _answer_3() -> list[object]:
-    view = views.contention_view()
-    right = fewest_calls()
-    at = view.frame.xs(CLIENTS, level="clients")
-    soonest = str(at.loc[at.index != "no backoff", "completion"].idxmin())
-    return [
-        f"**{right}**: {at.loc[right, 'calls']:g} calls for {CLIENTS} clients. Without jitter the losers "
-        f"stay in lockstep: {CLIENTS} x {CLIENTS + 1} / 2 = {CLIENTS * (CLIENTS + 1) // 2} calls "
-        f"whatever the backoff. Among the backoffs {soonest} finishes soonest (step "
-        f"{at.loc[soonest, 'completion']:g}). With 50 clients the fewest calls are "
-        f"{fewest_calls(50)}'s: which jitter does least work depends on how many clients contend.",
-        view.at(CLIENTS),
-    ]
+def _worked_2(a: Answer) -> str:
+    shared_load = _run(a.right, shared=True).event.load
+    per_flow = cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET)).event.load
+    return (
+        f"**{a.right}%**. With a budget of its own, tracking gives up {a.target} through the slowdown (at "
+        "10%). With one budget for the whole gateway the event compartment's refusals spend it, and "
+        f"tracking's few retries are denied until the shared budget reaches {a.right}%. By then it covers "
+        "every retry the event storm makes (the busy tracking flow's calls count towards the shared budget "
+        f"too), so it no longer caps the storm: {shared_load:.2f} calls per event request, against "
+        f"{per_flow:.2f} with the SRE 10% kept per flow. A shared budget cannot both protect the neighbour "
+        "and cap the storm: "
+        "keep a budget per compartment, the bulkhead's own rule."
+    )
 
+
+def _worked_3(a: Answer) -> str:
+    at = contention_at()
+    soonest = str(at.loc[at.index != "no backoff", "completion"].idxmin())
+    return (
+        f"**{a.right}**: {a.calls:g} calls for {CLIENTS} clients. Without jitter the losers stay in "
+        f"lockstep: {CLIENTS} x {CLIENTS + 1} / 2 = {CLIENTS * (CLIENTS + 1) // 2} calls whatever the "
+        f"backoff. Among the backoffs {soonest} finishes soonest (step {at.loc[soonest, 'completion']:g}). "
+        f"With 50 clients the fewest calls are {fewest_calls(50)}'s: which jitter does least work depends on "
+        "how many "
+        "clients contend."
+    )
+
+
+exercise_1 = Exercise(
+    1,
+    "Cap the event storm",
+    read=read_ratio,
+    right=largest_ratio_under,
+    figures=lambda r: {"load": event_load(r)},
+    right_says="{value}% holds the event flow at {load:.3f} calls per request.",
+    wrong=(
+        Wrong(
+            lambda a: a.load > LOAD_CAP,
+            "{value}% lets the event flow reach {load:.3f} calls per request, over 1.2.",
+        ),
+    ),
+    otherwise="{value}% holds it at {load:.3f}, under 1.2; a larger budget still does.",
+    hint="with retries under a share r of all calls, calls per request stay under 1 / (1 - r); "
+    "check a few ratios with exercises.event_load(ratio).",
+    worked=(
+        _worked_1,
+        lambda _: table(
+            "retry budget",
+            ["event calls/request (24/8, slowdown)", "worst case 1/(1 - ratio)"],
+            {f"{r}%": [round(event_load(r), 3), round(1 / (1 - r / 100), 3)] for r in range(10, 21)},
+        ),
+    ),
+    placeholder="budget ratio, %",
+)
+
+exercise_2 = Exercise(
+    2,
+    "Bulkhead the budget too",
+    read=read_ratio,
+    right=smallest_shared_ratio,
+    figures=lambda r: {"lost": tracking_gave_up(r), "target": own_budget_level()},
+    right_says="from {value}% shared, tracking gives up {lost}, as with a budget of its own.",
+    wrong=(
+        Wrong(
+            lambda a: a.lost > a.target,
+            "at {value}% shared, tracking gives up {lost} requests, not {target}.",
+        ),
+    ),
+    otherwise="{value}% shared protects tracking ({lost}), but a smaller share does too.",
+    hint="in section 5's panel set the budget kept for 'both flows' and move the budget; or compare "
+    "exercises.tracking_gave_up(ratio) with exercises.own_budget_level().",
+    worked=(
+        _worked_2,
+        lambda _: table(
+            "shared retry budget",
+            ["tracking gave up", "event calls/request"],
+            {
+                f"{r}%": [tracking_gave_up(r), round(_run(r, True).event.load, 3)]
+                for r in (5, 10, 15, 20, 21, 22, 23, 24, 25, 30)
+            },
+        ),
+    ),
+    placeholder="shared ratio, %",
+)
 
 exercise_3 = Exercise(
     3,
     "The backoff with the fewest calls",
-    judge=_judge_3,
+    read=lambda a: read_choice(
+        a,
+        STRATEGY_WORDS,
+        "a strategy: full, equal or decorrelated jitter, no jitter, or no backoff",
+    ),
+    right=fewest_calls,
+    figures=lambda s: {"calls": contention_at().loc[s, "calls"], "clients": CLIENTS},
+    right_says="{value}, {calls:g} calls for {clients} clients.",
+    otherwise="{value} makes {calls:g} calls for {clients} clients; one makes fewer.",
     hint="read section 3's table and figure, the calls made at 50 clients.",
-    answer=_answer_3,
+    worked=(_worked_3, lambda _: views.contention_view().at(CLIENTS)),
     placeholder="a strategy, like equal jitter",
 )

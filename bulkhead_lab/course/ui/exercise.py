@@ -1,44 +1,48 @@
-"""Exercises every notebook shares: a checker that takes anything, one friendly line back,
-and a worked answer that stays hidden until the learner asks for it.
+"""Exercises as data: one type that each of the course's exercises is an instance of.
 
-An :class:`Exercise` pairs a *judge* (the notebook's own rule for a right answer, in its
-``exercises.py``) with a hint and a worked answer. :meth:`Exercise.check` takes whatever a
-learner types (``None``, ``''``, ``0``, ``'21/11'``, ``-3``, ``'eleven'``, a float, a list)
-and answers in one line: ``Right: ...``, ``Not yet: ... Hint: ...`` or ``No answer yet.
-Hint: ...`` -- never a traceback. Displayed in a notebook, an exercise is an answer box,
-a *Check* button and a *Show answer* button; the worked answer is computed only when
-that button is pressed, so Run All prints no answer and no "Right:" line.
+An :class:`Exercise` holds what its notebook knows, and no judging code: how an answer is *read*
+(:func:`read_number`, :func:`read_whole`, :func:`read_split`, :func:`read_choice`,
+:func:`read_duration`, or a small function of the notebook's), the *right* answer (a function of
+the package, called when needed: never a stored figure), a *tolerance*, a *unit*, the known
+*wrong* answers with what each says (:class:`Wrong`), what to say *otherwise* (above or below the
+right answer), the *hint*, and the *worked* answer's parts, made only on request. What it says are
+templates over an :class:`Answer`'s names (``value``, ``shown``, ``right``, and the exercise's
+*figures* for that value), or functions of the Answer where a line needs arithmetic or a run.
 
-The readers (:func:`read_number`, :func:`read_whole`, :func:`read_split`) turn typed text
-into the number a judge compares, or raise :class:`NotUnderstood` with a friendly reason.
+:meth:`Exercise.check` takes anything (``None``, ``''``, ``0``, ``'21/11'``, ``-3``, ``'eleven'``, a
+float, a list, ``True``) and answers in one line: ``Right: ...``, ``Not yet: ... Hint: ...`` or
+``No answer yet. Hint: ...``; never a traceback. In a notebook it is an answer box with *Check*
+(Enter checks too) and *Show answer*, the only thing that works the answer out: Run All shows none.
+
+**Code exercises** are the same type: ``read`` gets whatever ``check`` was given, so a reader can
+take a learner's class or function (``exercise.check(MyBulkhead)``), run it under a deadline with
+:func:`run_within` and return what it measured (a peak, the calls refused), which ``right``,
+``wrong`` and ``otherwise`` then judge as they judge a typed number. The wrong kind of object, an
+exception of the learner's or a run past its deadline is one ``Not yet:`` line (:class:`NotUnderstood`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
-from typing import Any
+from typing import Any, Literal, TypeAlias, TypeVar
 
 import ipywidgets as w
+import pandas as pd
 from IPython.display import Markdown, display
 
 from bulkhead_lab.course.ui.panel import display_widget
 from bulkhead_lab.pool.model import TOTAL
 
+T = TypeVar("T")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")
-_SINGLE_WORDS = (
-    "single",
-    "single pool",
-    "one pool",
-    "shared",
-    "shared pool",
-    "none",
-    "no split",
-    "no bulkhead",
-)
+_SINGLE_WORDS = ("single", "one pool", "shared", "shared pool", "none", "no split", "no bulkhead")
+_PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown")  # the widget's CSS classes
+_ZERO_WORDS = ("none", "zero", "nothing", "nil", "no")  # a count of 0, typed as a word
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,10 @@ def _shown(answer: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_number(x: object) -> bool:
+    return isinstance(x, Real) and not isinstance(x, bool)
+
+
 def read_number(answer: object, what: str = "a number") -> float:
     """A number from what a learner typed: ``11``, ``11.0``, ``' 11 slots'``, ``'1,303'``, ``'2%'`` (-> 2)."""
     if isinstance(answer, bool):
@@ -82,7 +90,10 @@ def read_number(answer: object, what: str = "a number") -> float:
 
 
 def read_whole(answer: object, low: int, high: int, what: str = "a whole number") -> int:
-    """A whole number in ``low..high`` from what a learner typed (``8``, ``'8'``, ``8.0``)."""
+    """A whole number in ``low..high`` (``8``, ``'8'``, ``8.0``); where 0 may be, 'none' or 'no' is 0."""
+    words = answer.strip(" .!").lower().split() if isinstance(answer, str) else []
+    if low <= 0 and words and words[0] in _ZERO_WORDS and (words[0] != "no" or len(words) == 1):
+        return 0
     value = read_number(answer, what)
     if value != int(value):
         raise NotUnderstood(f"{value:g} is not a whole number; this asks for {what}.")
@@ -114,50 +125,152 @@ def read_split(answer: object, total: int = TOTAL) -> int | None:
     return read_whole(answer, 1, total - 1, what)
 
 
-Judge = Callable[[Any], Feedback]
+def read_choice(answer: object, words: Sequence[tuple[str, str]], what: str) -> str:
+    """One of a few named answers: the choice of the first ``(word, choice)`` whose word was typed."""
+    text = answer.strip().lower() if isinstance(answer, str) else ""
+    for word, choice in words:
+        if word in text:
+            return choice
+    raise NotUnderstood(f"this asks for {what}.")
 
 
-class Exercise:
-    """One exercise: a judge that takes anything, a hint, and a worked answer shown on request.
+def read_duration(answer: object, unit: Literal["s", "ms"], what: str) -> float:
+    """A duration in ``unit``: ``'9 s'``, ``'9000 ms'``; a bare number is ms from 100 up, seconds below."""
+    value = read_number(answer, what)
+    typed = re.search(r"\d\s*(ms|mil|s)", answer.lower()) if isinstance(answer, str) else None
+    in_ms = typed.group(1) != "s" if typed else value >= 100
+    return value * {(True, "s"): 0.001, (False, "ms"): 1000.0}.get((in_ms, unit), 1.0)
 
-    ``answer()`` returns what the worked answer displays (sentences, tables, figures); it
-    runs only when asked, through the *Show answer* button or :meth:`show_answer`.
+
+def run_within(seconds: float, run: Callable[..., T], *args: object) -> T:
+    """A code exercise's reader calls the learner's ``run(*args)`` through this: its result, or one line.
+
+    ``run`` goes on a daemon thread; if it raises, or is still running after ``seconds`` (it is
+    left to finish on its own: Python cannot stop a thread), :class:`NotUnderstood` says so.
     """
+    if not callable(run):
+        raise NotUnderstood(f"{_shown(run)} is not a class or a function; pass one: exercise.check(MyClass).")
+    done: list[tuple[bool, Any]] = []
 
-    def __init__(
-        self,
-        number: int,
-        title: str,
-        *,
-        judge: Judge,
-        hint: str,
-        answer: Callable[[], Iterable[object]],
-        placeholder: str = "your answer",
-    ) -> None:
-        self.number = number
-        self.title = title
-        self.hint = hint
-        self._judge = judge
-        self._answer = answer
-        self.placeholder = placeholder
+    def work() -> None:
+        try:
+            done.append((True, run(*args)))
+        except BaseException as e:  # the learner's code may raise anything; it becomes one line
+            done.append((False, e))
+
+    (worker := threading.Thread(target=work, name="exercise", daemon=True)).start()
+    worker.join(seconds)
+    if not done:
+        raise NotUnderstood(f"it was still running after {seconds:g} s.")
+    ok, result = done[0]
+    if not ok:
+        raise NotUnderstood(
+            f"it raised {type(result).__name__}: {str(result).strip()[:120] or 'no message'}."
+        )
+    return result
+
+
+class Answer:
+    """One answer as read, and the names what an exercise says may use (``value``, ``shown``,
+    ``right``, and the exercise's figures for this answer)."""
+
+    def __init__(self, exercise: Exercise, value: Any, right: Any) -> None:
+        self._figures = exercise.figures(value) if exercise.figures else {}
+        self._tolerance = exercise.tolerance
+        self.value, self.right = value, right
+        number = f"{value:g}" if isinstance(value, float) else str(value)
+        self.shown = f"{number} {exercise.unit}" if exercise.unit else number
+
+    def __getattr__(self, name: str) -> Any:
+        if isinstance(self._figures, Mapping):
+            if name in self._figures:
+                return self._figures[name]
+            raise AttributeError(f"the exercise's figures name no {name!r}")
+        return getattr(self._figures, name)
+
+    def __getitem__(self, name: str) -> Any:  # how str.format_map reads the names
+        return getattr(self, name)
+
+    def is_(self, other: object, tolerance: float | None = None) -> bool:
+        """The answer is ``other``: within the exercise's tolerance (or ``tolerance``) for numbers."""
+        if _is_number(self.value) and _is_number(other):
+            slack = self._tolerance if tolerance is None else tolerance
+            return bool(abs(self.value - other) <= slack + 1e-9)
+        return bool(self.value == other)
+
+    def say(self, what: Say) -> str:
+        return what.format_map(self) if isinstance(what, str) else what(self)
+
+
+Say: TypeAlias = "str | Callable[[Answer], str]"  # a template over the answer's names, or a function of it
+
+
+def table(index: str, columns: Sequence[str], rows: Mapping[Any, Sequence[object]]) -> pd.DataFrame:
+    """A worked answer's table: a row per key of ``rows`` (the index, named ``index``)."""
+    return pd.DataFrame.from_dict(dict(rows), orient="index", columns=list(columns)).rename_axis(index)
+
+
+def _is_right(a: Answer) -> bool:
+    return a.is_(a.right)
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A known wrong answer: when ``when`` holds of the :class:`Answer`, the learner reads ``says``."""
+
+    when: Callable[[Answer], object]
+    says: Say
+
+
+@dataclass(frozen=True, eq=False)
+class Exercise:
+    """One exercise, as data; see the module's docstring for what each part is."""
+
+    number: int
+    title: str
+    read: Callable[[Any], Any]  # what was passed -> the value judged, or NotUnderstood
+    right: Callable[[], Any]
+    right_says: Say
+    hint: str
+    worked: tuple[str | Callable[[Answer], object], ...]  # sentences, tables, figures, on request
+    placeholder: str = "your answer"
+    tolerance: float = 0.0
+    unit: str = ""
+    figures: Callable[[Any], object] | None = None  # value -> the names its messages use
+    wrong: tuple[Wrong, ...] = ()
+    otherwise: Say | tuple[Say, Say] = ("{shown} is too many.", "{shown} is too few.")  # above, below
+    right_when: Callable[[Answer], object] | None = None  # when "right" is more than ``is_(right)``
 
     def check(self, answer: object) -> Feedback:
         """One friendly line about ``answer``, whatever it is."""
         if answer is None or (isinstance(answer, str) and not answer.strip()):
             return Feedback(None, f"No answer yet. Hint: {self.hint}")
         try:
-            verdict = self._judge(answer)
+            ok, message = self._judge(Answer(self, self.read(answer), self.right()))
         except NotUnderstood as why:
-            return Feedback(False, f"Not yet: {why} Hint: {self.hint}")
+            ok, message = False, str(why)
         except (ValueError, TypeError, ArithmeticError, LookupError):
-            return Feedback(
-                False, f"Not yet: I could not read {_shown(answer)} as an answer. Hint: {self.hint}"
-            )
-        return Feedback(verdict.ok, " ".join(verdict.message.split()))  # always one line
+            ok, message = False, f"I could not read {_shown(answer)} as an answer."
+        line = f"Right: {message}" if ok else f"Not yet: {message} Hint: {self.hint}"
+        return Feedback(ok, " ".join(line.split()))  # always one line
+
+    def _judge(self, a: Answer) -> tuple[bool, str]:
+        if (self.right_when or _is_right)(a):
+            return True, a.say(self.right_says)
+        for wrong in self.wrong:
+            if wrong.when(a):
+                return False, a.say(wrong.says)
+        if not isinstance(self.otherwise, tuple):
+            return False, a.say(self.otherwise)
+        above, below = self.otherwise
+        ordered = _is_number(a.value) and _is_number(a.right)
+        return False, a.say(below if ordered and a.value < a.right else above)
 
     def worked_answer(self) -> list[object]:
-        """The worked answer's parts (computed now)."""
-        return list(self._answer())
+        """The worked answer's parts, computed now for the right answer."""
+        right = self.right()
+        a = Answer(self, right, right)
+        return [a.say(part) if isinstance(part, str) else part(a) for part in self.worked]
 
     def show_answer(self) -> None:
         """Display the worked answer (what the *Show answer* button does); sentences as text."""
@@ -167,15 +280,12 @@ class Exercise:
     def widget(self) -> w.VBox:
         """An answer box, a Check button, the feedback line, and a Show answer button."""
         box = w.Text(placeholder=self.placeholder, continuous_update=False, layout=w.Layout(width="16em"))
-        box.add_class(f"bl-answer-{self.number}")
         check = w.Button(description="Check", button_style="primary")
-        check.add_class(f"bl-check-{self.number}")
         feedback = w.Label("")
-        feedback.add_class(f"bl-feedback-{self.number}")
         reveal = w.Button(description="Show answer")
-        reveal.add_class(f"bl-show-answer-{self.number}")
         shown = w.Output()
-        shown.add_class(f"bl-answer-shown-{self.number}")
+        for part, name in zip((box, check, feedback, reveal, shown), _PARTS, strict=True):
+            part.add_class(f"bl-{name}-{self.number}")  # what the browser tests find
 
         def on_check(_: object = None) -> None:
             feedback.value = self.check(box.value).message
