@@ -21,7 +21,15 @@ from bulkhead_lab import cache
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift
 from bulkhead_lab.adaptive.pool import model_spec
 from bulkhead_lab.course.adaptive_limits.views import LESSON
-from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_number, read_whole
+from bulkhead_lab.course.ui.exercise import (
+    Answer,
+    Exercise,
+    NotUnderstood,
+    Wrong,
+    read_number,
+    read_whole,
+    table,
+)
 from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params
 
 MAX_TIMEOUT = 1_000_000  # rounds a learner may type (about 2.8 model hours)
@@ -37,9 +45,9 @@ class TimeoutResult:
     healthy_event: int
     slowdown_tracking: int
     slowdown_event: int
-    fixed_healthy_tracking: int  # 24/8's, the bars to beat
+    fixed_healthy_tracking: int  # 24/8's: the healthy day and the slowdown's tracking are the bars to beat
+    fixed_healthy_event: int
     fixed_slowdown_tracking: int
-    fixed_healthy_event: int  # 24/8's, for the worked answer
     fixed_slowdown_event: int
 
     @property
@@ -65,20 +73,9 @@ def timeout_result(timeout: int, base: Params = LESSON) -> TimeoutResult:
     """Both days with AIMD's ``timeout`` (rounds) on both flows, beside 24/8's drops."""
     params = base.with_(split=None)
     specs = [model_spec("AIMD", flow, params, timeout=timeout) for flow in (TRACKING, EVENT)]
-    healthy, slowdown = (
-        cache.pool_run(params.with_(mode=m), *specs).counters for m in ("healthy", "slowdown")
-    )
+    aimd = [cache.pool_run(params.with_(mode=m), *specs).counters for m in ("healthy", "slowdown")]
     fixed = [cache.counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
-    return TimeoutResult(
-        timeout,
-        *(healthy.tracking_dropped, healthy.event_dropped, slowdown.tracking_dropped, slowdown.event_dropped),
-        *(
-            fixed[0].tracking_dropped,
-            fixed[1].tracking_dropped,
-            fixed[0].event_dropped,
-            fixed[1].event_dropped,
-        ),
-    )
+    return TimeoutResult(timeout, *(n for c in aimd + fixed for n in (c.tracking_dropped, c.event_dropped)))
 
 
 def timeout_candidates(base: Params = LESSON) -> range:
@@ -110,8 +107,7 @@ def timeout_table(base: Params = LESSON) -> pd.DataFrame:
         shown = f"{first} or more" if to == last else f"{first}" if first == to else f"{first}-{to}"
         rows[shown] = [*runs[0].drops, runs[0].beats_24_8]
     columns = [f"{day} {flow} dropped" for day in ("healthy", "slowdown") for flow in ("tracking", "event")]
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=[*columns, "beats 24/8"])
-    return table.rename_axis("AIMD timeout (rounds)")
+    return table("AIMD timeout (rounds)", [*columns, "beats 24/8"], rows)
 
 
 @dataclass(frozen=True)
@@ -205,18 +201,6 @@ def _why_2(a: Answer) -> str:
     )
 
 
-def _tolerances_2(_: object) -> pd.DataFrame:
-    rows = {}
-    for tolerance in (1.0, 1.5, 2.0):
-        t = drift_return(tolerance)
-        rows[tolerance] = [t.back_at, t.into_slowdown, round(t.baseline, 2), round(t.settling_baseline, 2)]
-    columns = ["back at round", "rounds into the slowdown", "baseline then (rounds)"]
-    table = pd.DataFrame.from_dict(
-        rows, orient="index", columns=[*columns, "settling point for the limit (rounds)"]
-    )
-    return table.rename_axis("tolerance")
-
-
 SLOWDOWN_1 = "slowdown tracking dropped {slowdown_tracking} (24/8: {fixed_slowdown_tracking})"
 
 exercise_1 = Exercise(
@@ -280,7 +264,20 @@ exercise_2 = Exercise(
         "The event limit is back at {level} in round {back_at}, {into_slowdown} rounds into the slowdown, "
         "with Gradient2's baseline at **{baseline:.1f} rounds**.",
         _why_2,
-        _tolerances_2,
+        lambda _: table(
+            "tolerance",
+            [
+                "back at round",
+                "rounds into the slowdown",
+                "baseline then (rounds)",
+                "settling point for the limit (rounds)",
+            ],
+            {
+                t: [r.back_at, r.into_slowdown, round(r.baseline, 2), round(r.settling_baseline, 2)]
+                for t in (1.0, 1.5, 2.0)
+                for r in [drift_return(t)]
+            },
+        ),
     ),
     placeholder="baseline in rounds",
 )

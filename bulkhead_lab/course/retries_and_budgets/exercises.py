@@ -34,10 +34,12 @@ CLIENTS = 10  # exercise 3: Brooker's smallest client count (section 3 prints th
 SLOWDOWN = Params(split=LESSON_SPLIT, mode="slowdown")
 
 
-def _run(ratio: int, shared: bool, split: int | None = LESSON_SPLIT) -> RetryRun:
+def _run(ratio: int | None, shared: bool = False) -> RetryRun:
+    """24/8 through the slowdown with a ``ratio``% budget (None: the SRE book's 10%), per flow or shared."""
+    if ratio is None:
+        return cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET))
     check_int("ratio", ratio, 0, 100)
-    setup = RetrySetup(views.LESSON_POLICY, RatioBudget(ratio / 100), shared=shared)
-    return cache.retry_run(SLOWDOWN.with_(split=split), setup)
+    return cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, RatioBudget(ratio / 100), shared=shared))
 
 
 STRATEGY_WORDS = (  # what a learner may type for exercise 3, checked in this order
@@ -89,7 +91,7 @@ def tracking_gave_up(ratio: int, shared: bool = True) -> int:
 
 def own_budget_level() -> int:
     """Tracking's given-up requests under 24/8 through the slowdown with the SRE 10% kept per flow."""
-    return cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET)).tracking.gave_up
+    return _run(None).tracking.gave_up
 
 
 def smallest_shared_ratio() -> int:
@@ -120,7 +122,7 @@ def _worked_1(a: Answer) -> str:
 
 def _worked_2(a: Answer) -> str:
     shared_load = _run(a.right, shared=True).event.load
-    per_flow = cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET)).event.load
+    per_flow = _run(None).event.load
     return (
         f"**{a.right}%**. With a budget of its own, tracking gives up {a.target} through the slowdown (at "
         "10%). With one budget for the whole gateway the event compartment's refusals spend it, and "
@@ -128,8 +130,7 @@ def _worked_2(a: Answer) -> str:
         "every retry the event storm makes (the busy tracking flow's calls count towards the shared budget "
         f"too), so it no longer caps the storm: {shared_load:.2f} calls per event request, against "
         f"{per_flow:.2f} with the SRE 10% kept per flow. A shared budget cannot both protect the neighbour "
-        "and cap the storm: "
-        "keep a budget per compartment, the bulkhead's own rule."
+        "and cap the storm: keep a budget per compartment, the bulkhead's own rule."
     )
 
 
@@ -141,8 +142,7 @@ def _worked_3(a: Answer) -> str:
         f"lockstep: {CLIENTS} x {CLIENTS + 1} / 2 = {CLIENTS * (CLIENTS + 1) // 2} calls whatever the "
         f"backoff. Among the backoffs {soonest} finishes soonest (step {at.loc[soonest, 'completion']:g}). "
         f"With 50 clients the fewest calls are {fewest_calls(50)}'s: which jitter does least work depends on "
-        "how many "
-        "clients contend."
+        "how many clients contend."
     )
 
 
@@ -207,9 +207,7 @@ exercise_3 = Exercise(
     3,
     "The backoff with the fewest calls",
     read=lambda a: read_choice(
-        a,
-        STRATEGY_WORDS,
-        "a strategy: full, equal or decorrelated jitter, no jitter, or no backoff",
+        a, STRATEGY_WORDS, "a strategy: full, equal or decorrelated jitter, no jitter, or no backoff"
     ),
     right=fewest_calls,
     figures=lambda s: {"calls": contention_at().loc[s, "calls"], "clients": CLIENTS},
