@@ -214,3 +214,12 @@ def test_exercise_2_accepts_the_baseline_read_off_the_figure() -> None:
         assert feedback.ok is False and why in repr(feedback), wrong
     parts = ex.exercise_2.worked_answer()
     assert "13.5 rounds" in parts[0] and list(parts[2]["back at round"]) == [2070, 1380, 1181]
+
+
+def test_exercise_2_accepts_the_threshold_its_worked_answer_cites() -> None:
+    r = ex.drift_return()
+    threshold = r.slow / r.tolerance  # 22 / 1.5: from this baseline a slow call no longer shrinks the limit
+    assert f"{threshold:.2f}" in ex.exercise_2.worked_answer()[1]
+    for typed in (round(threshold, 1), f"{threshold:.2f}", "14.7 rounds"):
+        assert ex.exercise_2.check(typed).ok is True, typed
+    assert ex.exercise_2.check(round(threshold, 1) + 0.3).ok is False

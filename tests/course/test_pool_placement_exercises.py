@@ -61,3 +61,8 @@ def test_each_worked_answer_names_the_answer_its_checker_accepts_and_a_live_coun
         assert right in text, (exercise, text)
     assert "notification peak 10 (pool 4 + 6 skipped)" in " ".join(map(str, ex.exercise_1.worked_answer()))
     assert "catalog done before 0 / 40" in " ".join(map(str, ex.exercise_3.worked_answer()))
+
+
+@pytest.mark.parametrize("typed", ["none", "None", "zero", "no", "nothing", "0"])
+def test_a_count_of_nought_typed_as_a_word_is_the_answer_0(typed) -> None:
+    assert ex.catalog_before_3() == 0 and ex.exercise_3.check(typed).ok is True

@@ -15,18 +15,19 @@ float, a list, ``True``) and answers in one line: ``Right: ...``, ``Not yet: ...
 (Enter checks too) and *Show answer*, the only thing that works the answer out: Run All shows none.
 
 **Code exercises** are the same type: ``read`` gets whatever ``check`` was given, so a reader can
-take a learner's class or function (``exercise.check(MyBulkhead)``), run it under a deadline with
-:func:`run_within` and return what it measured (a peak, the calls refused), which ``right``,
-``wrong`` and ``otherwise`` then judge as they judge a typed number. The wrong kind of object, an
-exception of the learner's or a run past its deadline is one ``Not yet:`` line (:class:`NotUnderstood`).
+take a learner's class or function (``exercise.check(MyBulkhead)``), drive it in an ``async`` check
+run by :func:`run_trial` (:mod:`.trial`: a deadline, its own loop, prints captured) and return what
+it measured (a peak, the calls refused), which ``right``, ``wrong`` and ``otherwise`` then judge as
+they judge a typed number. The wrong kind of object (:func:`.trial.build`), an exception of the
+learner's or a run past its deadline is one ``Not yet:`` line; text typed in the box reaches the
+same reader, which refuses it in one line too.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any, Literal, TypeAlias, TypeVar
@@ -36,6 +37,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from bulkhead_lab.course.ui.panel import display_widget
+from bulkhead_lab.course.ui.trial import DEADLINE, Fault, trial
 from bulkhead_lab.pool.model import TOTAL
 
 T = TypeVar("T")
@@ -142,32 +144,22 @@ def read_duration(answer: object, unit: Literal["s", "ms"], what: str) -> float:
     return value * {(True, "s"): 0.001, (False, "ms"): 1000.0}.get((in_ms, unit), 1.0)
 
 
-def run_within(seconds: float, run: Callable[..., T], *args: object) -> T:
-    """A code exercise's reader calls the learner's ``run(*args)`` through this: its result, or one line.
+def run_trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> T:
+    """A code exercise's reader: its ``check`` of the learner's object, run by :func:`.trial.trial`.
 
-    ``run`` goes on a daemon thread; if it raises, or is still running after ``seconds`` (it is
-    left to finish on its own: Python cannot stop a thread), :class:`NotUnderstood` says so.
+    Returns what the check measured, for the exercise to judge; or raises :class:`NotUnderstood`
+    with one line: the check's :class:`~.trial.Fault`, what the learner's code raised, or that it
+    was still running at the deadline.
     """
-    if not callable(run):
-        raise NotUnderstood(f"{_shown(run)} is not a class or a function; pass one: exercise.check(MyClass).")
-    done: list[tuple[bool, Any]] = []
-
-    def work() -> None:
-        try:
-            done.append((True, run(*args)))
-        except BaseException as e:  # the learner's code may raise anything; it becomes one line
-            done.append((False, e))
-
-    (worker := threading.Thread(target=work, name="exercise", daemon=True)).start()
-    worker.join(seconds)
-    if not done:
+    outcome = trial(check, seconds)
+    if outcome.timed_out:
         raise NotUnderstood(f"it was still running after {seconds:g} s.")
-    ok, result = done[0]
-    if not ok:
-        raise NotUnderstood(
-            f"it raised {type(result).__name__}: {str(result).strip()[:120] or 'no message'}."
-        )
-    return result
+    if isinstance(outcome.error, Fault):
+        raise NotUnderstood(str(outcome.error))
+    if outcome.error is not None:
+        why = (str(outcome.error).splitlines() or ["no message"])[0]
+        raise NotUnderstood(f"it raised {type(outcome.error).__name__}: {why}.")
+    return outcome.value  # type: ignore[return-value]  # a check that returned None is judged as None
 
 
 class Answer:
