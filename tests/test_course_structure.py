@@ -59,10 +59,16 @@ def test_at_least_two_exercises_each_with_an_answer_box(path: Path) -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
 def test_key_takeaways_close_the_notebook_and_say_what_comes_next(path: Path) -> None:
-    last = _markdown(path)[-1]
+    """The takeaways close the story; only appendices (unnumbered, the lesson's bookkeeping) follow."""
+    markdown = _markdown(path)
+    appendices = [i for i, md in enumerate(markdown) if md.startswith("## Appendix: ")]
+    story = markdown[: appendices[0]] if appendices else markdown
+    last = story[-1]
     assert last.startswith("## Key takeaways")
     assert len(re.findall(r"^\* ", last, re.M)) >= 3
     assert "Next" in last or "next" in last
+    after = markdown[len(story) :]
+    assert not any(re.match(r"## \d", md) for md in after), "a numbered section after the takeaways"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))

@@ -3,6 +3,7 @@ lesson's constants and claims, on lesson-shaped runs (no sockets; the live tests
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -102,10 +103,11 @@ def test_a_refused_client_reads_503_busy_try_again_and_the_counter_says_rejected
 
 
 def test_check_js_passes_four_against_the_bulkhead_and_fails_three_against_the_shared_pool() -> None:
-    assert views.checks_text(fake.limited()).splitlines()[-1] == "0 of 4 failed"
-    shared = views.checks_text(fake.shared("node")).splitlines()
-    assert [line[:4] for line in shared[:4]] == ["FAIL", "FAIL", "FAIL", "PASS"]
-    assert shared[-1] == "3 of 4 failed"
+    claims = views.check_claims(fake.limited(), fake.shared("node"))
+    assert [c.here for c in claims[:7]] == ["PASS"] * 4 + ["FAIL"] * 3
+    assert all(c.reproduced for c in claims)
+    passed = views.check_claims(fake.limited(), fake.limited())  # a shared pool that passed would say so
+    assert [c.verdict for c in passed[4:7]] == ["NO"] * 3
 
 
 def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
@@ -124,9 +126,12 @@ def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
 
 
 def test_both_ends_of_sizing_and_the_burst_are_counts() -> None:
-    text = views.sizing_text(fake.small(), fake.big())
-    assert "good orders refused on a healthy day: True" in text and "Payment's peak: 15 (3 x" in text
-    assert views.burst_text(fake.separate(), fake.limited()).splitlines()[1].endswith("Payment counted 10")
+    sizing = {c.says: c for c in views.sizing_claims(fake.small(), fake.big(), fake.limited())}
+    assert sizing["too small: good requests are refused on a normal day"].here.endswith("orders refused")
+    too_big = sizing["too big: a slow dependency holds a large share before the wall stops it"]
+    assert too_big.here == "the whole limit" and too_big.reproduced
+    burst = views.burst_claims(fake.separate(), fake.limited())
+    assert burst[0].here == "20" and burst[1].here.startswith("Payment counted 10 calls")
 
 
 def test_littles_law_gives_the_lessons_two_and_five_or_six() -> None:
@@ -138,21 +143,20 @@ def test_littles_law_gives_the_lessons_two_and_five_or_six() -> None:
 # --- the lesson's numbers beside ours --------------------------------------------------------------
 
 
-def test_every_compare_table_has_a_lesson_column_and_says_why_where_they_differ() -> None:
+def test_a_story_table_puts_the_lessons_value_beside_this_runs_and_nothing_else() -> None:
     tables = [
-        views.shared_compare(fake.shared("node"), fake.shared("aiohttp")),
-        views.separate_compare(fake.separate()),
-        views.limited_compare(fake.limited()),
-        views.keepalive_compare(fake.healthy(), fake.healthy(keepalive=True, rule="node"),
-                                fake.healthy(keepalive=True)),
+        views.beside(views.shared_claims(fake.shared("node"), fake.healthy())),
+        views.beside(views.separate_claims(fake.separate())),
+        views.beside(views.limited_claims(fake.limited(), fake.separate())),
         views.setup_table(),
-    ]  # fmt: skip
-    for table in tables:
-        assert "lesson 004" in table.columns and "why they differ" in table.columns
-    assert views.shared_compare(fake.shared("node"), fake.shared("aiohttp")).loc[
-        "stock checks", "why they differ"
     ]
-    assert "columns]" not in repr(views.setup_table()) and "..." not in repr(views.setup_table())
+    for table in tables:
+        assert list(table.columns) == ["lesson 004", "here"] and table.index.name == "lesson 004 says"
+    setup = views.setup_table()
+    assert list(setup["lesson 004"]) == list(setup["here"])  # the lesson's services and sizes, here
+    assert "columns]" not in repr(setup) and "..." not in repr(setup)
+    limited = views.beside(views.limited_claims(fake.limited(), fake.separate()))
+    assert limited.loc["10 were refused", "here"] == "10"
 
 
 def test_the_panel_table_adds_the_lessons_row_only_at_the_lessons_sizes() -> None:
@@ -219,14 +223,15 @@ def test_on_lesson_shaped_runs_47_of_the_lessons_49_claims_hold_and_2_are_said_w
         "... and then the stock checks took about 6 s anyway",
         "a healthy call made 300 times slower",
     ]
-    assert all(c.kind == NOT_HERE and c.why for c in claims if not c.reproduced)
+    assert all(c.shown == NOT_HERE and c.why for c in claims if not c.reproduced)
     count = views.claims_count(claims).splitlines()
     assert count[0].startswith(
         "lesson 004's claims reproduced in checked output: 47 of 49 (28 exactly, 19 as"
     )
-    assert {c.kind for c in claims} == {EXACT, INVARIANT, NOT_HERE}
+    assert {c.shown for c in claims} == {EXACT, INVARIANT, NOT_HERE}
     table = views.claims_table(claims)
     assert list(table.index) == list(range(1, 50)) and "columns]" not in repr(table)  # shown whole
+    assert list(table.columns) == ["where", "lesson 004 says", "lesson 004", "here", "reproduced"]
 
 
 def test_a_claim_that_stops_holding_says_no() -> None:
@@ -238,3 +243,15 @@ def test_a_claim_that_stops_holding_says_no() -> None:
         "... including a stock check that took 6.2 s",
     ]
     assert views.claims_count(claims).splitlines()[0].split(":")[1].startswith(" 45 of 49")
+
+
+def test_the_notebooks_takeaways_give_the_count_its_appendix_prints() -> None:
+    notebook = Path(__file__).resolve().parents[2] / "notebooks" / "04_fail_fast_queue.ipynb"
+    cells = ["".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]]
+    takeaways = " ".join(next(text for text in cells if text.startswith("## Key takeaways")).split())
+    count = views.claims_count(views.lesson_claims(_runs())).splitlines()[0]
+    reproduced, total, exact, invariant = re.findall(r"\d+", count.split(":", 1)[1])[:4]
+    assert f"Of lesson 004's {total} claims, {reproduced} are reproduced in checked output" in takeaways
+    assert f"({exact} exactly, {invariant} as invariant facts" in takeaways
+    starts = [text.split("\n")[0] for text in cells]
+    assert starts.index("## Appendix: lesson 004's claims, checked") > starts.index("## Key takeaways")

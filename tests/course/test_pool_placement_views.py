@@ -113,12 +113,12 @@ def test_a_fact_that_stops_holding_changes_the_checked_output() -> None:
         ("pool per dependency", batch("separate", 4, 4, 0, 39, (4, 4), 3010.0)),
         ROWS[2],
     ]
-    table = views.claims_table(views.placement_claims(slow_neighbour))
-    assert table.loc["pool per dependency: catalog done before", "here (no timing)"] == "39 / 40"
+    table = views.claims_table(views.placement_claims(slow_neighbour)).set_index("lesson 003 says")
+    assert table.loc["pool per dependency: catalog done before", "here"] == "39 / 40"
     assert table.loc["pool per dependency: catalog done before", "reproduced"] == "NO"
     too_fast = [("1 / 4", batch("separate", 1, 4, 0, 40, (1, 4), 11000.0)), *SIZING[1:]]
-    table = views.claims_table(views.sizing_claims(too_fast))
-    assert table.loc["1 / 4: duration", "here (no timing)"] == "shorter than its ideal 12000 ms"
+    table = views.claims_table(views.sizing_claims(too_fast)).set_index("lesson 003 says")
+    assert table.loc["1 / 4: duration", "here"] == "shorter than its ideal 12000 ms"
     failed = PoolTestRun([None, "/run?... answered notification 11, expected 12", None])
     assert "not ok 2 - a skipped call site exceeds the pool limit" in failed.tap()
     assert views.claims_count(all_claims(tests=failed)).startswith(
@@ -134,8 +134,8 @@ def test_no_claim_shown_in_checked_output_carries_a_timing_number() -> None:
 
 
 def test_the_notebooks_closing_note_gives_the_count_its_checked_output_prints() -> None:
-    cells = json.loads(NOTEBOOK.read_text())["cells"]
-    last = "".join(cells[-1]["source"])
+    cells = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"]]
+    last = next(text for text in cells if text.startswith("## Key takeaways"))
     count = views.claims_count(all_claims()).splitlines()[0]
     reproduced, total, exact, invariant = re.findall(r"\d+", count.split(":", 1)[1])[:4]
     assert f"Of lesson 003's {total} claims, {reproduced} are reproduced in checked output" in last

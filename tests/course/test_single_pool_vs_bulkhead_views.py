@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bulkhead_lab import cache
@@ -185,3 +187,22 @@ def test_a_bad_slider_value_is_one_line_naming_the_parameter(call, name) -> None
     with pytest.raises(ValueError) as err:
         call()
     assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
+
+
+def test_the_model_reproduces_all_14_figures_lesson_000_states_exactly() -> None:
+    claims = views.lesson_claims()
+    assert len(claims) == 14 and all(c.reproduced for c in claims)
+    assert views.claims_count(claims).splitlines() == [
+        "lesson 000's claims reproduced in checked output: 14 of 14 (14 exactly)",
+        "not reproduced: 0",
+    ]
+    other_day = views.lesson_claims(Params(slow=30))  # another slowdown: the lesson's figures no longer hold
+    assert [c.verdict for c in other_day[:2]] == ["NO", "yes"]  # one pool suffers; 24/8's tracking does not
+
+
+def test_every_number_of_lesson_000s_figures_is_in_its_text(seeds) -> None:
+    text = next(seeds.glob("000_*.txt")).read_text(encoding="utf-8").replace("49,640", "49640")
+    for where, says, value in views.LESSON_000:
+        assert where in text.replace("’", "'"), where
+        for number in re.findall(r"\d+(?:\.\d+)?", str(value)):
+            assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text), (says, number)

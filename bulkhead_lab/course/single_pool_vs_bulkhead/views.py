@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import pandas as pd
 
 from bulkhead_lab import cache
+from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, table
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.model import LESSON_SPLIT, MODES, TOTAL, Counters, Params, split_label
 from bulkhead_lab.validation import check_int
@@ -100,27 +102,32 @@ def sizing_frame(base: Params = Params()) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("pool split")
 
 
-# Lesson 000's printed figures, as it prints them (000_*.txt: its output and its summary).
-LESSON_000 = {
-    "single pool, slowdown: tracking dropped": 2654,
-    "24/8, slowdown: tracking dropped": 172,
-    "tracking drops less under 24/8 on the slowdown day (%)": 93.5,
-    "tracking requests rescued in a 10-minute failure": 49640,
-    "event dropped on the slowdown day: single pool -> 24/8": "600 -> 2011",
-    "healthy day: all dropped, single pool -> 24/8": "105 -> 578",
-    "healthy day: drops multiplied by": 5.5,
-    "healthy day: utilization": "0.541 -> 0.524",
-    "healthy day: average busy slots": "17.31 -> 16.77",
-    "healthy day: idle slots at rejections under 24/8": 4239,
-    "extra drops under 24/8: tracking, event": "+94, +379",
-    "28/4: slowdown tracking dropped, healthy event dropped": "11, 1754",
-    "16/16: healthy tracking dropped": 2591,
-    "27/5 instead of 24/8: healthy tracking dropped, event dropped": "26, 1303",
-}
+# Lesson 000's figures, as its text states them: (where, what, the lesson's value), in its order.
+FAILING, COST, SIZE = (
+    "The Bulkhead Does Not Change the Failing Day",
+    "The Failure-Free Day's Cost",
+    "Bulkhead Size Trades the Two Days",
+)
+LESSON_000: tuple[tuple[str, str, object], ...] = (
+    (FAILING, "single pool, slowdown: tracking dropped", 2654),
+    (FAILING, "24/8, slowdown: tracking dropped", 172),
+    (FAILING, "tracking drops less under 24/8 on the slowdown day (%)", 93.5),
+    (FAILING, "tracking requests rescued in a 10-minute failure", 49640),
+    (FAILING, "event dropped on the slowdown day: single pool -> 24/8", "600 -> 2011"),
+    (COST, "healthy day: all dropped, single pool -> 24/8", "105 -> 578"),
+    (COST, "healthy day: drops multiplied by", 5.5),
+    (COST, "healthy day: utilization", "0.541 -> 0.524"),
+    (COST, "healthy day: average busy slots", "17.31 -> 16.77"),
+    (COST, "healthy day: idle slots at rejections under 24/8", 4239),
+    (COST, "extra drops under 24/8: tracking, event", "+94, +379"),
+    (SIZE, "28/4: slowdown tracking dropped, healthy event dropped", "11, 1754"),
+    (SIZE, "16/16: healthy tracking dropped", 2591),
+    (SIZE, "27/5 instead of 24/8: healthy tracking dropped, event dropped", "26, 1303"),
+)
 
 
-def beside_the_lesson(base: Params = Params()) -> pd.DataFrame:
-    """Every figure lesson 000 prints in its text, beside the same figure computed here."""
+def lesson_claims(base: Params = Params()) -> list[Claim]:
+    """Every figure lesson 000 states in its text, beside the same figure computed by the model here."""
     gain, cost, sens = (
         lesson000.failing_day_gain(base),
         lesson000.failure_free_cost(base),
@@ -145,13 +152,17 @@ def beside_the_lesson(base: Params = Params()) -> pd.DataFrame:
         table[16].healthy.tracking_dropped,
         f"{sens.narrower.tracking_dropped}, {sens.narrower.event_dropped}",
     ]
-    rows = [
-        (name, str(value), str(here))
-        for (name, value), here in zip(LESSON_000.items(), computed, strict=True)
-    ]
-    frame = pd.DataFrame(rows, columns=["figure", "lesson 000", "computed here"]).set_index("figure")
-    frame["same"] = frame["lesson 000"] == frame["computed here"]
-    return frame
+    return [exact(*said, here) for said, here in zip(LESSON_000, computed, strict=True)]
+
+
+def claims_table(claims: Iterable[Claim]) -> WideFrame:
+    """Every figure, numbered, with where the lesson states it and whether it is reproduced (the appendix)."""
+    return table(claims, "lesson 000", appendix=True)
+
+
+def claims_count(claims: Iterable[Claim]) -> str:
+    """How many of the lesson's figures the model reproduces (exactly: the model is seeded)."""
+    return count(claims, "lesson 000")
 
 
 # --- the slider views -----------------------------------------------------------------------

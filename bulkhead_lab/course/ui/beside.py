@@ -1,27 +1,33 @@
-"""A lesson's claims beside what a live run shows without timing: one claim, its verdict, the table.
+"""A lesson's statement beside this run's value: one claim, one table, one count line.
 
-A *claim* is a number or fact a lesson states. Live notebooks (03, 04) reproduce each one of
-three ways:
+A :class:`Claim` is a number or fact a lesson states: where the lesson says it, what it says,
+the lesson's value, and how this run shows it, one of three ways:
 
-- :data:`EXACT`: the same value, counted by a service itself or read from the source;
+- :data:`EXACT`: the same value, character for character (a count, a peak, a line of output);
 - :data:`INVARIANT`: a duration, which timing moves, as a fact timing cannot change (a floor no
   machine can beat, an order of events, a bound the lesson's own check uses);
-- :data:`NOT_HERE`: what this implementation does not reproduce, and why.
+- :data:`NOT_HERE`: not reproduced here, and why in a few words (the notebook says it once, in
+  its story; the ``why`` points there).
 
-Every ``here`` string is free of timing, so a notebook cell printing :func:`claims_table` or
-:func:`claims_count` is compared by nbval: if a fact stops holding, the checked output changes.
-Each notebook's ``views.claims`` module states its lesson's claims with :func:`exact` and
-:func:`fact`.
+Every ``here`` is free of timing, so a cell showing :func:`table` or :func:`count` is compared
+by nbval: if a fact stops holding, the checked output changes. The story shows a section's claims
+as two columns, the lesson's value beside this run's; the appendix shows them all, numbered, with
+where the lesson says each and whether it is reproduced. Notebooks 02, 03 and 04 state their
+lessons' claims with :func:`exact`, :func:`fact` and :func:`not_here`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import pandas as pd
 
-EXACT, INVARIANT, NOT_HERE = "exact", "as an invariant", "not reproducible here"
+Shown = Literal["exact", "as an invariant", "not reproducible here"]
+EXACT: Shown = "exact"
+INVARIANT: Shown = "as an invariant"
+NOT_HERE: Shown = "not reproducible here"
 
 
 class WideFrame(pd.DataFrame):
@@ -43,72 +49,78 @@ class WideFrame(pd.DataFrame):
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of a lesson: where it is, what it says, its value there and here, whether it holds."""
+    """One claim of a lesson: where it says it, what it says, its value there and here, whether it holds."""
 
-    section: str
+    where: str
     says: str
     lesson: str
     here: str
-    kind: str
+    shown: Shown
     holds: bool
-    why: str = ""  # why a claim is not reproducible here
+    why: str = ""  # why a claim is not reproducible here, in a few words
 
     @property
     def reproduced(self) -> bool:
-        return self.holds and self.kind != NOT_HERE
+        return self.holds and self.shown != NOT_HERE
 
     @property
     def verdict(self) -> str:
-        if self.kind == NOT_HERE:
+        if self.shown == NOT_HERE:
             return "no: see why below"
         if not self.holds:
             return "NO"
-        return "yes" if self.kind == EXACT else "yes, " + self.kind
+        return "yes" if self.shown == EXACT else "yes, " + self.shown
 
 
-def exact(section: str, says: str, lesson: object, here: object) -> Claim:
+def exact(where: str, says: str, lesson: object, here: object) -> Claim:
     """A claim that holds when this run shows the lesson's value, character for character."""
-    return Claim(section, says, str(lesson), str(here), EXACT, str(here) == str(lesson))
+    return Claim(where, says, str(lesson), str(here), EXACT, str(here) == str(lesson))
 
 
-def fact(section: str, says: str, lesson: str, holds: bool, yes: str, no: str) -> Claim:
+def fact(where: str, says: str, lesson: str, holds: bool, yes: str, no: str) -> Claim:
     """A claim reproduced as a timing-free fact: ``yes`` shown when it holds, ``no`` when not."""
-    return Claim(section, says, lesson, yes if holds else no, INVARIANT, holds)
+    return Claim(where, says, lesson, yes if holds else no, INVARIANT, holds)
 
 
-def claims_table(claims: Iterable[Claim], lesson: str, numbered: bool = False) -> WideFrame:
-    """The claims as a table: what ``lesson`` says, its value, what this run shows, and the verdict.
+def not_here(where: str, says: str, lesson: object, here: str, why: str) -> Claim:
+    """A claim this run does not reproduce: what it shows instead, and why in a few words."""
+    return Claim(where, says, str(lesson), here, NOT_HERE, False, why)
 
-    Numbered, each row also names its section; otherwise the claim's words are the index.
+
+def table(claims: Iterable[Claim], lesson: str, appendix: bool = False) -> WideFrame:
+    """The claims beside this run: what ``lesson`` says, its value, and this run's.
+
+    In the story, the claim's words are the index; in the appendix each row is numbered and also
+    says where the lesson says it and whether it is reproduced.
     """
     claims = list(claims)
-    frame = WideFrame(
-        [
-            {
-                **({"section": c.section} if numbered else {}),
-                f"{lesson} says": c.says,
-                lesson: c.lesson,
-                "here (no timing)": c.here,
-                "reproduced": c.verdict,
-            }
-            for c in claims
-        ]
-    )
-    if numbered:
+    rows = [
+        {
+            **({"where": c.where} if appendix else {}),
+            f"{lesson} says": c.says,
+            lesson: c.lesson,
+            "here": c.here,
+            **({"reproduced": c.verdict} if appendix else {}),
+        }
+        for c in claims
+    ]
+    frame = WideFrame(rows)
+    if appendix:
         frame.index = pd.RangeIndex(1, len(claims) + 1, name="claim")
         return frame
     return WideFrame(frame.set_index(f"{lesson} says"))
 
 
-def claims_count(claims: Iterable[Claim], lesson: str, invariants: str) -> str:
-    """How many claims checked output reproduces, exactly or as ``invariants``, which cannot be, and why."""
+def count(claims: Iterable[Claim], lesson: str, invariants: str = "") -> str:
+    """How many claims checked output reproduces, exactly or as ``invariants``; which not, and why."""
     claims = list(claims)
-    n_exact = sum(c.reproduced and c.kind == EXACT for c in claims)
-    n_invariant = sum(c.reproduced and c.kind == INVARIANT for c in claims)
+    n_exact = sum(c.reproduced and c.shown == EXACT for c in claims)
+    n_invariant = sum(c.reproduced and c.shown == INVARIANT for c in claims)
     missing = [c for c in claims if not c.reproduced]
+    how = f", {n_invariant} as invariant facts: {invariants}" if n_invariant else ""
     lines = [
         f"{lesson}'s claims reproduced in checked output: {n_exact + n_invariant} of {len(claims)} "
-        f"({n_exact} exactly, {n_invariant} as invariant facts: {invariants})",
+        f"({n_exact} exactly{how})",
         f"not reproduced: {len(missing)}",
     ]
     lines += [f"  - {c.says}: {lesson} {c.lesson}; here {c.here}. Why: {c.why or c.verdict}" for c in missing]

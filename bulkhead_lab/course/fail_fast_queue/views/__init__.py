@@ -3,9 +3,9 @@
 Everything here reads :class:`~bulkhead_lab.live.orders.load.OrdersRun` objects that :func:`run`
 measured on real sockets in this session. This module holds the run tables and the
 sizing rule worked; it re-exports how a run is read (:mod:`.reading`: the runs, the one
-time axis, each request's wait and run), the facts nbval compares (:mod:`.facts`), the
-tables with a "lesson 004" column (:mod:`.compare`) and the lesson's claims
-(:mod:`.claims`), so every notebook cell reads ``views.<name>``.
+time axis, each request's wait and run), a run's own facts nbval compares (:mod:`.facts`)
+and the lesson's claims beside the runs (:mod:`.claims`), so every notebook cell reads
+``views.<name>``.
 """
 
 from __future__ import annotations
@@ -17,22 +17,26 @@ import pandas as pd
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue.views import lesson004
-from bulkhead_lab.course.fail_fast_queue.views.claims import Runs, claims_count, claims_table, lesson_claims
-from bulkhead_lab.course.fail_fast_queue.views.compare import (
-    keepalive_compare,
-    limited_compare,
-    separate_compare,
+from bulkhead_lab.course.fail_fast_queue.views.claims import (
+    Runs,
+    beside,
+    burst_claims,
+    check_claims,
+    claims_count,
+    claims_table,
+    keepalive_claims,
+    lesson_claims,
+    limited_claims,
+    separate_claims,
     setup_table,
-    shared_compare,
+    shared_claims,
+    sizing_claims,
 )
 from bulkhead_lab.course.fail_fast_queue.views.facts import (
     bulkhead_counters_text,
-    burst_text,
-    checks_text,
     facts,
     keepalive_text,
     refusal_text,
-    sizing_text,
     stall_ratio,
     stall_text,
 )
@@ -153,7 +157,8 @@ def limit_rule_source() -> str:
 
 
 def littles_law() -> str:
-    """The lesson's sizing rule worked: 20 calls/s x 0.1 s = 2 in flight; x 2.5 and x 3 give 5 and 6."""
+    """The lesson's sizing rule worked: 20 calls/s x 0.1 s = 2 in flight; x 2.5 and x 3 give 5 and 6
+    (the lesson's own "about 2" and "say 5 or 6" stand beside them in :func:`.claims.sizing_claims`)."""
     rate, hold = lesson004.RATE, lesson004.HOLD
     load = sizing.in_flight(rate, hold)
     low, high = sizing.suggested_limit(rate, hold, 2.5), sizing.suggested_limit(rate, hold, 3.0)
@@ -162,34 +167,32 @@ def littles_law() -> str:
             f"in flight = {rate:g} calls/s x {hold:g} s = {load:g} calls",
             f"limit with 2.5x headroom: ceil({load:g} x 2.5) = {low}",
             f"limit with 3x headroom:   ceil({load:g} x 3) = {high}",
-            f"lesson 004: about {lesson004.IN_FLIGHT} in progress; 'say "
-            f"{lesson004.SUGGESTED[0]} or {lesson004.SUGGESTED[1]}'",
         ]
     )
 
 
 __all__ = [
-    "LESSON_AXIS",
-    "RULE_WORDS",
-    "VARIANT_WORDS",
     "Bar",
     "Counters",
+    "LESSON_AXIS",
+    "RULE_WORDS",
     "Runs",
+    "VARIANT_WORDS",
     "bars",
+    "beside",
     "bulkhead_counters_text",
-    "burst_text",
-    "stall_text",
+    "burst_claims",
+    "check_claims",
     "checks_table",
-    "checks_text",
     "claims_count",
     "claims_table",
     "counters",
     "facts",
-    "keepalive_compare",
+    "keepalive_claims",
     "keepalive_text",
     "lesson_claims",
     "limit_rule_source",
-    "limited_compare",
+    "limited_claims",
     "littles_law",
     "nice_end",
     "panel_table",
@@ -199,11 +202,12 @@ __all__ = [
     "round_ends",
     "run",
     "run_label",
-    "separate_compare",
+    "separate_claims",
     "setup_table",
-    "shared_compare",
-    "sizing_text",
+    "shared_claims",
+    "sizing_claims",
     "stall_ratio",
+    "stall_text",
     "summary_table",
     "time_axis",
     "waiting",

@@ -1,20 +1,14 @@
-"""Lesson 004's claims, each beside what this notebook's runs show without timing, and how many hold.
+"""Lesson 004's claims, each beside what this notebook's runs show without timing (:mod:`.ui.beside`).
 
-A *claim* is a number or fact the lesson states about its services, its load, its runs,
-check.js and its sizing rule; a fact the lesson states twice (its introduction repeats
-its runs' numbers) counts once. The analogy, the four questions' definitions and the
-advice are not claims a run can check; the notebook shows them beside the facts that
-illustrate them. Each claim is reproduced one of three ways:
+A claim is a number or fact the lesson states about its services, its load, its runs, check.js
+and its sizing rule; a fact its introduction repeats counts once. The analogy, the four questions'
+definitions and the advice are not claims a run can check. Peaks, counts, rounds, the 503 body,
+``/admin/bulkhead`` and check.js's verdicts are shown exactly; durations, which timing moves, as
+facts timing cannot change: a floor no machine can beat (four rounds of 3 s), an order of events
+(every refusal before Payment's first answer), or check.js's own bounds (300 ms, 200 ms).
 
-- :data:`EXACT`: the same value, counted by a service itself (peaks, counts, rounds, the
-  503 body, ``/admin/bulkhead``, check.js's verdicts);
-- :data:`INVARIANT`: a duration, which timing moves, as a fact timing cannot change: a
-  floor no machine can beat (four rounds of 3 s), an order of events (every refusal
-  before Payment's first answer), or check.js's own wide bounds (300 ms, 200 ms);
-- :data:`NOT_HERE`: what these runs do not reproduce, and why.
-
-Every ``here`` string is free of timing, so a notebook cell printing :func:`claims_table`
-is compared by nbval: if a fact stops holding, the checked output changes.
+Each section's claims take the runs they read, so a story cell shows them beside its run
+(:func:`beside`); :func:`lesson_claims` gathers them all for the appendix.
 """
 
 from __future__ import annotations
@@ -24,7 +18,6 @@ from dataclasses import dataclass
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue.views import lesson004 as L
-from bulkhead_lab.course.fail_fast_queue.views.compare import NODE_BUFFER
 from bulkhead_lab.course.fail_fast_queue.views.facts import (
     TOLERANCE,
     inventory_idle_while_orders_waited,
@@ -33,14 +26,13 @@ from bulkhead_lab.course.fail_fast_queue.views.facts import (
     stock_after_every_order,
     stock_waited_for_payment,
 )
-from bulkhead_lab.course.ui.beside import NOT_HERE, Claim, WideFrame
-from bulkhead_lab.course.ui.beside import claims_count as _count
-from bulkhead_lab.course.ui.beside import claims_table as _table
-from bulkhead_lab.course.ui.beside import exact as _exact
-from bulkhead_lab.course.ui.beside import fact as _fact
+from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
 from bulkhead_lab.live.orders.checks import check_orders, keepalive_facts
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.service import BUSY, KEEPALIVE_TIMEOUT
+from bulkhead_lab.live.orders.service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
+
+LESSON = "lesson 004"
+STOCK_BOUND, REFUSAL_BOUND = L.CHECK_STOCK_MS / 1000, L.CHECK_REFUSAL_MS / 1000  # s: check.js's bounds
 
 
 @dataclass(frozen=True)
@@ -73,185 +65,198 @@ def _pools(r: OrdersRun) -> str:
     return f"{p.get('payment', {}).get('limit')} + {p.get('inventory', {}).get('limit')}"
 
 
-def setup_claims(runs: Runs) -> list[Claim]:
+def _fast_stock(where: str, says: str, lesson: str, r: OrdersRun) -> Claim:
+    return fact(where, says, lesson, r.slowest("stock") < STOCK_BOUND, "under 300 ms (check.js's bound)",
+                "300 ms or more")  # fmt: skip
+
+
+def setup_table() -> WideFrame:
+    """The lesson's services, load and pools beside this notebook's (constants: no run needed)."""
     s = "The services and the load"
+    load = f"{L.ORDERS} orders at once, {L.STOCK_CHECKS} stock checks {L.STOCK_DELAY_MS} ms later"
+    return beside([
+        exact(s, "Payment answers in", f"{L.PAYMENT_MS} ms", f"{FAST_LATENCY * 1000:g} ms"),
+        exact(s, "Payment switched slow answers in", f"{L.SLOW_S:g} s", f"{SLOW_LATENCY:g} s"),
+        exact(s, "Inventory answers in", f"{L.INVENTORY_MS} ms", f"{FAST_LATENCY * 1000:g} ms"),
+        exact(s, "the load (load.js)", load, load),
+        exact(s, "one shared pool", f"{L.SHARED_POOL} connections", f"{L.SHARED_POOL} connections"),
+        exact(s, "a pool per dependency", f"{L.POOL_EACH} + {L.POOL_EACH}", f"{L.POOL_EACH} + {L.POOL_EACH}"),
+        exact(s, "the bulkhead around Payment", f"{L.LIMIT} running + {L.QUEUE} waiting",
+              f"{L.LIMIT} running + {L.QUEUE} waiting"),
+    ])  # fmt: skip
+
+
+def setup_claims(runs: Runs) -> list[Claim]:
+    s, r = "The services and the load", runs.limited
     slow = (runs.shared, runs.separate, runs.limited)
     every = (*slow, runs.baseline, runs.keepalive, runs.keepalive_separate)
-    r = runs.limited
+    late = all(min(x.start for x in q.stock_checks) >= L.STOCK_DELAY_MS / 1000 - TOLERANCE for q in every)
     return [
-        _fact(s, "Payment answers in 20 ms", f"{L.PAYMENT_MS} ms", _ran([runs.baseline], "order", 0.020),
-              "every healthy Payment call took at least 20 ms", "a Payment call was quicker than 20 ms"),
-        _fact(s, "... or in 3 s when switched slow", f"{L.SLOW_S:g} s", _ran(slow, "order", L.SLOW_S),
-              "every slow Payment call took at least 3 s", "a slow Payment call was quicker than 3 s"),
-        _fact(s, "Inventory always answers in about 20 ms", f"{L.INVENTORY_MS} ms",
-              _ran(every, "stock", 0.020, 1.0), "every Inventory call took 20 ms to under 1 s, in every run",
-              "an Inventory call fell outside 20 ms to 1 s"),
-        _exact(s, "load.js sends 20 orders at once and 10 stock checks", f"{L.ORDERS} + {L.STOCK_CHECKS}",
-               f"{len(r.orders)} + {len(r.stock_checks)}"),
-        _fact(s, "... the stock checks 100 ms after the orders", f"{L.STOCK_DELAY_MS} ms",
-              all(min(x.start for x in q.stock_checks) >= L.STOCK_DELAY_MS / 1000 - TOLERANCE for q in every),
-              "every run sent them at least 100 ms later", "a run sent them sooner"),
+        fact(s, "Payment answers in 20 ms", f"{L.PAYMENT_MS} ms", _ran([runs.baseline], "order", 0.020),
+             "every healthy Payment call took at least 20 ms", "a Payment call was quicker than 20 ms"),
+        fact(s, "... or in 3 s when switched slow", f"{L.SLOW_S:g} s", _ran(slow, "order", L.SLOW_S),
+             "every slow Payment call took at least 3 s", "a slow Payment call was quicker than 3 s"),
+        fact(s, "Inventory always answers in about 20 ms", f"{L.INVENTORY_MS} ms",
+             _ran(every, "stock", 0.020, 1.0), "every Inventory call took 20 ms to under 1 s, in every run",
+             "an Inventory call fell outside 20 ms to 1 s"),
+        exact(s, "load.js sends 20 orders at once and 10 stock checks", f"{L.ORDERS} + {L.STOCK_CHECKS}",
+              f"{len(r.orders)} + {len(r.stock_checks)}"),
+        fact(s, "... the stock checks 100 ms after the orders", f"{L.STOCK_DELAY_MS} ms", late,
+             "every run sent them at least 100 ms later", "a run sent them sooner"),
     ]  # fmt: skip
 
 
-def shared_claims(runs: Runs) -> list[Claim]:
+def shared_claims(r: OrdersRun, baseline: OrdersRun) -> list[Claim]:
+    """One shared pool (the Node-like one, as the lesson's): Payment healthy, then slow."""
     s = "One shared pool"
-    r, base = runs.shared, runs.baseline
     return [
-        _exact(s, "one Agent for every call, at most 10 connections", f"one pool of {L.SHARED_POOL} for both",
-               _pools(r)),
-        _fact(s, "Payment healthy: stock checks 27 - 29 ms", "27 - 29 ms", base.slowest("stock") < 0.3,
-              "under 300 ms (check.js's bound)", "300 ms or more"),
-        _exact(s, "Payment slow: Payment's own counter shows 10 calls at once", L.SHARED_PAYMENT_PEAK,
-               r.payment.get("peak")),
-        _fact(s, "Payment slow: the stock checks took about 6 s each", f"about {L.SHARED_STOCK_S:g} s",
-              stock_after_every_order(r) and len(r.served_waves()) == 2,
-              "Node-like pool: each had a connection only after both rounds' orders had theirs",
-              "a stock check got a connection before every waiting order"),
-        _fact(s, "Inventory is healthy: there was no free connection to reach it", "no free connection",
-              stock_waited_for_payment(r), "each waited for slow Payment calls; its own call took under 1 s",
-              "a stock check did not wait, or its own call was slow"),
+        exact(s, "one Agent for every call, at most 10 connections", f"one pool of {L.SHARED_POOL} for both",
+              _pools(r)),
+        _fast_stock(s, "Payment healthy: stock checks 27 - 29 ms", "27 - 29 ms", baseline),
+        exact(s, "Payment slow: Payment's own counter shows 10 calls at once", L.SHARED_PAYMENT_PEAK,
+              r.payment.get("peak")),
+        fact(s, "Payment slow: the stock checks took about 6 s each", f"about {L.SHARED_STOCK_S:g} s",
+             stock_after_every_order(r) and len(r.served_waves()) == 2,
+             "each had a connection only after both rounds' orders had theirs",
+             "a stock check got a connection before every waiting order"),
+        fact(s, "Inventory is healthy: there was no free connection to reach it", "no free connection",
+             stock_waited_for_payment(r), "each waited for slow Payment calls; its own call took under 1 s",
+             "a stock check did not wait, or its own call was slow"),
     ]  # fmt: skip
 
 
-def keepalive_claims(runs: Runs) -> list[Claim]:
-    s = "Keep-alive, Payment healthy"
-    r, sep = runs.keepalive, runs.keepalive_separate
-    f = keepalive_facts(r)
+def keepalive_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
+    """Keep-alive, Payment healthy: one shared pool on the Node-like rule, then a pool per dependency."""
+    s, f = "Keep-alive, Payment healthy", keepalive_facts(r)
     answered = max(x.end for x in r.orders)
-    waited_out = (
-        all(x.run_start >= KEEPALIVE_TIMEOUT for x in r.stock_checks) and answered < KEEPALIVE_TIMEOUT
+    waited_out = answered < KEEPALIVE_TIMEOUT and all(
+        x.run_start >= KEEPALIVE_TIMEOUT for x in r.stock_checks
+    )
+    no_stall = separate.slowest("stock") < STOCK_BOUND and all(
+        x.run_start < KEEPALIVE_TIMEOUT for x in separate.stock_checks
     )
     return [
-        _fact(s, "the orders finished in about 60 ms", f"about {L.KEEPALIVE_ORDERS_MS} ms",
-              all(x.latency < 1.0 for x in r.orders), "every order within 1 s", "an order took 1 s or more"),
-        Claim(s, "... and then the stock checks took about 6 s anyway", f"about {L.KEEPALIVE_STOCK_S:g} s",
-              "5 s: the Node-like pool's keep-alive timeout (see the next claim)", NOT_HERE, False,
-              NODE_BUFFER),
-        _exact(s, "the 10 idle kept-open connections counted towards the shared limit of 10",
-               f"{L.SHARED_POOL} of {L.SHARED_POOL}, idle counted: True",
-               f"{f.kept_open} of {f.pool_limit}, idle counted: {f.idle_counted}"),
-        _fact(s, "Inventory waited until they were closed, about 5 s later",
-              f"about {L.KEEPALIVE_CLOSE_S:g} s",
-              waited_out, "every stock check had a connection only after the 5-s keep-alive ran out",
-              "a stock check had a connection sooner"),
-        Claim(s, "a healthy call made 300 times slower", f"{L.KEEPALIVE_SLOWER}",
-              "a ratio of two timings (shown in the table above)", NOT_HERE, False,
-              "it divides the stall by a 20-ms call; both ends are reproduced (the claims on either side), "
-              "their ratio moves with every run"),
-        _fact(s, "separate pools do not have this problem", "no stall",
-              sep.slowest("stock") < 0.3 and all(x.run_start < KEEPALIVE_TIMEOUT for x in sep.stock_checks),
-              "pool per dependency, Node-like, keep-alive: every stock check under 300 ms",
-              "a stock check stalled"),
+        fact(s, "the orders finished in about 60 ms", f"about {L.KEEPALIVE_ORDERS_MS} ms",
+             all(x.latency < 1.0 for x in r.orders), "every order within 1 s", "an order took 1 s or more"),
+        not_here(s, "... and then the stock checks took about 6 s anyway", f"about {L.KEEPALIVE_STOCK_S:g} s",
+                 f"{KEEPALIVE_TIMEOUT:g} s, this pool's keep-alive timeout",
+                 "Node 24.6 and newer add a 1-s buffer (section 5)"),
+        exact(s, "the 10 idle kept-open connections counted towards the shared limit of 10",
+              f"{L.SHARED_POOL} of {L.SHARED_POOL}, idle counted: True",
+              f"{f.kept_open} of {f.pool_limit}, idle counted: {f.idle_counted}"),
+        fact(s, "Inventory waited until they were closed, about 5 s later",
+             f"about {L.KEEPALIVE_CLOSE_S:g} s", waited_out,
+             "every stock check had a connection only after the 5-s keep-alive ran out",
+             "a stock check had a connection sooner"),
+        not_here(s, "a healthy call made 300 times slower", L.KEEPALIVE_SLOWER, "a ratio of two timings",
+                 "it moves with every run; both its ends are claims here"),
+        fact(s, "separate pools do not have this problem", "no stall", no_stall,
+             "pool per dependency, Node-like, keep-alive: every stock check under 300 ms",
+             "a stock check stalled"),
     ]  # fmt: skip
 
 
-def separate_claims(runs: Runs) -> list[Claim]:
+def separate_claims(r: OrdersRun) -> list[Claim]:
+    """A pool per dependency, Payment slow."""
     s = "A pool per dependency"
-    r = runs.separate
     rounds, held = slowest_at_least_rounds(r)
     return [
-        _exact(s, "two Agents of 5 connections each", f"{L.POOL_EACH} + {L.POOL_EACH}", _pools(r)),
-        _fact(s, "the stock checks stayed at 38 - 58 ms", "38 - 58 ms", r.slowest("stock") < 0.3,
-              "under 300 ms (check.js's bound)", "300 ms or more"),
-        _fact(s, "the slowest order waited 12 s", f"{L.SEPARATE_SLOWEST_S:g} s", held and rounds == 4,
-              "at least 4 x 3 s = 12 s", f"{rounds} rounds, or quicker than them"),
-        _exact(s, "four rounds of 3 s (20 payments through 5 connections)", "5, 5, 5, 5", _rounds(r)),
-        _exact(s, "Payment can still use up its own 5", L.POOL_EACH, r.payment.get("peak")),
-        _fact(s, "... but it cannot touch Inventory's, not even idle ones", "cannot borrow",
-              inventory_idle_while_orders_waited(r) and r.payment.get("peak") == L.POOL_EACH,
-              "Inventory's pool sat idle while orders waited; Payment's peak stayed 5", "Payment borrowed"),
+        exact(s, "two Agents of 5 connections each", f"{L.POOL_EACH} + {L.POOL_EACH}", _pools(r)),
+        _fast_stock(s, "the stock checks stayed at 38 - 58 ms", "38 - 58 ms", r),
+        fact(s, "the slowest order waited 12 s", f"{L.SEPARATE_SLOWEST_S:g} s",
+             held and rounds == L.SEPARATE_ROUNDS,
+             "at least 4 x 3 s = 12 s", f"{rounds} rounds, or quicker than them"),
+        exact(s, "four rounds of 3 s (20 payments through 5 connections)",
+              ", ".join([str(L.POOL_EACH)] * L.SEPARATE_ROUNDS), _rounds(r)),
+        exact(s, "Payment can still use up its own 5", L.POOL_EACH, r.payment.get("peak")),
+        fact(s, "... but it cannot touch Inventory's, not even idle ones", "cannot borrow",
+             inventory_idle_while_orders_waited(r) and r.payment.get("peak") == L.POOL_EACH,
+             "Inventory's pool sat idle while orders waited; Payment's peak stayed 5", "Payment borrowed"),
     ]  # fmt: skip
 
 
-def limited_claims(runs: Runs) -> list[Claim]:
-    s = "The bulkhead"
-    r, sep = runs.limited, runs.separate
-    busy = r.bulkhead_busy or {}
+def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
+    """The bulkhead (5 running, 5 waiting), Payment slow; ``separate``: the same load without it."""
+    s, busy = "The bulkhead", r.bulkhead_busy or {}
     refused = [x for x in r.orders if x.outcome == "refused"]
+    quick = r.slowest("order", "refused") < REFUSAL_BOUND
+    own = (r.pools or {}).get("inventory", {}).get("limit")
     return [
-        _exact(s, "bulkhead(5, 5): 5 calls run and 5 more wait", f"{L.LIMIT} running, {L.QUEUE} waiting",
-               f"{busy.get('running')} running, {busy.get('queued')} waiting"),
-        _exact(s, "when both are full the route answers HTTP 503", "503 for every refusal",
-               "503 for every refusal" if refused and all(x.status == 503 for x in refused) else "another"),
-        _exact(s, "... with a clear 'busy, try again'", BUSY,
-               refused[0].body.get("error") if refused else "-"),
-        _exact(s, "Inventory keeps its own pool as before", f"its own {L.POOL_EACH}, peak within it",
-               f"its own {(r.pools or {}).get('inventory', {}).get('limit')}, peak within it"
-               if r.inventory.get("peak", 99) <= L.POOL_EACH else "over its pool"),
-        _fact(s, "stock checks 30 - 53 ms", "30 - 53 ms", r.slowest("stock") < 0.3,
-              "under 300 ms (check.js's bound)", "300 ms or more"),
-        _exact(s, "10 orders were served", L.LIMITED_SERVED, r.served),
-        _exact(s, "... 5 after 3 s, 5 after 6", "5, 5", _rounds(r)),
-        _exact(s, "10 were refused", L.LIMITED_REFUSED, r.refused),
-        _fact(s, "... in 16 ms", f"{L.REFUSAL_MS} ms",
-              refusals_before_first_answer(r) and r.slowest("order", "refused") < 0.2,
-              "under 200 ms, every one before Payment's first answer", "a refusal was slow"),
-        _fact(s, "... instead of waiting up to 12 s", "not 12 s",
-              r.slowest("order", "refused") < 0.2 and slowest_at_least_rounds(sep)[1],
-              "refused under 200 ms; without the bulkhead the last order took at least 12 s", "not so"),
-        _exact(s, "Payment never had more than 5 calls at once", L.LIMITED_PAYMENT_PEAK,
-               r.payment.get("peak")),
-        _exact(s, "/admin/bulkhead: 5 running and 0 free waiting places",
-               f"{L.BUSY_RUNNING} running, {L.BUSY_FREE_WAITING} free",
-               f"{busy.get('running')} running, {busy.get('queueSlots')} free"),
+        exact(s, "bulkhead(5, 5): 5 calls run and 5 more wait", f"{L.LIMIT} running, {L.QUEUE} waiting",
+              f"{busy.get('running')} running, {busy.get('queued')} waiting"),
+        exact(s, "when both are full the route answers HTTP 503", f"{L.BUSY_STATUS} for every refusal",
+              f"{refused[0].status} for every refusal" if refused and len({x.status for x in refused}) == 1
+              else "not one status"),
+        exact(s, "... with a clear 'busy, try again'", L.BUSY_MESSAGE,
+              refused[0].body.get("error") if refused else "-"),
+        exact(s, "Inventory keeps its own pool as before", f"its own {L.POOL_EACH}, peak within it",
+              f"its own {own}, peak within it" if r.inventory.get("peak", 99) <= L.POOL_EACH
+              else "over its pool"),
+        _fast_stock(s, "stock checks 30 - 53 ms", "30 - 53 ms", r),
+        exact(s, "10 orders were served", L.LIMITED_SERVED, r.served),
+        exact(s, "... 5 after 3 s, 5 after 6", ", ".join(map(str, L.LIMITED_ROUNDS.values())), _rounds(r)),
+        exact(s, "10 were refused", L.LIMITED_REFUSED, r.refused),
+        fact(s, "... in 16 ms", f"{L.REFUSAL_MS} ms", refusals_before_first_answer(r) and quick,
+             "under 200 ms, every one before Payment's first answer", "a refusal was slow"),
+        fact(s, "... instead of waiting up to 12 s", "not 12 s",
+             quick and slowest_at_least_rounds(separate)[1],
+             "refused under 200 ms; without the bulkhead the last order took at least 12 s", "not so"),
+        exact(s, "Payment never had more than 5 calls at once", L.LIMITED_PAYMENT_PEAK,
+              r.payment.get("peak")),
+        exact(s, "/admin/bulkhead: 5 running and 0 free waiting places",
+              f"{L.BUSY_RUNNING} running, {L.BUSY_FREE_WAITING} free",
+              f"{busy.get('running')} running, {busy.get('queueSlots')} free"),
     ]  # fmt: skip
 
 
-def check_claims(runs: Runs) -> list[Claim]:
+def check_claims(limited: OrdersRun, shared: OrdersRun) -> list[Claim]:
+    """check.js against the bulkhead (four pass) and the shared pool (three fail)."""
     s = "check.js"
-    limited, shared = check_orders(runs.limited), check_orders(runs.shared)
-    claims = [
-        _exact(s, f"against the bulkhead: {c.check}", "PASS", "PASS" if c.passed else "FAIL") for c in limited
-    ]
+    claims = [exact(s, f"against the bulkhead: {c.check}", "PASS", "PASS" if c.passed else "FAIL")
+              for c in check_orders(limited)]  # fmt: skip
     claims += [
-        _exact(s, f"against the shared pool: {c.check}", "FAIL", "PASS" if c.passed else "FAIL")
-        for c in shared[:3]
+        exact(s, f"against the shared pool: {c.check}", "FAIL", "PASS" if c.passed else "FAIL")
+        for c in check_orders(shared)[: L.CHECKS_FAILED_SHARED]
     ]  # the lesson: "three failed" (the fourth has no refusal to fail on)
     two_rounds = 2 * L.SLOW_S - L.STOCK_DELAY_MS / 1000
-    claims.append(
-        _fact(
-            s,
-            "... including a stock check that took 6.2 s",
-            f"{L.CHECK_SHARED_STOCK_S:g} s",
-            runs.shared.slowest("stock") >= two_rounds - TOLERANCE,
-            "Node-like pool: at least two rounds less the 100-ms head start, 5.9 s",
-            "quicker",
-        )
-    )
-    return claims
-
-
-def sizing_claims(runs: Runs) -> list[Claim]:
-    s = "Sizing"
-    small, big, r = runs.small, runs.big, runs.limited
-    load = sizing.in_flight(L.RATE, L.HOLD)
-    small_limit = small.settings.limit if small.settings else "?"
-    big_limit = big.settings.limit if big.settings else -1
     return [
-        _exact(s, "20 calls/s x 0.1 s: about 2 in progress", L.IN_FLIGHT, f"{load:g}"),
-        _exact(s, "set the limit a few times above: say 5 or 6", f"{L.SUGGESTED[0]} or {L.SUGGESTED[1]}",
-               f"{sizing.suggested_limit(L.RATE, L.HOLD, 2.5)} or "
-               f"{sizing.suggested_limit(L.RATE, L.HOLD, 3.0)}"),
-        _fact(s, "too small: good requests are refused on a normal day", "refused",
-              small.refused > 0 and not small.slow,
-              f"limit {small_limit}, Payment healthy: orders refused", "none refused"),
-        _exact(s, "too big: a slow dependency holds a large share before the wall stops it",
-               "the whole limit", "the whole limit" if big.payment.get("peak") == big_limit else "less"),
-        _exact(s, "watch how many requests it refuses (/admin/bulkhead)", f"rejected: {L.LIMITED_REFUSED}",
-               f"rejected: {(r.bulkhead_after or {}).get('rejected')}"),
+        *claims,
+        fact(s, "... including a stock check that took 6.2 s", f"{L.CHECK_SHARED_STOCK_S:g} s",
+             shared.slowest("stock") >= two_rounds - TOLERANCE,
+             "Node-like pool: at least two rounds less the 100-ms head start, 5.9 s", "quicker"),
     ]  # fmt: skip
 
 
-def burst_claims(runs: Runs) -> list[Claim]:
-    s = "Bursts"
-    sep, r = runs.separate, runs.limited
+def sizing_claims(small: OrdersRun, big: OrdersRun, limited: OrdersRun) -> list[Claim]:
+    """Little's Law and both ends of sizing, run; ``limited``: the lesson's bulkhead, for its counter."""
+    s = "Sizing"
+    small_limit = small.settings.limit if small.settings else "?"
+    big_limit = big.settings.limit if big.settings else -1
+    suggested = [sizing.suggested_limit(L.RATE, L.HOLD, headroom) for headroom in (2.5, 3.0)]
     return [
-        _exact(s, "without a bulkhead a burst of 20 orders all reached Payment", L.ORDERS,
-               sep.payment.get("calls")),
-        _fact(s, "a bulkhead limits such a burst without waiting for failures", "limited at once",
-              r.payment.get("calls") == L.LIMIT + L.QUEUE and refusals_before_first_answer(r),
-              "Payment counted 10 calls; every refusal came before its first answer", "not so"),
+        exact(s, "20 calls/s x 0.1 s: about 2 in progress", L.IN_FLIGHT,
+              f"{sizing.in_flight(L.RATE, L.HOLD):g}"),
+        exact(s, "set the limit a few times above: say 5 or 6", "{} or {}".format(*L.SUGGESTED),
+              "{} or {}".format(*suggested)),
+        fact(s, "too small: good requests are refused on a normal day", "refused",
+             small.refused > 0 and not small.slow, f"limit {small_limit}, Payment healthy: orders refused",
+             "none refused"),
+        exact(s, "too big: a slow dependency holds a large share before the wall stops it", "the whole limit",
+              "the whole limit" if big.payment.get("peak") == big_limit else "less"),
+        exact(s, "watch how many requests it refuses (/admin/bulkhead)", f"rejected: {L.LIMITED_REFUSED}",
+              f"rejected: {(limited.bulkhead_after or {}).get('rejected')}"),
+    ]  # fmt: skip
+
+
+def burst_claims(separate: OrdersRun, limited: OrdersRun) -> list[Claim]:
+    """The same burst without and with the bulkhead, as Payment counted it."""
+    s = "Bursts"
+    return [
+        exact(s, "without a bulkhead a burst of 20 orders all reached Payment", L.ORDERS,
+              separate.payment.get("calls")),
+        fact(s, "a bulkhead limits such a burst without waiting for failures", "limited at once",
+             limited.payment.get("calls") == L.LIMIT + L.QUEUE and refusals_before_first_answer(limited),
+             "Payment counted 10 calls; every refusal came before its first answer", "not so"),
     ]  # fmt: skip
 
 
@@ -259,21 +264,26 @@ def lesson_claims(runs: Runs) -> list[Claim]:
     """Every claim of lesson 004, in the lesson's order of runs."""
     return [
         *setup_claims(runs),
-        *shared_claims(runs),
-        *keepalive_claims(runs),
-        *separate_claims(runs),
-        *limited_claims(runs),
-        *check_claims(runs),
-        *sizing_claims(runs),
-        *burst_claims(runs),
+        *shared_claims(runs.shared, runs.baseline),
+        *keepalive_claims(runs.keepalive, runs.keepalive_separate),
+        *separate_claims(runs.separate),
+        *limited_claims(runs.limited, runs.separate),
+        *check_claims(runs.limited, runs.shared),
+        *sizing_claims(runs.small, runs.big, runs.limited),
+        *burst_claims(runs.separate, runs.limited),
     ]
 
 
+def beside(claims: Iterable[Claim]) -> WideFrame:
+    """Claims in the story: what lesson 004 says, its value, and this run's."""
+    return table(claims, LESSON)
+
+
 def claims_table(claims: Iterable[Claim]) -> WideFrame:
-    """The claims as a numbered table: section, what the lesson says, its value, what holds here, verdict."""
-    return _table(claims, "lesson 004", numbered=True)
+    """Every claim, numbered, with where the lesson says it and whether it is reproduced (the appendix)."""
+    return table(claims, LESSON, appendix=True)
 
 
 def claims_count(claims: Iterable[Claim]) -> str:
-    """How many claims checked output reproduces, exactly or as invariants, and which cannot be, and why."""
-    return _count(claims, "lesson 004", "floors, orders of events, check.js's bounds")
+    """How many claims checked output reproduces, exactly or as invariants, and which not, and why."""
+    return count(claims, LESSON, "floors, orders of events, check.js's bounds")

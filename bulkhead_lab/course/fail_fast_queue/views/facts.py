@@ -11,7 +11,7 @@ import json
 
 from bulkhead_lab.course.fail_fast_queue.views import lesson004
 from bulkhead_lab.course.fail_fast_queue.views.reading import payment_state, run_label, waiting
-from bulkhead_lab.live.orders.checks import check_orders, keepalive_facts
+from bulkhead_lab.live.orders.checks import keepalive_facts
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
@@ -123,14 +123,6 @@ def facts(r: OrdersRun) -> str:
     return "\n".join(lines)
 
 
-def checks_text(r: OrdersRun) -> str:
-    """check.js's verdicts only (no timings), one line each, and how many failed."""
-    checks = check_orders(r)
-    lines = [f"{'PASS' if c.passed else 'FAIL'}  {c.check}" for c in checks]
-    lines.append(f"{sum(not c.passed for c in checks)} of {len(checks)} failed")
-    return "\n".join(lines)
-
-
 def refusal_text(r: OrdersRun) -> str:
     """What a refused client reads: the 503 and its body's error, the same for every refusal."""
     refused = [x for x in r.orders if x.outcome == "refused"]
@@ -190,39 +182,6 @@ def keepalive_text(r: OrdersRun) -> str:
 def stall_ratio(stall: OrdersRun, baseline: OrdersRun) -> float:
     """How many times slower the stalled run's slowest stock check was than the baseline's."""
     return stall.slowest("stock") / max(baseline.slowest("stock"), 1e-6)
-
-
-def sizing_text(small: OrdersRun, big: OrdersRun) -> str:
-    """Both ends of sizing, run: a limit with no headroom refuses on a healthy day; a large one lets a
-    slow Payment hold many connections before the wall stops it."""
-    s, b = small.settings, big.settings
-    assert s is not None and b is not None
-    return "\n".join(
-        [
-            f"too small: limit {s.limit}, {s.queue} waiting places, {payment_state(small)}, "
-            f"{len(small.orders)} orders at once",
-            f"  good orders refused on a healthy day: {small.refused > 0 and not small.slow}",
-            f"  Payment's peak: {small.payment.get('peak')}",
-            f"too big: limit {b.limit}, {b.queue} waiting places, {payment_state(big)}, "
-            f"{len(big.orders)} orders at once",
-            f"  Payment's peak: {big.payment.get('peak')} "
-            f"({big.payment.get('peak', 0) / lesson004.LIMIT:g} x the lesson's {lesson004.LIMIT})",
-            f"  orders refused: {big.refused}: the wall stopped nothing of this burst",
-        ]
-    )
-
-
-def burst_text(separate: OrdersRun, limited: OrdersRun) -> str:
-    """What reached Payment of the same burst, without and with the bulkhead (its own count)."""
-    return "\n".join(
-        [
-            f"without a bulkhead ({run_label(separate)}): Payment counted {separate.payment.get('calls')} "
-            f"calls of a burst of {len(separate.orders)}",
-            f"with the bulkhead ({run_label(limited)}): Payment counted {limited.payment.get('calls')}",
-            f"every refusal answered before Payment's first answer (no failure to judge yet): "
-            f"{refusals_before_first_answer(limited)}",
-        ]
-    )
 
 
 def stall_text(stalled: OrdersRun, baseline: OrdersRun) -> str:

@@ -4,8 +4,7 @@
 :func:`time_axis` is the axis every variant's figure shares at the same sizes and latency;
 :func:`bars` splits each request into its wait and its run; :func:`counters` is what the
 lower plot draws over time (the bulkhead's own counters where there is a bulkhead). The
-labels and spans here are shared by :mod:`.views`, :mod:`.facts`, :mod:`.compare` and
-:mod:`.claims`.
+labels and spans here are shared by :mod:`.views`, :mod:`.facts` and :mod:`.claims`.
 """
 
 from __future__ import annotations

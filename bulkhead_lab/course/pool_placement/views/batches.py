@@ -3,10 +3,10 @@
 Every number comes from a live batch (:func:`~bulkhead_lab.live.placement.batch.run_placement`)
 run in this kernel by :func:`run`. The tables put each measured number beside the
 lesson's (:mod:`.lesson003`) and the ideal duration (:func:`ideal_worked` says how it is
-computed); they hold timing, so the notebook ignores their output and prints their
-timing-free facts through :mod:`.claims`. The code's side (the pool definition, the call
-sites, the code cost) is in :mod:`.code`, the figures in :mod:`.figures`, the sliders and
-progress bars in :mod:`.panels`.
+computed); they hold timing, so the notebook ignores their output; their timing-free facts
+are lesson 003's claims (:mod:`.claims`), checked in the notebook's appendix. The code's
+side (the pool definition, the call sites, the code cost) is in :mod:`.code`, the figures
+in :mod:`.figures`, the sliders and progress bars in :mod:`.panels`.
 """
 
 from __future__ import annotations
