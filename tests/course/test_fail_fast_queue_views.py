@@ -119,10 +119,13 @@ def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
         "stock checks had a connection only after Payment's idle sockets' 5-s keep-alive ran out: True"
         in node
     )
-    base = views.keepalive_text(fake.healthy()).splitlines()
-    assert base[-1] == "every stock check under 300 ms: True"
-    separate = views.keepalive_text(fake.healthy("separate", keepalive=True, rule="node")).splitlines()
-    assert separate[-1] == "stock checks waited for Payment's idle sockets: False"
+    with pytest.raises(ValueError, match="shared-pool run"):  # a pool each: its claims say it
+        views.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
+    claims = views.keepalive_claims(fake.healthy(keepalive=True, rule="node"),
+                                    fake.healthy("separate", keepalive=True, rule="node"))  # fmt: skip
+    assert claims[-1].here == "pool per dependency, Node-like, keep-alive: every stock check under 300 ms"
+    healthy = views.shared_claims(fake.shared("node"), fake.healthy())[1]
+    assert healthy.here == "under 300 ms (check.js's bound)"
 
 
 def test_both_ends_of_sizing_and_the_burst_are_counts() -> None:

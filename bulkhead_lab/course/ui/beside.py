@@ -1,19 +1,11 @@
 """A lesson's statement beside this run's value: one claim, one table, one count line.
 
-A :class:`Claim` is a number or fact a lesson states: where the lesson says it, what it says,
-the lesson's value, and how this run shows it, one of three ways:
-
-- :data:`EXACT`: the same value, character for character (a count, a peak, a line of output);
-- :data:`INVARIANT`: a duration, which timing moves, as a fact timing cannot change (a floor no
-  machine can beat, an order of events, a bound the lesson's own check uses);
-- :data:`NOT_HERE`: not reproduced here, and why in a few words (the notebook says it once, in
-  its story; the ``why`` points there).
-
-Every ``here`` is free of timing, so a cell showing :func:`table` or :func:`count` is compared
-by nbval: if a fact stops holding, the checked output changes. The story shows a section's claims
-as two columns, the lesson's value beside this run's; the appendix shows them all, numbered, with
-where the lesson says each and whether it is reproduced. Notebooks 02, 03 and 04 state their
-lessons' claims with :func:`exact`, :func:`fact` and :func:`not_here`.
+A :class:`Claim` says where a lesson states a number or fact, what it says, the lesson's value and
+this run's, shown one of three ways: :data:`EXACT` (the same value, character for character),
+:data:`INVARIANT` (a duration, which timing moves, as a fact timing cannot change: a floor, an
+order of events, a bound the lesson's own check uses) or :data:`NOT_HERE` (not reproduced, and why
+in a few words: the notebook explains it once, in its story). Every ``here`` is free of timing, so
+nbval compares a cell showing :func:`table` or :func:`count`: if a fact stops holding, it changes.
 """
 
 from __future__ import annotations
@@ -88,11 +80,8 @@ def not_here(where: str, says: str, lesson: object, here: str, why: str) -> Clai
 
 
 def table(claims: Iterable[Claim], lesson: str, appendix: bool = False) -> WideFrame:
-    """The claims beside this run: what ``lesson`` says, its value, and this run's.
-
-    In the story, the claim's words are the index; in the appendix each row is numbered and also
-    says where the lesson says it and whether it is reproduced.
-    """
+    """What ``lesson`` says, its value and this run's; in the story the claim's words are the index, in the
+    appendix each row is numbered and also says where the lesson says it and whether it is reproduced."""
     claims = list(claims)
     rows = [
         {

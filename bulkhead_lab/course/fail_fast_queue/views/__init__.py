@@ -37,7 +37,6 @@ from bulkhead_lab.course.fail_fast_queue.views.facts import (
     facts,
     keepalive_text,
     refusal_text,
-    stall_ratio,
     stall_text,
 )
 from bulkhead_lab.course.fail_fast_queue.views.reading import (
@@ -206,7 +205,6 @@ __all__ = [
     "setup_table",
     "shared_claims",
     "sizing_claims",
-    "stall_ratio",
     "stall_text",
     "summary_table",
     "time_axis",

@@ -1,13 +1,8 @@
-"""Lesson 004's claims, each beside what this notebook's runs show without timing (:mod:`.ui.beside`).
+"""Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.beside`).
 
-A claim is a number or fact the lesson states about its services, its load, its runs, check.js
-and its sizing rule; a fact its introduction repeats counts once. The analogy, the four questions'
-definitions and the advice are not claims a run can check. Peaks, counts, rounds, the 503 body,
-``/admin/bulkhead`` and check.js's verdicts are shown exactly; durations, which timing moves, as
-facts timing cannot change: a floor no machine can beat (four rounds of 3 s), an order of events
-(every refusal before Payment's first answer), or check.js's own bounds (300 ms, 200 ms).
-
-Each section's claims take the runs they read, so a story cell shows them beside its run
+A claim is a number or fact the lesson states about its services, load, runs, check.js and sizing
+rule (one its introduction repeats counts once; the analogy and the advice are not claims a run can
+check). Each section's claims take the runs they read, so a story cell shows them beside its run
 (:func:`beside`); :func:`lesson_claims` gathers them all for the appendix.
 """
 

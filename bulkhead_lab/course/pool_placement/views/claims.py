@@ -1,11 +1,9 @@
-"""Lesson 003's claims, each beside what this run shows without timing (:mod:`bulkhead_lab.course.ui.beside`).
+"""Lesson 003's claims beside what this run shows without timing (:mod:`bulkhead_lab.course.ui.beside`).
 
-A claim is a number or fact the lesson prints or states: its two tables, its code-cost line, its
-three tests, and the sentences that add a fact to them (a fact the summary repeats counts once).
-Peaks, ``catalogBefore``, line counts and the TAP lines are shown exactly; durations, which timing
-moves, as floors (at least the batch's ideal ``ceil(calls / slots) x latency``) or orders (which
-row is slowest). The two the lesson's Node run shows and aiohttp cannot are explained once, in the
-notebook's section 3; their ``why`` points there.
+A claim is a number or fact the lesson prints or states: its two tables, its code-cost line, its three
+tests, and the sentences that add a fact to them (one the summary repeats counts once). Durations are
+shown as floors (at least the batch's ideal) or orders (the slowest row). The two that Node's hand-off
+of a freed socket makes, and aiohttp's cannot, are explained in the notebook's section 3.
 """
 
 from __future__ import annotations
