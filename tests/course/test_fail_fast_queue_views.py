@@ -78,18 +78,21 @@ def test_the_bulkheads_facts_are_the_lessons_counts_and_no_timing() -> None:
 
 
 def test_the_shared_pools_facts_say_who_waited_for_whom_on_each_rule() -> None:
-    node = views.facts(fake.shared("node")).splitlines()
-    assert "Payment's peak: 10 (the whole shared pool)" in node
-    assert "every stock check waited for slow Payment calls to free a connection: True" in node
-    assert "stock checks had a connection only after every waiting order had one: True" in node
     aiohttp = views.facts(fake.shared("aiohttp")).splitlines()
-    assert not any("every waiting order" in line for line in aiohttp)  # random: never printed checked
+    assert "Payment's peak: 10 (the whole shared pool)" in aiohttp
+    assert "every stock check waited for slow Payment calls to free a connection: True" in aiohttp
+    node = {c.says: c for c in views.shared_claims(fake.shared("node"), fake.healthy())}
+    behind = node["Payment slow: the stock checks took about 6 s each"]
+    assert behind.reproduced and behind.here.endswith("only after both rounds' orders had theirs")
+    random = views.shared_claims(fake.shared("aiohttp"), fake.healthy())[3]  # aiohttp's hand-off: not so
+    assert random.here == "a stock check got a connection before every waiting order" and not random.holds
 
 
-def test_a_pool_each_facts_floor_the_slowest_order_at_four_rounds() -> None:
-    lines = views.facts(fake.separate()).splitlines()
-    assert "slowest order took at least 4 x 3 s: True" in lines
-    assert "Inventory's pool sat idle while orders waited for Payment's: True" in lines
+def test_a_pool_each_floors_the_slowest_order_at_four_rounds_and_cannot_borrow() -> None:
+    claims = {c.says: c for c in views.separate_claims(fake.separate())}
+    assert claims["the slowest order waited 12 s"].here == "at least 4 x 3 s = 12 s"
+    borrow = claims["... but it cannot touch Inventory's, not even idle ones"]
+    assert borrow.reproduced and borrow.here.startswith("Inventory's pool sat idle while orders waited")
 
 
 def test_a_refused_client_reads_503_busy_try_again_and_the_counter_says_rejected_10() -> None:

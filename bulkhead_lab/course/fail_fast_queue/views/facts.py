@@ -63,7 +63,8 @@ def inventory_idle_while_orders_waited(r: OrdersRun) -> bool:
 
 
 def facts(r: OrdersRun) -> str:
-    """The run's invariant facts, one per line: counts, peaks, who was refused, rounds."""
+    """The run's invariant facts, one per line: counts, peaks, who was refused, rounds. (What the lesson's
+    own runs show beyond these, each section's claims say: :mod:`.claims`.)"""
     s = r.settings
     failed = r.count("failed") + r.count("no answer")
     lines = [f"{run_label(r)}, {payment_state(r)}"]
@@ -106,14 +107,6 @@ def facts(r: OrdersRun) -> str:
     if s is not None and s.variant == "shared" and r.slow and stock >= 0.3:
         lines.append(f"every stock check waited for slow Payment calls to free a connection: "
                      f"{stock_waited_for_payment(r)}")  # fmt: skip
-        if s.pool_rule == "node":
-            lines.append(f"stock checks had a connection only after every waiting order had one: "
-                         f"{stock_after_every_order(r)}")  # fmt: skip
-    if s is not None and s.variant == "separate" and r.slow and r.slow_latency:
-        rounds, held = slowest_at_least_rounds(r)
-        lines.append(f"slowest order took at least {rounds} x {r.slow_latency:g} s: {held}")
-        idle = inventory_idle_while_orders_waited(r)
-        lines.append(f"Inventory's pool sat idle while orders waited for Payment's: {idle}")
     if r.bulkhead_busy is not None:
         b = r.bulkhead_busy
         lines.append(
