@@ -3,11 +3,9 @@
 The lesson ("Bulkhead", lesson 004 in ``../shared/seeds/004_*.txt``) runs a Node Order
 Service (Express, http Agents, cockatiel's bulkhead) against Payment and Inventory, drives
 it with ``load.js`` and checks it with ``check.js``. Its timings are what one Node run on
-the lesson author's machine printed; the notebook's tables put them in their
-"lesson 004" columns beside what this kernel measures, and its claims table
-(:mod:`.claims`) checks each against a run.
-``tests/course/test_fail_fast_queue_lesson.py`` checks them against the lesson's text
-when the seeds are present.
+the lesson author's machine printed; the notebook's claims (:mod:`.claims`) put each beside
+what a run here shows, and ``tests/course/test_fail_fast_queue_views.py`` checks them
+against the lesson's text when the seeds are present.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ The lesson ("Bulkhead Pattern", lesson 003 in ``../shared/seeds/003_*.txt``) run
 ``node services.mjs`` and ``node measure.mjs`` and prints two tables and a code-cost
 line, then runs ``test/pool.test.mjs`` and prints its TAP lines. Its durations are
 ``Math.round(ms / 500) * 500`` (measure.mjs's header: "rounded to 500 ms; the expected
-value is ceil(40/slots) x 300 ms"). These are the values the notebook's tables put in
-their "lesson 003" columns; ``tests/live/test_course_pool_placement.py`` checks them
-against the lesson's text when the seeds are present.
+value is ceil(40/slots) x 300 ms"). The notebook's tables put them in their "lesson 003"
+columns and its claims (:mod:`.claims`) check each against a run;
+``tests/course/test_pool_placement_views.py`` checks them against the lesson's text when the
+seeds are present.
 """
 
 from __future__ import annotations
