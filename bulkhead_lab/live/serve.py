@@ -109,7 +109,7 @@ async def serve_pools(
     loan_sock, notification_sock, catalog_sock = socks
     notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
     catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
-    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock)
+    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock, service="loan service")
     async with contextlib.AsyncExitStack() as stack:
         stack.callback(_close_all, socks)  # the servers close what they started; this closes the rest
         await stack.enter_async_context(notification)

@@ -3,8 +3,10 @@
 :func:`serving` starts ``python -m bulkhead_lab serve-pools`` or ``serve-orders`` on free
 ports, yields their URLs by name, and stops them with Ctrl-C (SIGINT); leaving, it asserts
 the command exited 0 having written nothing to stderr (no traceback for anything a client
-sent). :func:`http` sends one request with :mod:`http.client` and exactly the headers given
-(a foreign ``Host`` or ``Origin`` included) and returns ``(status, body)``.
+sent), or, with ``log=True``, no traceback: its stderr is then the services' log, one
+line per request aiohttp refused, read as it comes (:attr:`Served.log`). :func:`http`
+sends one request with :mod:`http.client` and exactly the headers given (a foreign
+``Host`` or ``Origin`` included) and returns ``(status, body)``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,14 +34,16 @@ class Served:
 
     proc: subprocess.Popen[str]
     urls: dict[str, str] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)  # its stderr so far, line by line
 
     def port(self, name: str) -> int:
         return int(self.urls[name].rsplit(":", 1)[1])
 
 
 @contextmanager
-def serving(command: str, *args: str) -> Iterator[Served]:
-    """Run a serve command on free ports until the block ends; its stderr must stay empty."""
+def serving(command: str, *args: str, log: bool = False) -> Iterator[Served]:
+    """Run a serve command on free ports until the block ends; its stderr must stay empty
+    (``log=True``: hold no traceback; the test reads it, :attr:`Served.log`)."""
     ready_lines = {"serve-pools": 1, "serve-orders": 4}[command]
     ports = {
         "serve-pools": ["--port", "0", "--notification-port", "0", "--catalog-port", "0"],
@@ -51,26 +56,45 @@ def serving(command: str, *args: str) -> Iterator[Served]:
         text=True,
     )
     served = Served(proc)
+    reader = threading.Thread(target=_collect, args=(proc, served.log), daemon=True)
+    reader.start()
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         assert ready, f"{command} printed nothing within 30 s"
         for _ in range(ready_lines):  # printed together, once every port is bound
             line = proc.stdout.readline()  # type: ignore[union-attr]
-            assert line, f"{command} ended: {proc.stderr.read()}"  # type: ignore[union-attr]
+            if not line:
+                proc.wait(timeout=20)
+                reader.join(timeout=20)
+                raise AssertionError(f"{command} ended: {''.join(served.log)}")
             for match in re.finditer(SERVICE_NAMES + r"(?: on)? (http://127\.0\.0\.1:\d+)", line):
                 served.urls[match.group(1)] = match.group(2)
         yield served
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
-        assert err == "", f"{command} wrote to stderr:\n{err}"
+        proc.wait(timeout=20)
+        reader.join(timeout=20)
+        out = proc.stdout.read()  # type: ignore[union-attr]
+        err = "".join(served.log)
+        if log:
+            assert "Traceback" not in err, f"{command} wrote a traceback:\n{err}"
+        else:
+            assert err == "", f"{command} wrote to stderr:\n{err}"
         assert proc.returncode == 0 and out.strip().endswith(f"{command}: stopped")
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.communicate()
+            proc.wait()
+        reader.join(timeout=20)
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def _collect(proc: subprocess.Popen[str], lines: list[str]) -> None:
+    """Read ``proc``'s stderr into ``lines`` until it closes (a thread: the test polls the list)."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        lines.append(line)
 
 
 def http(

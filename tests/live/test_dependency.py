@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from loopback import listening, listening_addresses, until
 
-from bulkhead_lab.live.net.dependency import Dependency, Route
+from bulkhead_lab.live.net.dependency import Dependency, DependencyStats, Route
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -25,9 +25,9 @@ async def fire(session: aiohttp.ClientSession, method: str, url: str, n: int) ->
 async def test_a_dependency_counts_its_open_and_peak_concurrent_requests() -> None:
     async with Dependency("dep", 0.05) as dep, aiohttp.ClientSession() as s:
         assert await fire(s, "GET", dep.url + "/anything", 6) == [200] * 6
-        assert dep.stats() == {"peak": 6, "open": 0, "calls": 6}
+        assert dep.stats() == DependencyStats(peak=6, open=0, calls=6)
         await fire(s, "GET", dep.url + "/x", 2)
-        assert dep.stats() == {"peak": 6, "open": 0, "calls": 8}
+        assert dep.stats() == DependencyStats(peak=6, open=0, calls=8)
 
 
 async def test_admin_routes_report_reset_and_are_not_counted() -> None:
@@ -178,4 +178,4 @@ async def test_a_slow_latency_is_for_one_slowdown_and_reset_returns_the_start_st
             dep.set_slow(False, 0.5)
         dep.set_slow(True, 0.02)
         await dep.reset()
-        assert (dep.slow, dep.slow_override, dep.stats()) == (False, None, {"peak": 0, "open": 0, "calls": 0})
+        assert (dep.slow, dep.slow_override, dep.stats()) == (False, None, DependencyStats())

@@ -71,7 +71,10 @@ async def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queri
                 assert r.status == 400
                 reason = (await r.text()).strip()
     assert list(body) == ["n", "catalogBefore", "notification", "catalog", "duration"]
-    assert (body["n"], body["catalogBefore"], body["notification"], body["catalog"]) == (40, 40, 40, 4)
+    assert (body["n"], body["notification"], body["catalog"]) == (40, 40, 4)
+    # separate pools: catalog's calls never wait for notification's, so at least its first wave of 4
+    # (5 ms) is back before notification's first answer (300 ms); all 40 on a quiet machine
+    assert 4 <= body["catalogBefore"] <= 40
     assert body["duration"] % 500 == 0
     assert "\n" not in reason and "placement must be one of single, separate" in reason
 

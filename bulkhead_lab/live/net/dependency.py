@@ -11,9 +11,14 @@ latency each (and a second latency while switched slow), plus built-in admin rou
 - ``POST /admin/slow?on=1[&ms=N]`` switches the slow latency on: the route's own (3 s for
   Payment) or, with ``ms``, that many milliseconds for this slowdown only;
   ``POST /admin/slow?on=0`` switches it off (and forgets any ``ms``);
-- ``GET /admin/stats`` answers ``{"peak", "open", "calls"}``;
+- ``GET /admin/stats`` answers ``{"peak", "open", "calls"}`` (:class:`DependencyStats`);
 - ``POST /admin/reset`` returns the service to its start state: healthy, the default slow
   latency, every open request answered at once (HTTP 503), counters zero.
+
+Any other path under ``/admin`` is HTTP 404 (an admin route it does not have), and an
+admin route asked with another method is HTTP 405 naming the one it takes: neither is
+counted, delayed or answered as a dependency call, even by the catch-all of lesson 003's
+services.
 
 Lesson 003's notification service is ``Dependency("notification", 0.3)`` (any path);
 lesson 004's Payment is
@@ -25,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +48,33 @@ from bulkhead_lab.validation import check_real, parse_int
 
 MAX_DEPENDENCY_LATENCY = 3600.0  # seconds a route answers in; a longer hold is a mistake, not an experiment
 ANY = "*"  # a Route's method or path that matches anything (outside /admin)
+ADMIN_ROUTES = {"/admin/stats": "GET", "/admin/reset": "POST", "/admin/slow": "POST"}  # path: method
+
+
+@dataclass(frozen=True)
+class DependencyStats:
+    """What a counting dependency counted (``GET /admin/stats``): calls open now (``open``), at most
+    at once since its start or reset (``peak``) and in all (``calls``).
+
+    ``error`` says why the counts are unknown (the service did not answer, e.g. killed mid-run);
+    they are 0 then.
+    """
+
+    peak: int = 0
+    open: int = 0
+    calls: int = 0
+    error: str | None = None
+
+    def answer(self) -> dict[str, int]:
+        """``GET /admin/stats``'s JSON: ``{"peak", "open", "calls"}``."""
+        return {"peak": self.peak, "open": self.open, "calls": self.calls}
+
+    @classmethod
+    def read(cls, answer: Mapping[str, Any]) -> DependencyStats:
+        """From ``/admin/stats``'s JSON, or from ``{"error": why}`` when the service did not answer."""
+        if "error" in answer:
+            return cls(error=str(answer["error"]))
+        return cls(int(answer["peak"]), int(answer["open"]), int(answer["calls"]))
 
 
 @dataclass(frozen=True)
@@ -107,7 +139,9 @@ class Dependency(Service):
         self._open_requests: set[asyncio.Future[None]] = set()  # each done when its request is counted out
         self._ended: asyncio.Future[None] | None = None  # set by reset(): open requests answer at once
         self._t0 = 0.0
-        self.server = LoopbackServer(self._make_app(), port=port, host=host, name=f"{name} port", sock=sock)
+        self.server = LoopbackServer(
+            self._make_app(), port=port, host=host, name=f"{name} port", sock=sock, service=name
+        )
 
     # -- what the caller reads -------------------------------------------------
     @property
@@ -124,9 +158,9 @@ class Dependency(Service):
         """Base URL, e.g. ``http://127.0.0.1:8402``."""
         return self.server.url
 
-    def stats(self) -> dict[str, int]:
-        """``{"peak", "open", "calls"}`` as ``GET /admin/stats`` answers."""
-        return {"peak": self.peak, "open": self.open, "calls": self.calls}
+    def stats(self) -> DependencyStats:
+        """What ``GET /admin/stats`` answers: calls open now, at most at once, in all."""
+        return DependencyStats(self.peak, self.open, self.calls)
 
     def reset_counts(self) -> None:
         """Start counting again: peak falls to what is open now, calls to 0, a new timeline."""
@@ -243,11 +277,21 @@ class Dependency(Service):
         return handler
 
     async def _stats(self, request: web.Request) -> web.Response:
-        return web.json_response(self.stats())
+        return web.json_response(self.stats().answer())
 
     async def _reset(self, request: web.Request) -> web.Response:
         await self.reset()
-        return web.json_response(self.stats())
+        return web.json_response(self.stats().answer())
+
+    async def _admin_unknown(self, request: web.Request) -> web.Response:
+        """An admin path it does not have (404), or one of its admin routes by another method (405)."""
+        method = ADMIN_ROUTES.get(request.path)
+        if method is None:
+            known = ", ".join(f"{m} {p}" for p, m in ADMIN_ROUTES.items())
+            return error_response(404, f"{request.path} is not an admin route of {self.name}: it has {known}")
+        refused = error_response(405, f"{request.path} takes {method}, not {request.method}")
+        refused.headers["Allow"] = method
+        return refused
 
     async def _slow(self, request: web.Request) -> web.Response:
         on = request.query.get("on")
@@ -276,6 +320,7 @@ class Dependency(Service):
         app.router.add_get("/admin/stats", self._stats)
         app.router.add_post("/admin/reset", self._reset)
         app.router.add_post("/admin/slow", self._slow)
+        app.router.add_route(ANY, r"/{admin:admin(/.*)?}", self._admin_unknown)  # before any catch-all
         for route in self.routes:
             path = "/{tail:.*}" if route.path == ANY else route.path
             app.router.add_route(

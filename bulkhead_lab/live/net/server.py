@@ -18,7 +18,9 @@ all: curl, aiohttp, node, a typed URL). Anything else is HTTP 403 with one line,
 page the learner happens to visit cannot switch Payment slow, reset a service, place
 orders or run ``/run`` batches, and a DNS-rebound name cannot read the answers. A request
 whose client disconnects has its handler cancelled (aiohttp's ``handler_cancellation``),
-so an abandoned call gives back whatever it held at once.
+so an abandoned call gives back whatever it held at once. A request aiohttp refuses itself
+(malformed: HTTP 400) or cannot answer (its client left) is one line on the service's log,
+never a traceback (:mod:`.requestlog`).
 
 :func:`check_fd_budget` compares what a run will open with ``RLIMIT_NOFILE`` before it starts.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import logging
 import os
 import signal
 import socket
@@ -38,6 +41,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from bulkhead_lab.live.net.requestlog import LOG, RequestLog
 from bulkhead_lab.validation import check_int
 
 LOOPBACK = "127.0.0.1"
@@ -140,6 +144,8 @@ class LoopbackServer(Service):
 
     ``port`` 0 picks a free ephemeral port; :attr:`port` and :attr:`url` say which.
     ``sock`` is a socket already bound by :func:`bind_loopback` (the server owns it then).
+    ``name`` is the port's name in a one-line error (``payment port 3002 ... is busy``);
+    ``service`` the service's in its log (:class:`~.requestlog.RequestLog`).
     """
 
     def __init__(
@@ -150,10 +156,12 @@ class LoopbackServer(Service):
         host: str = LOOPBACK,
         name: str = "port",
         sock: socket.socket | None = None,
+        service: str = "service",
     ):
         self.host = check_host(host)
         self._want_port = check_port(name, port)
         self._name = name
+        self.service = service
         self.app = app
         app.middlewares.append(self._guard)
         self._runner: web.AppRunner | None = None
@@ -218,6 +226,7 @@ class LoopbackServer(Service):
             handle_signals=False,
             shutdown_timeout=_GRACE,
             handler_cancellation=True,  # a client that went away cancels its handler: nothing stays held
+            logger=RequestLog(f"{self.service} on {self.host}:{self.port}"),  # a refused request: one line
         )
         try:
             await runner.setup()
@@ -326,7 +335,9 @@ def serve_foreground(name: str, serve: Callable[[asyncio.Event], Awaitable[None]
 
     Both signals are handled alike: the event is set, ``serve`` closes what it started
     and returns. A bad value ``serve`` raises (a busy port) propagates as it is, so the
-    command line can print its one line. Returns 0, a clean stop's exit status.
+    command line can print its one line. Meanwhile the services' log (a request aiohttp
+    refused, one line each) goes to stderr as ``<name>: <line>``. Returns 0, a clean stop's
+    exit status.
     """
 
     async def main() -> None:
@@ -340,10 +351,17 @@ def serve_foreground(name: str, serve: Callable[[asyncio.Event], Awaitable[None]
             for sig in _STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
 
+    log = logging.StreamHandler(sys.stderr)
+    log.setFormatter(logging.Formatter(f"{name}: %(message)s"))
+    LOG.addHandler(log)
+    propagate, LOG.propagate = LOG.propagate, False
     try:
         asyncio.run(main())
     except KeyboardInterrupt:  # Ctrl-C before the handlers were in place
         pass
+    finally:
+        LOG.removeHandler(log)
+        LOG.propagate = propagate
     print(f"{name}: stopped", flush=True)
     return 0
 

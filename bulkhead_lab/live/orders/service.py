@@ -140,7 +140,9 @@ class OrderService(Service):
         self.received = {"orders": 0, "stock_checks": 0}
         self._open: set[asyncio.Task[web.Response]] = set()  # each open order or stock check's work
         self._ended: dict[asyncio.Task[web.Response], str] = {}  # work ended by reset or stop: why
-        self.server = LoopbackServer(self._make_app(), port=port, host=host, name="port")
+        self.server = LoopbackServer(
+            self._make_app(), port=port, host=host, name="port", service="Order Service"
+        )
 
     @property
     def url(self) -> str:

@@ -121,7 +121,7 @@ async def run_pool_tests(
     async with (
         Dependency("notification", notification_latency, on_change=answered) as notification,
         Dependency("catalog", catalog_latency, on_change=answered) as catalog,
-        LoopbackServer(loan_app(notification, catalog), name="loan port") as loan,
+        LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
     ):
 
