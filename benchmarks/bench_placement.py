@@ -20,9 +20,10 @@ import sys
 from bench import Verdicts, load_line
 
 from bulkhead_lab.live.placement.batch import run_placement
+from bulkhead_lab.live.placement.pools import Placement
 
 GOAL = 1.10
-ROWS = (
+ROWS: tuple[tuple[str, Placement, int, int, int], ...] = (
     ("single shared pool", "single", 4, 4, 0),
     ("pool per dependency", "separate", 4, 4, 0),
     ("pool per dependency + 8 skipped", "separate", 4, 4, 8),

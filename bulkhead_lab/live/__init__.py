@@ -1,8 +1,11 @@
-"""Real HTTP on 127.0.0.1: counting dependencies, caller pools, a bulkhead, and the
-scenarios of lesson 003 (pool placement) and lesson 004 (Order Service).
+"""Real HTTP on 127.0.0.1 (*live* means real sockets on this machine): counting dependencies,
+caller pools, a bulkhead, and the scenarios of lesson 003 (pool placement) and lesson 004
+(Order Service).
 
-:mod:`.server` binds and serves on loopback; :mod:`.dependency` is the counting service;
-:mod:`.pools` and :mod:`.bulkhead` are the caller's side; :mod:`.placement` is lesson 003;
-:mod:`.order_service`, :mod:`.load` and :mod:`.order_checks` are lesson 004; :mod:`.serve`
-holds the ``serve-pools`` and ``serve-orders`` commands.
+:mod:`.net` serves on loopback (:mod:`.net.server`, one line per request aiohttp refuses:
+:mod:`.net.requestlog`) and holds the counting dependency (:mod:`.net.dependency`);
+:mod:`.bulkhead` is the caller's bulkhead; :mod:`.placement` is lesson 003 (caller pools and a
+batch through them); :mod:`.orders` is lesson 004 (the Order Service, its settings and pools, the
+burst load of :mod:`.orders.load`, the steady load of :mod:`.orders.steady`, what a run measured
+and concluded); :mod:`.serve` holds the ``serve-pools`` and ``serve-orders`` commands.
 """

@@ -9,7 +9,7 @@ A finished call hands its place straight to the oldest waiter (first come, first
 served). A waiting or running task that is cancelled gives its place back.
 
 The limit may move while calls run (:meth:`Bulkhead.set_limit`, what an adaptive limiter
-does, :mod:`.adaptive_limit`): a higher limit admits waiters at once; a lower one stops
+does, :mod:`.orders.adaptive`): a higher limit admits waiters at once; a lower one stops
 admitting until enough running calls have finished (nothing running is cut off).
 
 ``timeline=True`` records a :class:`BulkheadPoint` ``(t, running, queued, rejected,

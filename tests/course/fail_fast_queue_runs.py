@@ -10,9 +10,11 @@ same functions against real runs.
 from __future__ import annotations
 
 from bulkhead_lab.live.bulkhead import BulkheadPoint
-from bulkhead_lab.live.orders.clients import RequestResult
+from bulkhead_lab.live.net.dependency import DependencyStats
+from bulkhead_lab.live.orders.clients import PoolsReading, RequestResult
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.service import BUSY, OrderSettings
+from bulkhead_lab.live.orders.socket_pools import PoolStats
 
 STOCK_AT = 0.1  # s: the stock checks are sent 100 ms after the orders
 INVENTORY = 0.022  # s: one Inventory call
@@ -29,18 +31,14 @@ def answer(kind: str, index: int, status: int, start: float, waited: float, ran:
     return RequestResult(kind, index, status, end - start, start, end, fields)
 
 
-def _pools(settings: OrderSettings, **extra: dict) -> dict:
+def _pools(settings: OrderSettings, **extra: dict) -> PoolsReading:
     sizes = settings.pool_sizes()
     pools = {
-        name: {"limit": sizes[name], "opened": 0, "reused": 0, "open": 0, "peak": 0, "waited": 0}
-        | extra.get(name, {})
+        name: PoolStats(**({"limit": sizes[name], "opened": 0, "reused": 0, "open": 0, "peak": 0, "waited": 0}
+                           | extra.get(name, {})))
         for name in ("payment", "inventory")
-    }
-    return pools | {
-        "variant": settings.variant,
-        "shared": settings.variant == "shared",
-        "pool_rule": settings.pool_rule,
-    }
+    }  # fmt: skip
+    return PoolsReading(settings.variant, settings.pool_rule, pools["payment"], pools["inventory"])
 
 
 def _run(settings: OrderSettings, requests: list, *, slow: bool = True, latency: float | None = 3.0, **kw):
@@ -50,8 +48,8 @@ def _run(settings: OrderSettings, requests: list, *, slow: bool = True, latency:
         "slow": slow,
         "slow_latency": latency if slow else None,
         "requests": requests,
-        "payment": {"peak": 0, "open": 0, "calls": 20},
-        "inventory": {"peak": 5, "open": 0, "calls": 10},
+        "payment": DependencyStats(0, 0, 20),
+        "inventory": DependencyStats(5, 0, 10),
         "bulkhead_busy": None,
         "bulkhead_after": None,
         "pools": _pools(settings),
@@ -80,8 +78,8 @@ def shared(rule: str = "node", latency: float = 3.0) -> OrdersRun:
     timelines = {"payment": [(0.0, 0), (0.001, 10), (2 * latency, 0)],
                  "inventory": [(0.0, 0), (got, 10), (got + 0.05, 0)]}  # fmt: skip
     counts = {
-        "payment": {"peak": 10, "open": 0, "calls": 20},
-        "inventory": {"peak": 10, "open": 0, "calls": 10},
+        "payment": DependencyStats(10, 0, 20),
+        "inventory": DependencyStats(10, 0, 10),
     }
     return _run(s, orders + _stock(stock_wait, stock_wait), latency=latency, timelines=timelines, **counts)
 
@@ -90,7 +88,7 @@ def separate(latency: float = 3.0) -> OrdersRun:
     """A pool of 5 each, Payment slow: four rounds of 5; the stock checks through in milliseconds."""
     orders = [answer("order", i, 200, 0.0, (i - 1) // 5 * latency, latency) for i in range(1, 21)]
     return _run(OrderSettings("separate"), orders + _stock(), latency=latency,
-                payment={"peak": 5, "open": 0, "calls": 20})  # fmt: skip
+                payment=DependencyStats(5, 0, 20))  # fmt: skip
 
 
 def limited(latency: float = 3.0) -> OrdersRun:
@@ -103,7 +101,7 @@ def limited(latency: float = 3.0) -> OrdersRun:
     busy = {"running": 5, "queued": 5, "executionSlots": 0, "queueSlots": 0, "rejected": 10, "limit": 5}
     after = {"running": 0, "queued": 0, "executionSlots": 5, "queueSlots": 5, "rejected": 10, "limit": 5}
     return _run(OrderSettings("limited"), served + refused + _stock(), latency=latency,
-                payment={"peak": 5, "open": 0, "calls": 10}, bulkhead_busy=busy, bulkhead_after=after,
+                payment=DependencyStats(5, 0, 10), bulkhead_busy=busy, bulkhead_after=after,
                 bulkhead_timeline=timeline)  # fmt: skip
 
 
@@ -118,7 +116,7 @@ def healthy(
     peak = 10 if stall else 20
     pools = _pools(s, payment={"opened": 10, "reused": 10 if keepalive else 0, "peak": peak},
                    inventory={"opened": 10, "peak": peak})  # fmt: skip
-    return _run(s, orders + stock, slow=False, latency=None, payment={"peak": 10, "open": 0, "calls": 20},
+    return _run(s, orders + stock, slow=False, latency=None, payment=DependencyStats(10, 0, 20),
                 pools=pools)  # fmt: skip
 
 
@@ -127,11 +125,11 @@ def small() -> OrdersRun:
     s = OrderSettings("limited", limit=2, queue=0)
     orders = [answer("order", i, 200, 0.0, 0.0, PAYMENT) for i in (1, 2)]
     orders += [answer("order", i, 503, 0.0, 0.004, 0.0) for i in range(3, 21)]
-    return _run(s, orders + _stock(), slow=False, latency=None, payment={"peak": 2, "open": 0, "calls": 2})
+    return _run(s, orders + _stock(), slow=False, latency=None, payment=DependencyStats(2, 0, 2))
 
 
 def big(latency: float = 1.0) -> OrdersRun:
     """A limit of 15 and 5 waiting places, Payment slow: Payment holds 15 and nothing is refused."""
     s = OrderSettings("limited", limit=15, queue=5)
     orders = [answer("order", i, 200, 0.0, 0.0 if i <= 15 else latency, latency) for i in range(1, 21)]
-    return _run(s, orders + _stock(), latency=latency, payment={"peak": 15, "open": 0, "calls": 20})
+    return _run(s, orders + _stock(), latency=latency, payment=DependencyStats(15, 0, 20))

@@ -20,15 +20,18 @@ def live(monkeypatch):
     statuses: list[str] = []
     built: list = []
 
-    def run(variant, *, pool, limit, queue, pool_rule, slow_latency, on_progress):
-        calls.append({"variant": variant, "pool": pool, "limit": limit, "queue": queue, "rule": pool_rule})
+    def measure(settings, load, *, on_progress):
+        s = settings
+        calls.append(
+            {"variant": s.variant, "pool": s.pool, "limit": s.limit, "queue": s.queue, "rule": s.pool_rule}
+        )
         for done in (0, 15, 30):
             on_progress(done, 30)
             if built:
                 statuses.append(built[0].progress.status.value)
-        if slow_latency >= 2.9:
+        if load.slow_latency >= 2.9:
             raise Interrupted()
-        return {"shared": fake.shared, "separate": fake.separate, "limited": fake.limited}[variant]()
+        return {"shared": fake.shared, "separate": fake.separate, "limited": fake.limited}[s.variant]()
 
     drawn = figures.orders_figure
 
@@ -36,7 +39,7 @@ def live(monkeypatch):
         axes.append(xmax)
         return drawn(r, xmax=xmax)
 
-    monkeypatch.setattr(views, "run", run)
+    monkeypatch.setattr(views, "measure", measure)
     monkeypatch.setattr(figures, "orders_figure", figure)
     panel = panels.orders_panel(draw=False, slow_latency=0.5)
     built.append(panel)

@@ -17,7 +17,7 @@ from bulkhead_lab.course.ui.beside import EXACT, INVARIANT, NOT_HERE
 # --- one time axis ----------------------------------------------------------------------------
 
 
-def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_rounds() -> None:
+def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_waves() -> None:
     assert views.LESSON_AXIS == views.time_axis(3.0, 10, 5, 5) == 15.0  # a pool each: 4 x 3 s + 0.1 s
     assert views.time_axis(0.5, 10, 3, 2) == views.time_axis(0.5, 10, 3, 2)
     assert views.time_axis(0.5, 10, 3, 2) >= 7 * 0.5  # a pool of 3: ceil(20 / 3) = 7 rounds
@@ -54,9 +54,9 @@ def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
     assert max(n for _, n in views.waiting(fake.separate(), "stock")) == 5
 
 
-def test_round_ends_mark_each_slow_round_a_run_needed() -> None:
-    assert views.round_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
-    assert views.round_ends(fake.healthy()) == []
+def test_wave_ends_mark_each_slow_wave_a_run_needed() -> None:
+    assert views.wave_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
+    assert views.wave_ends(fake.healthy()) == []
 
 
 # --- the facts nbval compares ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Issue 13's live part: an adaptive limit around Payment, moved by each Payment call's round trip.
 
-A steady stream of orders (20 a second) while Payment is healthy, slow (1 s a call) for a
+A steady load of orders (20 a second) while Payment is healthy, slow (1 s a call) for a
 while, then healthy again. Facts are the limit's direction (it falls, then climbs again),
 Payment's own count never above what the limit in force let in, and counts; no number of
 milliseconds. Gradient2 is the default algorithm; its settings are :func:`live_spec`'s.
@@ -17,18 +17,18 @@ from outside import http, serving
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.orders.adaptive import live_spec
 from bulkhead_lab.live.orders.checks import adaptive_facts, over_limit
-from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.live.orders.steady import run_adaptive
+from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive, run_steady
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
-STREAM = {"healthy_for": 1.0, "slow_for": 4.0, "recover_for": 2.0, "slow_latency": 1.0}
+STEADY = SteadyLoad(healthy_for=1.0, slow_for=4.0, recover_for=2.0, slow_latency=1.0)
 
 
 async def test_gradient2s_limit_falls_in_a_slowdown_climbs_after_it_and_payment_follows() -> None:
     progress: list[tuple[int, int]] = []
-    run = await run_adaptive(on_progress=lambda done, total: progress.append((done, total)), **STREAM)
+    run = await run_adaptive(load=STEADY, on_progress=lambda done, total: progress.append((done, total)))
     facts = adaptive_facts(run)
     assert facts.algorithm == "Gradient2"
     assert facts.limit_before == 20  # a healthy Payment never fills half the limit: it stays put
@@ -41,25 +41,27 @@ async def test_gradient2s_limit_falls_in_a_slowdown_climbs_after_it_and_payment_
     late = max(n for t, n in pay if stop - 1.0 <= t < stop)
     assert late < early  # Payment's own count fell with the limit
     assert facts.refused[1] > 0  # the orders the lower limit turned away, at once
-    assert run.payment["calls"] == run.served == len(run.orders) - run.refused
+    assert run.payment.calls == run.served == len(run.orders) - run.refused
     assert progress[-1] == (len(run.orders), len(run.orders)) == (140, 140)
     assert run.bulkhead_after is not None and run.bulkhead_after["algorithm"] == "Gradient2"
     assert run.bulkhead_after["samples"] == run.served  # each answered call one sample
 
 
-async def test_every_algorithm_runs_the_stream_and_keeps_payment_within_its_limit() -> None:
+async def test_every_algorithm_runs_the_steady_load_and_keeps_payment_within_its_limit() -> None:
     for algorithm in ("Vegas", "aimd", "Envoy"):
-        run = await run_adaptive(algorithm, rate=10.0, healthy_for=0.5, slow_for=1.0, recover_for=0.5)
+        run = await run_adaptive(
+            algorithm, SteadyLoad(rate=10.0, healthy_for=0.5, slow_for=1.0, recover_for=0.5)
+        )
         assert over_limit(run) == [], algorithm
         assert run.served + run.refused == len(run.orders) == 20
         assert run.settings is not None and run.settings.algorithm.lower() == algorithm.lower()
 
 
 async def test_a_burst_meets_the_adaptive_limit_as_it_stands() -> None:
-    run = await run_orders("adaptive", slow_latency=0.6, orders=30)
+    run = await run_orders(OrderSettings("adaptive"), OrdersLoad(slow_latency=0.6, orders=30))
     assert run.bulkhead_busy is not None and run.bulkhead_busy["limit"] == 20  # nothing to judge yet
     assert (run.served, run.refused) == (25, 5)  # 20 running + 5 waiting, as a bulkhead(20, 5)
-    assert run.payment["peak"] == 20 and over_limit(run) == []
+    assert run.payment.peak == 20 and over_limit(run) == []
 
 
 def test_serve_orders_adaptive_reports_its_limit_and_algorithm_on_admin_bulkhead() -> None:
@@ -99,8 +101,9 @@ async def test_a_bad_adaptive_run_is_one_line_and_starts_nothing(
         raise AssertionError("a service was started for a run that was refused")
 
     monkeypatch.setattr(Dependency, "start", started)
+    service = {k: kwargs.pop(k) for k in ("algorithm", "limiter_options") if k in kwargs}
     with pytest.raises(ValueError) as info:
-        await run_adaptive(**kwargs)  # type: ignore[arg-type]
+        await run_steady(OrderSettings("adaptive", **service), SteadyLoad(**kwargs))  # type: ignore[arg-type]
     assert str(info.value).startswith(line) and "\n" not in str(info.value)
 
 
@@ -119,9 +122,9 @@ def test_the_live_settings_are_the_sources_but_the_floor_and_the_unit() -> None:
     assert OrderSettings("adaptive").pool_sizes() == {"payment": 200, "inventory": 5}
 
 
-async def test_an_interrupted_stream_leaves_nothing_listening() -> None:
+async def test_an_interrupted_steady_load_leaves_nothing_listening() -> None:
     before = listening_ports()
-    task = asyncio.create_task(run_adaptive(**STREAM))
+    task = asyncio.create_task(run_adaptive(load=STEADY))
     await until(lambda: len(listening_ports() - before) == 3, "Payment, Inventory and Order Service up")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

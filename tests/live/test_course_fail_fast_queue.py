@@ -96,7 +96,7 @@ def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
         assert any(f"bl-slider-{name}" in c._dom_classes for c in panel.controls.values()), name
     assert "bl-view-orders" in panel.output._dom_classes
     run = panel.set(variant="separate", limit=4)
-    assert run.settings.variant == "separate" and run.payment["peak"] == 4 and run.refused == 0
+    assert run.settings.variant == "separate" and run.payment.peak == 4 and run.refused == 0
     assert panel.controls["queue"].layout.display == "none"
     html = [o["data"]["text/html"] for o in panel.output.outputs if "text/html" in o.get("data", {})]
     assert html and "separate (pools 4+4)" in html[0]

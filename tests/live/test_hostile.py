@@ -187,11 +187,11 @@ def test_run_orders_cancelled_at_random_points_prints_nothing() -> None:
     script = textwrap.dedent(
         f"""
         import asyncio
-        from bulkhead_lab.live.orders.load import run_orders
+        from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 
         async def main():
             for delay in {delays!r}:
-                task = asyncio.create_task(run_orders("limited", slow_latency=3.0))
+                task = asyncio.create_task(run_orders(load=OrdersLoad(slow_latency=3.0)))
                 await asyncio.sleep(delay)
                 task.cancel()
                 try:
@@ -440,7 +440,7 @@ def _with_fd_limit(limit: int, code: str) -> subprocess.CompletedProcess[str]:
         "import resource, asyncio\n"
         "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
         f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, hard))\n"
-        "from bulkhead_lab.live.orders.load import run_orders\n" + textwrap.dedent(code)
+        "from bulkhead_lab.live.orders.load import OrdersLoad, run_orders\n" + textwrap.dedent(code)
     )
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
 
@@ -450,7 +450,7 @@ def test_under_ulimit_256_a_run_of_200_orders_is_refused_with_one_line_saying_ho
         256,
         """
         try:
-            asyncio.run(run_orders(orders=200, slow_latency=0.2))
+            asyncio.run(run_orders(load=OrdersLoad(orders=200, slow_latency=0.2)))
         except ValueError as exc:
             print(exc)
         """,
@@ -468,7 +468,7 @@ def test_under_ulimit_256_the_lessons_run_still_answers_every_order() -> None:
     done = _with_fd_limit(
         256,
         """
-        run = asyncio.run(run_orders(slow_latency=0.6))
+        run = asyncio.run(run_orders(load=OrdersLoad(slow_latency=0.6)))
         print(run.served, run.refused, run.count("served", "stock"))
         """,
     )
@@ -477,10 +477,12 @@ def test_under_ulimit_256_the_lessons_run_still_answers_every_order() -> None:
 
 
 def test_a_run_planned_for_hours_is_refused_unless_allowed_and_says_how_long() -> None:
-    from bulkhead_lab.live.orders.load import run_orders
+    from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
+    from bulkhead_lab.live.orders.service import OrderSettings
 
+    settings = OrderSettings("separate", payment_timeout=100.0)
     with pytest.raises(ValueError) as info:
-        asyncio.run(run_orders("separate", orders=10_000, slow_latency=60.0, payment_timeout=100.0))
+        asyncio.run(run_orders(settings, OrdersLoad(orders=10_000, slow_latency=60.0)))
     assert str(info.value) == (
         "allow_long must be True for a run this long: it would take about 33 h "
         "(ceil(10000 orders / 5 connections) x 60 s), over the 120 s a run may take unasked"

@@ -1,4 +1,4 @@
-"""The new runners, interrupted: a stream, the node pool's keep-alive stall and retrying clients
+"""The new runners, interrupted: a steady load, the node pool's keep-alive stall and retrying clients
 cancelled at random points print nothing and leave nothing listening (as test_hostile's runs)."""
 
 from __future__ import annotations
@@ -13,21 +13,24 @@ import pytest
 pytestmark = pytest.mark.live
 
 
-def test_streams_stalls_and_retries_cancelled_at_random_points_print_nothing_and_leave_no_port() -> None:
+def test_steady_loads_stalls_and_retries_cancelled_at_random_points_print_nothing_and_leave_no_port() -> None:
     rng = random.Random(14)
     delays = [round(rng.uniform(0.0, 2.5), 3) for _ in range(4)] + [0.0]  # each run lasts over 3 s
     script = textwrap.dedent(
         f"""
         import asyncio
         from bulkhead_lab.live.orders.clients import LIVE_RETRY
-        from bulkhead_lab.live.orders.load import run_orders
-        from bulkhead_lab.live.orders.steady import run_adaptive
+        from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
+        from bulkhead_lab.live.orders.service import OrderSettings
+        from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive
         from bulkhead_lab.retries.policy import SRE_BUDGET
 
         RUNS = [
-            lambda: run_adaptive(healthy_for=0.5, slow_for=3.0, recover_for=1.0),
-            lambda: run_orders("shared", keepalive=True, slow=False, pool_rule="node"),
-            lambda: run_orders("limited", slow_latency=2.0, retry=LIVE_RETRY, budget=SRE_BUDGET),
+            lambda: run_adaptive(load=SteadyLoad(healthy_for=0.5, slow_for=3.0, recover_for=1.0)),
+            lambda: run_orders(
+                OrderSettings("shared", keepalive=True, pool_rule="node"), OrdersLoad(slow=False)
+            ),
+            lambda: run_orders(load=OrdersLoad(slow_latency=2.0, retry=LIVE_RETRY, budget=SRE_BUDGET)),
         ]
 
         def listening():

@@ -12,7 +12,7 @@ from loopback import until
 
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.live.orders.checks import check_orders
-from bulkhead_lab.live.orders.load import drive, run_orders
+from bulkhead_lab.live.orders.load import OrdersLoad, drive, run_orders
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory, payment
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
@@ -32,7 +32,7 @@ async def test_bad_settings_are_refused_with_one_line() -> None:
             OrderSettings(**kwargs)
         assert str(info.value) == message
     with pytest.raises(ValueError, match=r"^slow_latency must be a number >= 0 and <= 60 \(got -1\)$"):
-        await run_orders("limited", slow_latency=-1)
+        await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=-1))
 
 
 async def test_an_order_service_on_a_busy_port_refuses_with_one_line_and_closes_its_pools() -> None:
@@ -62,7 +62,7 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
         port = pay.port
         try:
             async with OrderService(settings, pay.url, inv.url) as service:
-                load = asyncio.create_task(drive(service.url, pay.url, inv.url, stock_delay=0.1))
+                load = asyncio.create_task(drive(service.url, pay.url, inv.url, OrdersLoad(stock_delay=0.1)))
                 await until(
                     lambda: pay.open == 5 and service.bulkhead_stats()["rejected"] == 10,
                     "5 orders at Payment, 5 waiting and 10 refused",
@@ -90,7 +90,7 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
                 async with payment(port=port, slow_latency=0.6) as again:  # Payment restarts
                     run = await drive(service.url, again.url, inv.url)
                     assert (run.served, run.refused) == (10, 10)
-                    assert run.payment["peak"] == 5
+                    assert run.payment.peak == 5
                     checks = check_orders(run)  # the count checks; the budgets are test_serve.py's
                     assert [checks[1].passed, checks[2].passed] == [True, True]
                     assert run.bulkhead_busy is not None and run.bulkhead_busy["running"] == 5

@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 from outside import http, one_line_error, serving
 
-from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.live.orders.clients import Received
+from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -20,7 +22,7 @@ SLOW = 0.6  # seconds: the 20 orders all arrive within one slow call
 async def test_every_answer_says_how_long_it_waited_and_ran_and_the_queued_waited_for_the_first_wave() -> (
     None
 ):
-    run = await run_orders("limited", slow_latency=SLOW)
+    run = await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=SLOW))
     for r in run.requests:
         assert r.waited is not None and r.ran is not None, r.body
         assert r.waited + r.ran <= r.latency  # the server's times fit inside the client's
@@ -37,7 +39,7 @@ async def test_every_answer_says_how_long_it_waited_and_ran_and_the_queued_waite
 
 
 async def test_the_bulkhead_timeline_shows_the_queue_filling_and_the_refusals_at_once() -> None:
-    run = await run_orders("limited", slow_latency=SLOW)
+    run = await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=SLOW))
     points = run.bulkhead_timeline
     assert points[0][1:] == (0, 0, 0, 5) and points[-1][1:] == (0, 0, 10, 5)
     assert max(p.running for p in points) == 5 and max(p.queued for p in points) == 5
@@ -52,11 +54,11 @@ async def test_the_bulkhead_timeline_shows_the_queue_filling_and_the_refusals_at
     times = [p.t for p in points]
     assert times == sorted(times) and times[0] >= 0.0 and times[-1] <= run.duration
     assert run.limit_over_time() == [(0.0, 5)]
-    assert run.order_service == {"orders": 20, "stock_checks": 10}
+    assert run.order_service == Received(orders=20, stock_checks=10)
 
 
 async def test_a_shared_pools_stock_checks_spend_their_time_waiting_not_running() -> None:
-    run = await run_orders("shared", slow_latency=0.8)
+    run = await run_orders(OrderSettings("shared"), OrdersLoad(slow_latency=0.8))
     for check in run.stock_checks:
         assert check.waited is not None and check.ran is not None and check.waited > check.ran
 

@@ -14,7 +14,8 @@ import pytest
 
 from bulkhead_lab.live.orders.checks import retry_facts
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
-from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.retries.policy import SRE_BUDGET, Backoff, RatioBudget, RetryPolicy, TokenBucket
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
@@ -23,7 +24,9 @@ SLOW = 2.0  # seconds: longer than every retry's backoffs together (0.2 + 0.4 s 
 
 
 async def test_retrying_refusals_multiplies_what_order_service_receives_not_what_payment_counts() -> None:
-    run = await run_orders("limited", slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY)
+    run = await run_orders(
+        OrderSettings("limited"), OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY)
+    )
     facts = retry_facts(run)
     assert (facts.served, facts.refused) == (10, 10)
     assert [r.attempts for r in run.orders if r.outcome == "refused"] == [3] * 10  # each tried 3 times
@@ -42,7 +45,10 @@ async def test_retrying_refusals_multiplies_what_order_service_receives_not_what
 
 
 async def test_a_ratio_budget_keeps_attempts_per_order_near_one_plus_the_ratio() -> None:
-    run = await run_orders("limited", slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=SRE_BUDGET)
+    run = await run_orders(
+        OrderSettings("limited"),
+        OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=SRE_BUDGET),
+    )
     facts = retry_facts(run)
     # the budget's rule, retries < 10% of calls (originals and retries): 3 retries for 20 orders
     allowed = max(r for r in range(20) if all(k < 0.1 * (20 + k) for k in range(r)))
@@ -54,15 +60,20 @@ async def test_a_ratio_budget_keeps_attempts_per_order_near_one_plus_the_ratio()
 
 async def test_a_token_bucket_allows_its_capacity_over_the_retry_cost_before_any_success() -> None:
     bucket = TokenBucket(capacity=10, retry_cost=5)
-    run = await run_orders("limited", slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=bucket)
+    run = await run_orders(
+        OrderSettings("limited"),
+        OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=bucket),
+    )
     assert run.attempts - 20 == 10 // 5  # the first success refills it only after every retry was decided
 
 
 async def test_retries_after_the_queue_drains_turn_refusals_into_late_service() -> None:
     patient = RetryPolicy(6, Backoff(0.2, 5.0, "none"))  # 0.2, 0.4, 0.8, 1.6, 3.2 s: past both waves
-    run = await run_orders("limited", slow_latency=0.6, stock_checks=0, retry=patient)
-    assert run.served == 20 and run.payment["calls"] == 20  # each order reached Payment once, at last
-    assert run.order_service["orders"] > 20
+    run = await run_orders(
+        OrderSettings("limited"), OrdersLoad(slow_latency=0.6, stock_checks=0, retry=patient)
+    )
+    assert run.served == 20 and run.payment.calls == 20  # each order reached Payment once, at last
+    assert run.order_service.orders > 20
 
 
 @pytest.mark.parametrize(
@@ -74,7 +85,7 @@ async def test_retries_after_the_queue_drains_turn_refusals_into_late_service() 
 )
 async def test_a_bad_retry_or_budget_is_one_line(kwargs: dict[str, object], line: str) -> None:
     with pytest.raises(ValueError) as info:
-        await run_orders("limited", **kwargs)  # type: ignore[arg-type]
+        await run_orders(OrderSettings("limited"), OrdersLoad(**kwargs))  # type: ignore[arg-type]
     assert str(info.value) == line
 
 

@@ -25,7 +25,7 @@ from outside import serving
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.live.orders.checks import check_orders
-from bulkhead_lab.live.orders.load import drive
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, drive
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 from bulkhead_lab.live.serve import serve_pools
 
@@ -150,8 +150,8 @@ def serve_orders(*args: str) -> Iterator[dict[str, str]]:
         yield served.urls
 
 
-async def drive_service(urls: dict[str, str], **kw: object):  # type: ignore[no-untyped-def]
-    return await drive(urls["Order Service"], urls["Payment"], urls["Inventory"], **kw)  # type: ignore[arg-type]
+async def drive_service(urls: dict[str, str], load: OrdersLoad | None = None) -> OrdersRun:
+    return await drive(urls["Order Service"], urls["Payment"], urls["Inventory"], load)
 
 
 async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_refusals_under_200_ms() -> None:
@@ -171,30 +171,27 @@ async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_re
 
 async def test_serve_orders_shared_fails_three_of_check_js_checks() -> None:
     with serve_orders("--variant", "shared", "--pool", "10") as urls:
-        run = await drive_service(urls, slow_latency=SHARED_SLOW)
+        run = await drive_service(urls, OrdersLoad(slow_latency=SHARED_SLOW))
         assert [c.passed for c in check_orders(run)] == [False, False, False, True]
-        assert run.payment["peak"] == 10
+        assert run.payment.peak == 10
 
 
 async def test_serve_orders_separate_queues_orders_and_keeps_stock_off_payment() -> None:
     with serve_orders("--variant", "separate", "--limit", "5") as urls:
-        run = await drive_service(urls, slow_latency=SLOW)
-        assert run.served == 20 and run.payment["peak"] == 5
+        run = await drive_service(urls, OrdersLoad(slow_latency=SLOW))
+        assert run.served == 20 and run.payment.peak == 5
         assert stock_before_payment(run) and run.slowest("order") >= 4 * SLOW
 
 
 async def test_serve_orders_with_keepalive_keeps_payments_idle_connections_without_blocking_stock() -> None:
     with serve_orders("--variant", "shared", "--pool", "10", "--keepalive") as urls:
-        run = await drive_service(urls, slow=False)
+        run = await drive_service(urls, OrdersLoad(slow=False))
         assert run.pools is not None
-        assert run.pools["pool_rule"] == "aiohttp"
-        assert {k: run.pools["payment"][k] for k in ("limit", "opened", "reused")} == {
-            "limit": 10,
-            "opened": 10,
-            "reused": 10,
-        }
-        assert run.pools["payment"]["peak"] > 10  # the idle ones were not counted against the 10
-        assert run.pools["inventory"]["opened"] >= 1 and run.count("served", "stock") == 10
+        assert run.pools.pool_rule == "aiohttp"
+        p = run.pools.payment
+        assert (p.limit, p.opened, p.reused) == (10, 10, 10)
+        assert run.pools.payment.peak > 10  # the idle ones were not counted against the 10
+        assert run.pools.inventory.opened >= 1 and run.count("served", "stock") == 10
         assert run.slowest("stock") < KEEPALIVE_TIMEOUT  # no stock check waited for an idle socket to close
 
 

@@ -54,7 +54,7 @@ def _live_1(_: object) -> str:
     return (
         f"The same bulkhead run live just now (Payment slowed to {LIVE_LATENCY:g} s: the counts do not "
         f"depend on the latency): {r.served} served, {r.refused} refused, Payment's peak "
-        f"{r.payment.get('peak')}, /admin/bulkhead's rejected: {(r.bulkhead_after or {}).get('rejected')}."
+        f"{r.payment.peak}, /admin/bulkhead's rejected: {(r.bulkhead_after or {}).get('rejected')}."
     )
 
 

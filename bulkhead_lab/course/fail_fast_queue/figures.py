@@ -23,8 +23,8 @@ from bulkhead_lab.course.fail_fast_queue.views.reading import (
     counters,
     nice_end,
     payment_state,
-    round_ends,
     run_label,
+    wave_ends,
 )
 from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
 from bulkhead_lab.live.orders.load import OrdersRun
@@ -71,7 +71,7 @@ def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ti
             va="center",
             arrowprops={"arrowstyle": "->", "color": REFUSED},
         )
-    for t in round_ends(r):
+    for t in wave_ends(r):
         if t <= xmax:
             ax.axvline(t, color=NEUTRAL, linestyle=":", linewidth=1.2, zorder=0)
     n_orders = len(r.orders)
@@ -90,7 +90,7 @@ def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ti
             Patch(color=EVENT, label="Payment call running"),
             Patch(color=TRACKING, label="Inventory call running"),
             Line2D([], [], marker="X", color=REFUSED, linestyle="none", label="refused (503)"),
-            Line2D([], [], color=NEUTRAL, linestyle=":", label="a slow round ends"),
+            Line2D([], [], color=NEUTRAL, linestyle=":", label="a slow wave ends"),
         ]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 

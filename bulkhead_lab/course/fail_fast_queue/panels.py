@@ -25,8 +25,9 @@ from bulkhead_lab.course.fail_fast_queue import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
 from bulkhead_lab.course.ui.panel import toggle as _toggle
 from bulkhead_lab.course.ui.runner import Interrupted
-from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.service import VARIANTS
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
+from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
+from bulkhead_lab.live.orders.socket_pools import PoolRule
 
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
@@ -41,15 +42,16 @@ TOGGLE_CSS = """<style>
 </style>"""
 
 
-def run(variant: str = "limited", show_progress: bool = True, **kwargs: Any) -> OrdersRun:
-    """One of the lesson's runs (:func:`.views.run`) under a bar that counts its answers."""
+def run(variant: Variant = "limited", show_progress: bool = True, **values: Any) -> OrdersRun:
+    """One of the lesson's runs (:func:`.views.run`: ``values`` are the Order Service's settings and
+    the load's, by name) under a bar that counts its answers."""
     if not show_progress:
-        return views.run(variant, **kwargs)
+        return views.run(variant, **values)
     progress = LiveProgress("run", unit="answered", total=PER_RUN)
     display_widget(progress.widget, "Run this cell to run it live (a bar counts the answers).")
     progress.running()
     try:
-        r = views.run(variant, on_progress=progress.on_progress, **kwargs)
+        r = views.run(variant, on_progress=progress.on_progress, **values)
     except Interrupted as stop:
         progress.interrupted(stop.why)
         raise
@@ -76,11 +78,11 @@ def toggle(name: str, description: str, options: tuple[tuple[str, str], ...], va
 
 
 def orders_controls(
-    variant: str = "limited",
+    variant: Variant = "limited",
     pool: int = 10,
     limit: int = 5,
     queue: int = 5,
-    pool_rule: str = "aiohttp",
+    pool_rule: PoolRule = "aiohttp",
     slow_latency: float = 1.0,
 ) -> dict[str, Any]:
     """The variant, the sizes each variant has (only those shown), and Payment's latency when slow."""
@@ -129,12 +131,14 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)
 
-    def render(variant: str, pool: int, pool_rule: str, limit: int, queue: int, slow_latency: float):
+    def render(variant: Variant, pool: int, pool_rule: PoolRule, limit: int, queue: int, slow_latency: float):
         progress.running()
-        rule = pool_rule if variant == "shared" else "aiohttp"
+        rule: PoolRule = pool_rule if variant == "shared" else "aiohttp"
         try:
-            r = views.run(variant, pool=pool, limit=limit, queue=queue, pool_rule=rule,
-                          slow_latency=round(slow_latency, 3), on_progress=progress.on_progress)  # fmt: skip
+            settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule)
+            r = views.measure(
+                settings, OrdersLoad(slow_latency=round(slow_latency, 3)), on_progress=progress.on_progress
+            )
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise

@@ -22,7 +22,8 @@ so an abandoned call gives back whatever it held at once. A request aiohttp refu
 (malformed: HTTP 400) or cannot answer (its client left) is one line on the service's log,
 never a traceback (:mod:`.requestlog`).
 
-:func:`check_fd_budget` compares what a run will open with ``RLIMIT_NOFILE`` before it starts.
+:func:`check_fd_budget` compares what a run will open with ``RLIMIT_NOFILE`` before it starts;
+:func:`gather_all` awaits a run's requests so that none outlives it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -43,6 +44,8 @@ from aiohttp import web
 
 from bulkhead_lab.live.net.requestlog import LOG, RequestLog
 from bulkhead_lab.validation import check_int
+
+T = TypeVar("T")
 
 LOOPBACK = "127.0.0.1"
 _GRACE = 0.25  # seconds a normal stop lets in-flight handlers finish before closing them
@@ -79,7 +82,7 @@ def bind_loopback(port: int = 0, *, host: str = LOOPBACK, name: str = "port") ->
     port = check_port(name, port)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT only, not a live listener
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT only, never a listener
         sock.bind((host, port))
         sock.listen(512)
         sock.setblocking(False)
@@ -111,6 +114,25 @@ async def _finish(coro: Any) -> None:
     task.result()
     if cancelled:
         raise asyncio.CancelledError
+
+
+async def gather_all(tasks: Iterable[asyncio.Future[T]]) -> list[T]:
+    """Every task's result; if one fails or the caller is cancelled, every task is cancelled and
+    awaited before the error goes on (:func:`cancel_all`), so nothing is left running."""
+    pending = list(tasks)
+    try:
+        return list(await asyncio.gather(*pending))
+    except BaseException:
+        await cancel_all(pending)
+        raise
+
+
+async def cancel_all(tasks: Iterable[asyncio.Future[Any]]) -> None:
+    """Cancel every task and wait until each has ended (whatever it raised is dropped)."""
+    pending = list(tasks)
+    for t in pending:
+        t.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
 
 
 S = TypeVar("S", bound="Service")

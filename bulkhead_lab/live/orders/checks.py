@@ -5,8 +5,8 @@ Each reads an :class:`~.load.OrdersRun` that has already happened; nothing here 
 a socket. :func:`check_orders` is ``check.js``: stock checks fast, Payment's peak
 bounded, some orders refused, refusals fast. :func:`keepalive_facts` reads what a shared
 pool with keep-alive did while Payment was healthy, under either pool rule.
-:func:`adaptive_facts` reads a stream's limit and Payment's peak before, during and after
-the slowdown; :func:`over_limit` lists every moment Payment held more calls than the
+:func:`adaptive_facts` reads a steady load's limit and Payment's peak before, during and
+after the slowdown; :func:`over_limit` lists every moment Payment held more calls than the
 limit in force let in (none, when the bulkhead works). :func:`retry_facts` counts what
 retrying clients sent, what Order Service received and what Payment counted.
 """
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.socket_pools import PoolRule
 
 # --- check.js's four checks -----------------------------------------------------------------
 
@@ -45,8 +46,8 @@ def check_orders(
         ),
         Check(
             f"Payment never handles more than {peak_at_most} calls at once",
-            "peak" in run.payment and run.payment["peak"] <= peak_at_most,
-            f"peak {run.payment.get('peak', 'unknown: ' + str(run.payment.get('error')))}",
+            run.payment.error is None and run.payment.peak <= peak_at_most,
+            f"peak {run.payment.peak if run.payment.error is None else 'unknown: ' + run.payment.error}",
         ),
         Check("some orders are refused", bool(refusals), f"{len(refusals)} refused"),
         Check(
@@ -73,7 +74,7 @@ class KeepaliveFacts:
     kept_open: int  # the most sockets the pool held at once, busy or idle (measured: connected, not closed)
     slowest_order: float
     slowest_stock: float
-    pool_rule: str = "aiohttp"
+    pool_rule: PoolRule = "aiohttp"
     idle_wait: float = 0.0  # the longest a stock check went on waiting for a connection after every order
     #                         was answered, when every Payment socket was idle (seconds)
 
@@ -102,11 +103,11 @@ class KeepaliveFacts:
 
 def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
     """Read the keep-alive experiment's facts from a ``shared``, keep-alive run with Payment healthy."""
-    if run.settings is None or run.pools is None or not run.pools.get("shared"):
+    if run.settings is None or run.pools is None or not run.pools.shared:
         raise ValueError("run must be a shared-pool run from run_orders (got another)")
     if not run.settings.keepalive or run.slow:
         raise ValueError("run must have keepalive=True and slow=False, Payment healthy (got another)")
-    p, i = run.pools["payment"], run.pools["inventory"]
+    p, i = run.pools.payment, run.pools.inventory
     answered = max((r.end for r in run.orders), default=0.0)
     idle_wait = max(
         (
@@ -117,14 +118,14 @@ def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
         default=0.0,
     )
     return KeepaliveFacts(
-        pool_limit=p["limit"],
-        payment_opened=p["opened"],
-        payment_reused=p["reused"],
-        inventory_opened=i["opened"],
-        kept_open=p.get("peak", p["opened"] + i["opened"]),
+        pool_limit=p.limit,
+        payment_opened=p.opened,
+        payment_reused=p.reused,
+        inventory_opened=i.opened,
+        kept_open=p.peak,
         slowest_order=run.slowest("order"),
         slowest_stock=run.slowest("stock"),
-        pool_rule=str(run.pools.get("pool_rule", "aiohttp")),
+        pool_rule=run.pools.pool_rule,
         idle_wait=idle_wait,
     )
 
@@ -172,7 +173,7 @@ def _peak(points: list[tuple[float, int]], start: float, end: float) -> int:
 
 @dataclass(frozen=True)
 class AdaptiveFacts:
-    """A stream through a slowdown: the limit and Payment's own peak before, during and after it.
+    """A steady load through a slowdown: the limit and Payment's own peak before, during and after it.
 
     ``during`` runs from the switch to slow until the last slow call could end (the switch
     back plus one slow latency); ``after`` from then to the end.
@@ -201,9 +202,11 @@ class AdaptiveFacts:
 
 
 def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
-    """Read a stream's facts (:func:`~.stream.run_adaptive`)."""
+    """Read a steady load's facts (:func:`~.steady.run_steady`, :func:`~.steady.run_adaptive`)."""
     if run.slow_window is None or not run.bulkhead_timeline or run.settings is None:
-        raise ValueError("run must be a stream with a bulkhead from run_stream or run_adaptive (got another)")
+        raise ValueError(
+            "run must be a steady load with a bulkhead from run_steady or run_adaptive (got another)"
+        )
     start, stop = run.slow_window
     end = stop + (run.slow_latency or 0.0)
     limits = run.limit_over_time()
@@ -215,7 +218,7 @@ def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
         for a, b in ((0.0, start), (start, end), (end, float("inf")))
     ]
     return AdaptiveFacts(
-        algorithm=run.settings.algorithm if run.settings.variant == "adaptive" else run.settings.variant,
+        algorithm=run.settings.algorithm if run.settings.spec() is not None else run.settings.variant,
         limit_before=_limit_at(run, start),
         limit_lowest=min(during),
         limit_after=run.bulkhead_timeline[-1].limit,
@@ -272,13 +275,13 @@ class RetryFacts:
 
 def retry_facts(run: OrdersRun) -> RetryFacts:
     """Count what the orders' client sent against what Order Service and Payment received."""
-    if "orders" not in run.order_service or "calls" not in run.payment:
+    if run.order_service.error is not None or run.payment.error is not None:
         raise ValueError("run must carry Order Service's and Payment's /admin/stats (got a run without them)")
     return RetryFacts(
         orders=len(run.orders),
         client_sent=run.attempts,
-        order_service_received=run.order_service["orders"],
-        payment_calls=run.payment["calls"],
+        order_service_received=run.order_service.orders,
+        payment_calls=run.payment.calls,
         served=run.served,
         refused=run.refused,
         gave_up_budget=sum(r.gave_up == "budget" for r in run.orders),

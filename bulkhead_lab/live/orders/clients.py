@@ -15,6 +15,10 @@ that the one client keeps for its whole drive:
 
 A retry is sent its backoff's delay after the refusal; the jitter draws from one
 ``random.Random(seed)`` per client.
+
+What the services say at the end of a run is read here too (:func:`read_services`), each
+answer into its dataclass: :class:`~bulkhead_lab.live.net.dependency.DependencyStats` for
+Payment and Inventory, :class:`Received` for Order Service, :class:`PoolsReading` for its pools.
 """
 
 from __future__ import annotations
@@ -25,12 +29,16 @@ import json
 import random
 import time
 from collections import deque
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 import aiohttp
 
+from bulkhead_lab.live.net.dependency import DependencyStats
 from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.orders.settings import ALL_VARIANTS, Variant
+from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule, PoolStats
 from bulkhead_lab.retries.policy import (
     JITTER_SEED,
     Backoff,
@@ -40,6 +48,14 @@ from bulkhead_lab.retries.policy import (
     RetryQuota,
     TokenBucket,
 )
+from bulkhead_lab.validation import check_choice
+
+#: What became of a request: answered 200, refused (503: the bulkhead was full), another status, or none.
+Outcome = Literal["served", "refused", "failed", "no answer"]
+#: The two kinds of request the load sends: an order (Payment) and a stock check (Inventory).
+Kind = Literal["order", "stock"]
+#: Why a refused request stopped retrying: its attempts ran out, the budget denied it, or it did not stop.
+GaveUp = Literal["attempts", "budget", ""]
 
 RETRY_ON = 503  # what a client retries: the bulkhead's "busy, try again" (a refused order)
 LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
@@ -63,7 +79,7 @@ class RequestResult:
     ``gave_up`` says why a refused request stopped retrying ("attempts", "budget"), or "".
     """
 
-    kind: str  # "order" or "stock"
+    kind: Kind
     index: int  # the client's sending order, from 1
     status: int  # HTTP status, or 0 when no answer came (connection failed)
     latency: float
@@ -71,10 +87,10 @@ class RequestResult:
     end: float
     body: dict[str, Any] = field(default_factory=dict)
     tries: tuple[Try, ...] = ()
-    gave_up: str = ""
+    gave_up: GaveUp = ""
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Outcome:
         """served, refused (503), failed (other status) or no answer."""
         if self.status == 200:
             return "served"
@@ -126,7 +142,7 @@ def check_policy(retry: object) -> RetryPolicy | None:
     raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
 
 
-class _Books:
+class _Spending:
     """One client's budget over its drive: who may retry now."""
 
     def __init__(self, budget: Budget | None) -> None:
@@ -181,29 +197,29 @@ class Client:
         self.session = session
         self.t0 = t0
         self.retry = check_policy(retry)
-        self.books = _Books(check_budget(budget))
+        self.spending = _Spending(check_budget(budget))
         self.random = random.Random(seed)
         self.total = total
         self.done = 0
         self.on_progress = on_progress
 
     async def send(
-        self, kind: str, index: int, method: str, url: str, *, retry: bool = True
+        self, kind: Kind, index: int, method: str, url: str, *, retry: bool = True
     ) -> RequestResult:
         """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done."""
         policy = self.retry if retry else None
         tries: list[Try] = []
         if policy is not None:
-            self.books.sent(time.monotonic() - self.t0)  # an original: a call in the budget's ratio
+            self.spending.sent(time.monotonic() - self.t0)  # an original: a call in the budget's ratio
         status, body = await self._once(method, url, tries)
         sleep: float | None = None
         cost: int | None = None
-        gave_up = ""
+        gave_up: GaveUp = ""
         while status == RETRY_ON and policy is not None:
             if len(tries) >= policy.attempts:
                 gave_up = "attempts" if policy.attempts > 1 else ""
                 break
-            granted = self.books.grant(time.monotonic() - self.t0)
+            granted = self.spending.grant(time.monotonic() - self.t0)
             if granted is None:
                 gave_up = "budget"
                 break
@@ -213,7 +229,7 @@ class Client:
             await asyncio.sleep(sleep)
             status, body = await self._once(method, url, tries)
         if status == 200:
-            self.books.served(cost)
+            self.spending.served(cost)
         self.done += 1
         if self.on_progress is not None:
             self.on_progress(self.done, self.total)
@@ -281,14 +297,56 @@ async def bulkhead_reading(
 
 
 @dataclass(frozen=True)
+class Received:
+    """What Order Service received (its ``GET /admin/stats``): orders and stock checks, retries included.
+
+    ``error`` says why the counts are unknown (the service did not answer); they are 0 then.
+    """
+
+    orders: int = 0
+    stock_checks: int = 0
+    error: str | None = None
+
+    @classmethod
+    def read(cls, answer: Mapping[str, Any]) -> Received:
+        if "error" in answer:
+            return cls(error=str(answer["error"]))
+        return cls(int(answer["orders"]), int(answer["stock_checks"]))
+
+
+@dataclass(frozen=True)
+class PoolsReading:
+    """Order Service's ``GET /admin/pools``: its variant and pool rule, and each dependency's pool
+    (a shared pool's counts of sockets open, ``open`` and ``peak``, are the one pool's, under both)."""
+
+    variant: Variant
+    pool_rule: PoolRule
+    payment: PoolStats
+    inventory: PoolStats
+
+    @property
+    def shared(self) -> bool:
+        return self.variant == "shared"
+
+    @classmethod
+    def read(cls, answer: Mapping[str, Any]) -> PoolsReading:
+        return cls(
+            variant=cast(Variant, check_choice("variant", answer.get("variant"), ALL_VARIANTS)),
+            pool_rule=cast(PoolRule, check_choice("pool_rule", answer.get("pool_rule"), POOL_RULES)),
+            payment=PoolStats(**answer["payment"]),
+            inventory=PoolStats(**answer["inventory"]),
+        )
+
+
+@dataclass(frozen=True)
 class Readings:
     """What the three services say at a run's end: each one's counters, the bulkhead's, the pools'."""
 
-    payment: dict[str, Any]
-    inventory: dict[str, Any]
-    order_service: dict[str, Any]
+    payment: DependencyStats
+    inventory: DependencyStats
+    order_service: Received
     bulkhead: dict[str, Any] | None
-    pools: dict[str, Any]
+    pools: PoolsReading
 
 
 async def read_services(
@@ -296,12 +354,37 @@ async def read_services(
 ) -> Readings:
     """Each service's ``/admin/stats``, the Order Service's bulkhead (its timeline if asked) and pools."""
     return Readings(
-        payment=await service_stats(session, payment_url),
-        inventory=await service_stats(session, inventory_url),
-        order_service=await service_stats(session, order_url),
+        payment=DependencyStats.read(await service_stats(session, payment_url)),
+        inventory=DependencyStats.read(await service_stats(session, inventory_url)),
+        order_service=Received.read(await service_stats(session, order_url)),
         bulkhead=await bulkhead_reading(session, order_url, timeline=timeline),
-        pools=await admin_json(session, "GET", order_url + "/admin/pools"),
+        pools=PoolsReading.read(await admin_json(session, "GET", order_url + "/admin/pools")),
     )
+
+
+@contextlib.asynccontextmanager
+async def outside_client(
+    order_url: str, payment_url: str, inventory_url: str, timeout: float
+) -> AsyncIterator[aiohttp.ClientSession]:
+    """The load's own session (never a limit: no pool, a fresh connection per request), with each
+    service reset to its start state first and Payment switched back to normal at the end, whatever
+    happened (``timeout``: seconds the whole session may last)."""
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # the client itself is never the limit
+    async with aiohttp.ClientSession(
+        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
+    ) as session:
+        for url in (payment_url, inventory_url, order_url):  # each back to its start state
+            await admin_json(session, "POST", url + "/admin/reset")
+        try:
+            yield session
+        finally:
+            await heal_payment(session, payment_url)
+
+
+def slow_url(payment_url: str, latency: float | None) -> str:
+    """Payment's switch to slow, at ``latency`` seconds a call (None: its own slow latency)."""
+    url = f"{payment_url}/admin/slow?on=1"
+    return url if latency is None else url + f"&ms={round(latency * 1000)}"
 
 
 async def heal_payment(session: aiohttp.ClientSession, payment_url: str) -> None:

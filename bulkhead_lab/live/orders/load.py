@@ -1,12 +1,14 @@
 """Lesson 004's load from outside: ``load.js`` and the measuring half of ``check.js``.
 
-:func:`drive` switches Payment slow, sends ``orders`` orders at once and ``stock_checks``
-stock checks a moment later to a running Order Service, and records every answer as a
+An :class:`OrdersLoad` is what the load does: Payment slow (or not), ``orders`` orders at
+once and ``stock_checks`` stock checks ``stock_delay`` seconds later, the client retrying
+503s or not (``retry``, ``budget``: :mod:`.clients`); every value is checked once, when it
+is made. :func:`drive` sends one to a running Order Service and records every answer as a
 :class:`~.clients.RequestResult` in an :class:`OrdersRun`, with what Payment, Inventory,
-Order Service and the bulkhead reported. :func:`run_orders` starts Payment, Inventory
-and Order Service on free ports, drives them once and stops them. A *wave* is the orders
-Payment serves together in one stretch of its latency: :meth:`OrdersRun.served_waves`
-counts them. The orders' client may retry 503s (``retry``, ``budget``: :mod:`.clients`).
+Order Service and the bulkhead reported. :func:`run_orders` starts Payment, Inventory and an
+Order Service of an :class:`~.settings.OrderSettings` on free ports, drives them once and
+stops them. A *wave* is the orders Payment serves together in one stretch of its latency:
+:meth:`OrdersRun.served_waves` counts them.
 
 Timelines, all in seconds on the drive's clock (0 = the orders are sent):
 ``run.timelines[name]`` is ``(t, open calls)`` for ``payment`` and ``inventory``;
@@ -22,54 +24,130 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import aiohttp
 
 from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.net.server import Progress, check_fd_budget, check_planned
+from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
 from bulkhead_lab.live.orders.clients import (
     Client,
+    Readings,
     RequestResult,
     Try,
     admin_json,
     bulkhead_reading,
     check_budget,
     check_policy,
-    heal_payment,
+    outside_client,
     read_services,
+    slow_url,
 )
 from bulkhead_lab.live.orders.results import OrdersRun, Recorder, exact_timelines
 from bulkhead_lab.live.orders.service import (
-    ADAPTIVE,
-    CALL_TIMEOUT,
     FAST_LATENCY,
     KEEPALIVE_TIMEOUT,
     SLOW_LATENCY,
     OrderService,
     OrderSettings,
+    Variant,
     inventory,
     payment,
 )
 from bulkhead_lab.retries.policy import JITTER_SEED, Budget, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
 
-__all__ = ["OrdersRun", "RequestResult", "Try", "drive", "planned_seconds", "run_orders", "run_sockets"]
+__all__ = [
+    "OrdersLoad",
+    "OrdersRun",
+    "RequestResult",
+    "Try",
+    "drive",
+    "orders_setup",
+    "planned_seconds",
+    "run_orders",
+    "run_sockets",
+]
 
-MAX_REQUESTS = 10_000  # per stream in one drive
+MAX_REQUESTS = 10_000  # of each kind in one drive
 MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
 MAX_STOCK_DELAY = 60.0  # seconds between sending the orders and the stock checks
 _POLL = 0.01  # seconds between two readings of /admin/bulkhead while waiting for it to be busy
 
 
-def check_load(orders: object, stock_checks: object, stock_delay: object) -> tuple[int, int, float]:
-    """The burst's sizes, each refused with one line if out of range."""
+@dataclass(frozen=True)
+class OrdersLoad:
+    """Lesson 004's load: Payment slow at ``slow_latency`` seconds a call (or healthy, ``slow=False``),
+    ``orders`` orders at once, ``stock_checks`` stock checks ``stock_delay`` seconds later; every bad
+    value is a one-line :class:`ValueError` naming it and its range.
+
+    The defaults are the lesson's: 3 s, 20 orders, 10 stock checks 100 ms later. ``slow_latency``
+    None leaves Payment's own slow latency (a service started elsewhere); :func:`run_orders` starts
+    Payment at 3 s then. ``fast_latency`` is Payment's and Inventory's healthy latency in a run that
+    starts them. ``retry`` (a RetryPolicy, backoff in seconds) retries refused orders within
+    ``budget`` (counted over the drive: one client), jitter drawn from ``random.Random(seed)``.
+    """
+
+    slow: bool = True
+    orders: int = 20
+    stock_checks: int = 10
+    stock_delay: float = 0.1
+    slow_latency: float | None = None
+    fast_latency: float = FAST_LATENCY
+    retry: RetryPolicy | None = None
+    budget: Budget | None = None
+    seed: int = JITTER_SEED
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.slow, bool):
+            raise ValueError(f"slow must be True or False (got {self.slow!r})")
+        _set(self, "orders", check_int("orders", self.orders, 0, MAX_REQUESTS))
+        _set(self, "stock_checks", check_int("stock_checks", self.stock_checks, 0, MAX_REQUESTS))
+        _set(self, "stock_delay", check_real("stock_delay", self.stock_delay, 0.0, MAX_STOCK_DELAY))
+        if self.slow_latency is not None:
+            _set(self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY))
+        _set(self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY))
+        check_policy(self.retry)
+        check_budget(self.budget)
+        check_int("seed", self.seed, 0)
+
+    @property
+    def requests(self) -> int:
+        """Orders and stock checks: the requests the client sends (retries aside)."""
+        return self.orders + self.stock_checks
+
+    @property
+    def slowdown(self) -> float:
+        """Payment's latency when slow: ``slow_latency``, or the lesson's 3 s."""
+        return SLOW_LATENCY if self.slow_latency is None else self.slow_latency
+
+    @property
+    def latency(self) -> float:
+        """Payment's latency in this run: the slowdown, or its healthy latency."""
+        return self.slowdown if self.slow else self.fast_latency
+
+
+def _set(settings: object, name: str, value: object) -> None:
+    object.__setattr__(settings, name, value)  # a frozen dataclass's checked value, once
+
+
+def orders_setup(variant: Variant = "limited", **values: Any) -> tuple[OrderSettings, OrdersLoad]:
+    """The Order Service's settings and the load, from keywords in either's names (a cell's short
+    form: ``orders_setup("shared", keepalive=True, slow=False)``); an unknown name is one line."""
+    service = {f.name for f in fields(OrderSettings)}
+    load = {f.name for f in fields(OrdersLoad)}
+    for name in values:
+        if name not in service | load:
+            raise ValueError(
+                f"{name} is not a setting of a run: it takes {', '.join(sorted(service - {'variant'}))} "
+                f"(the Order Service's) and {', '.join(sorted(load))} (the load's)"
+            )
     return (
-        check_int("orders", orders, 0, MAX_REQUESTS),
-        check_int("stock_checks", stock_checks, 0, MAX_REQUESTS),
-        check_real("stock_delay", stock_delay, 0.0, MAX_STOCK_DELAY),
+        OrderSettings(variant, **{k: v for k, v in values.items() if k in service}),
+        OrdersLoad(**{k: v for k, v in values.items() if k in load}),
     )
 
 
@@ -77,94 +155,95 @@ async def drive(
     order_url: str,
     payment_url: str,
     inventory_url: str,
+    load: OrdersLoad | None = None,
     *,
-    slow: bool = True,
-    orders: int = 20,
-    stock_checks: int = 10,
-    stock_delay: float = 0.1,
-    slow_latency: float | None = None,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
-    retry: RetryPolicy | None = None,
-    budget: Budget | None = None,
-    seed: int = JITTER_SEED,
 ) -> OrdersRun:
-    """Lesson 004's load from outside: Payment slow (or not), ``orders`` orders at once and
-    ``stock_checks`` stock checks ``stock_delay`` seconds later; every answer recorded.
+    """Lesson 004's ``load`` from outside, against running services; every answer recorded.
 
-    ``slow_latency`` (seconds, optional) sets Payment's slowdown through ``/admin/slow?ms=``.
-    ``retry`` (a RetryPolicy, backoff in seconds) retries refused orders within ``budget``
-    (counted over this drive: one client), jitter drawn from ``random.Random(seed)``.
-    Payment is switched back to normal at the end, whatever happened.
+    Each service is reset first; Payment is switched slow (at ``load.slow_latency`` when set),
+    the orders sent, the stock checks after them, and Payment switched back to normal at the
+    end, whatever happened. ``timeout``: seconds the whole drive may take.
     """
-    orders, stock_checks, stock_delay = check_load(orders, stock_checks, stock_delay)
-    if slow_latency is not None:
-        check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
-    retry, budget = check_policy(retry), check_budget(budget)
-    total = orders + stock_checks
-    check_fd_budget(f"orders + stock_checks = {total}", total + 4)  # this side's end of each connection
-    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # the client itself is never the limit
-    async with aiohttp.ClientSession(
-        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
-    ) as session:
-        for url in (payment_url, inventory_url, order_url):  # each back to its start state
-            await admin_json(session, "POST", url + "/admin/reset")
+    load = load or OrdersLoad()
+    check_fd_budget(f"orders + stock_checks = {load.requests}", load.requests + 4)  # this side's ends
+    async with outside_client(order_url, payment_url, inventory_url, timeout) as session:
         reset_at = time.monotonic()  # Order Service's clock starts within this reset's round trip
-        try:
-            if slow:
-                slow_url = f"{payment_url}/admin/slow?on=1"
-                if slow_latency is not None:
-                    slow_url += f"&ms={round(slow_latency * 1000)}"
-                await admin_json(session, "POST", slow_url)
-            t0 = time.monotonic()
-            client = Client(
-                session, t0, retry=retry, budget=budget, seed=seed, total=total, on_progress=on_progress
-            )
-            tasks: list[asyncio.Task[RequestResult]] = []
-            try:
-                tasks += [
-                    asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
-                    for i in range(orders)
-                ]
-                await asyncio.sleep(stock_delay)
-                tasks += [
-                    asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
-                    for i in range(stock_checks)
-                ]
-                busy = await _bulkhead_when_busy(session, order_url, tasks[:orders], timeout)
-                results = await asyncio.gather(*tasks)
-            except BaseException:
-                for t in tasks:
-                    t.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
-                raise
-            duration = time.monotonic() - t0
-            read = await read_services(session, order_url, payment_url, inventory_url, timeline=True)
-        finally:
-            await heal_payment(session, payment_url)
+        if load.slow:
+            await admin_json(session, "POST", slow_url(payment_url, load.slow_latency))
+        t0 = time.monotonic()
+        client = Client(
+            session,
+            t0,
+            retry=load.retry,
+            budget=load.budget,
+            seed=load.seed,
+            total=load.requests,
+            on_progress=on_progress,
+        )
+        results, busy = await _burst(client, order_url, load, timeout)
+        duration = time.monotonic() - t0
+        read = await read_services(session, order_url, payment_url, inventory_url, timeline=True)
+    return _drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
+
+
+async def _burst(
+    client: Client, order_url: str, load: OrdersLoad, timeout: float
+) -> tuple[list[RequestResult], dict[str, int] | None]:
+    """The orders at once, the stock checks ``stock_delay`` later; the bulkhead once it is busy, and
+    every answer. Every request still open is cancelled if the drive fails or is cancelled."""
+    tasks: list[asyncio.Task[RequestResult]] = []
+    try:
+        tasks += [
+            asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
+            for i in range(load.orders)
+        ]
+        await asyncio.sleep(load.stock_delay)
+        tasks += [
+            asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
+            for i in range(load.stock_checks)
+        ]
+        busy = await _bulkhead_when_busy(client.session, order_url, tasks[: load.orders], timeout)
+    except BaseException:
+        await cancel_all(tasks)
+        raise
+    return await gather_all(tasks), busy
+
+
+def _drive_run(
+    load: OrdersLoad,
+    read: Readings,
+    results: list[RequestResult],
+    busy: dict[str, int] | None,
+    duration: float,
+    t0: float,
+    *,
+    shift: float,
+) -> OrdersRun:
+    """The drive's :class:`OrdersRun`; the bulkhead's timeline moved by ``shift`` onto the drive's clock."""
     after = read.bulkhead
     timeline = []
     if after is not None:
-        shift = reset_at - t0
         timeline = [BulkheadPoint(max(0.0, p[0] + shift), *p[1:]) for p in after.pop("timeline", [])]
         after.pop("truncated", None)
     return OrdersRun(
-        variant=str(read.pools.get("variant", "?")),
+        variant=read.pools.variant,
         settings=None,
-        slow=slow,
-        slow_latency=slow_latency,
-        requests=list(results),
+        slow=load.slow,
+        slow_latency=load.slow_latency,
+        requests=results,
         payment=read.payment,
         inventory=read.inventory,
         bulkhead_busy=busy,
         bulkhead_after=after,
         pools=read.pools,
         duration=duration,
-        stock_delay=stock_delay,
+        stock_delay=load.stock_delay,
         bulkhead_timeline=timeline,
         order_service=read.order_service,
-        retry=retry,
-        budget=budget,
+        retry=load.retry,
+        budget=load.budget,
         t0=t0,
     )
 
@@ -218,13 +297,12 @@ def planned_seconds(
     """
     call = min(latency, settings.payment_timeout)
     spec = settings.spec()
-    places = settings.pool if settings.variant == "shared" else settings.limit
+    places = settings.pool if settings.shared else settings.limit
     if spec is not None:
         places = int(spec.get("initial") or spec.get("min_limit"))
-    bounded = settings.variant in ("limited", ADAPTIVE)
-    served = min(orders, places + settings.queue) if bounded else orders
+    served = min(orders, places + settings.queue) if settings.bounded else orders
     waves = math.ceil(served / places)
-    unit = "places" if bounded else "connections"
+    unit = "places" if settings.bounded else "connections"
     seconds, how = waves * call, f"ceil({served} orders / {places} {unit}) x {call:g} s"
     if settings.pool_rule == "node" and settings.keepalive:
         seconds += KEEPALIVE_TIMEOUT
@@ -244,77 +322,31 @@ def run_sockets(settings: OrderSettings, requests: int) -> int:
 
 
 async def run_orders(
-    variant: str = "limited",
+    settings: OrderSettings | None = None,
+    load: OrdersLoad | None = None,
     *,
-    pool: int = 10,
-    limit: int = 5,
-    queue: int = 5,
-    keepalive: bool = False,
-    slow: bool = True,
-    orders: int = 20,
-    stock_checks: int = 10,
-    stock_delay: float = 0.1,
-    slow_latency: float = SLOW_LATENCY,
-    fast_latency: float = FAST_LATENCY,
-    payment_timeout: float = CALL_TIMEOUT,
     on_progress: Progress | None = None,
     allow_long: bool = False,
-    pool_rule: str = "aiohttp",
-    algorithm: str = "Gradient2",
-    limiter_options: Mapping[str, Any] | None = None,
-    retry: RetryPolicy | None = None,
-    budget: Budget | None = None,
-    seed: int = JITTER_SEED,
 ) -> OrdersRun:
-    """Start Payment, Inventory and Order Service on free ports, drive them once, stop them.
+    """Start Payment, Inventory and an Order Service of ``settings`` on free ports, drive ``load``
+    once (:func:`drive`), stop them.
 
     The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
     3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
-    it returns, raises or is cancelled. ``pool_rule``, ``algorithm`` and
-    ``limiter_options`` are :class:`OrderSettings`'; ``retry``, ``budget`` and ``seed``
-    :func:`drive`'s.
-
-    Every value is checked before anything starts. A Payment call longer than
-    ``payment_timeout`` is answered 504. A run planned to take over two minutes
-    (:func:`planned_seconds`) needs ``allow_long=True``; one that needs more sockets than
-    ``ulimit -n`` allows is refused with one line saying how to raise it.
+    it returns, raises or is cancelled. A Payment call longer than ``payment_timeout`` is
+    answered 504. A run planned to take over two minutes (:func:`planned_seconds`) needs
+    ``allow_long=True``; one that needs more sockets than ``ulimit -n`` allows is refused
+    with one line saying how to raise it, before anything starts.
     """
-    settings = OrderSettings(
-        variant,
-        pool,
-        limit,
-        queue,
-        keepalive,
-        payment_timeout=payment_timeout,
-        pool_rule=pool_rule,
-        algorithm=algorithm,
-        limiter_options=tuple((limiter_options or {}).items()),
-    )
-    check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY)
-    check_real("fast_latency", fast_latency, 0.0, MAX_SLOW_LATENCY)
-    orders, stock_checks, stock_delay = check_load(orders, stock_checks, stock_delay)
-    retry, budget = check_policy(retry), check_budget(budget)
-    seconds, how = planned_seconds(settings, orders, slow_latency if slow else fast_latency, retry)
-    check_planned(stock_delay + seconds, how, allow_long)
-    check_fd_budget(
-        f"orders + stock_checks = {orders + stock_checks}", run_sockets(settings, orders + stock_checks)
-    )
-    async with order_services(settings, slow_latency, fast_latency) as (service, pay, inv):
-        run = await drive(
-            service.url,
-            pay.url,
-            inv.url,
-            slow=slow,
-            orders=orders,
-            stock_checks=stock_checks,
-            stock_delay=stock_delay,
-            slow_latency=slow_latency,
-            on_progress=on_progress,
-            timeout=max(120.0, 4 * (orders + 1) * slow_latency + seconds),
-            retry=retry,
-            budget=budget,
-            seed=seed,
-        )
+    settings, load = settings or OrderSettings(), load or OrdersLoad()
+    if load.slow_latency is None:  # this run starts Payment: at the lesson's slowdown
+        load = replace(load, slow_latency=SLOW_LATENCY)
+    seconds, how = planned_seconds(settings, load.orders, load.latency, load.retry)
+    check_planned(load.stock_delay + seconds, how, allow_long)
+    check_fd_budget(f"orders + stock_checks = {load.requests}", run_sockets(settings, load.requests))
+    async with order_services(settings, load.slowdown, load.fast_latency) as (service, pay, inv):
+        timeout = max(120.0, 4 * (load.orders + 1) * load.slowdown + seconds)
+        run = await drive(service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout)
         service.record(run)
     return run
 

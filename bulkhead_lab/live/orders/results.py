@@ -1,6 +1,6 @@
 """What one drive of lesson 004's Order Service measured: :class:`OrdersRun`, and its timelines.
 
-:func:`~.load.drive`, :func:`~.load.run_orders` and :func:`~.stream.run_stream` return an
+:func:`~.load.drive`, :func:`~.load.run_orders` and :func:`~.steady.run_steady` return an
 :class:`OrdersRun`. Times are seconds on the drive's clock (0 = the first order sent).
 In-process runners record each dependency's open calls with a :class:`Recorder` and
 place them, and the bulkhead's own timeline, on that one clock (:func:`exact_timelines`).
@@ -11,43 +11,49 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bulkhead_lab.live.bulkhead import BulkheadPoint
-from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.orders.clients import RequestResult
-from bulkhead_lab.live.orders.service import OrderService, OrderSettings
+from bulkhead_lab.live.net.dependency import Dependency, DependencyStats
+from bulkhead_lab.live.orders.clients import Kind, Outcome, PoolsReading, Received, RequestResult
+from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Variant
 from bulkhead_lab.retries.policy import Budget, RetryPolicy
 
 __all__ = ["OrdersRun", "Recorder", "exact_timelines"]
 
+NOT_READ = Received(error="not read")  # a run that never asked Order Service what it received
+
 
 @dataclass
 class OrdersRun:
-    """One drive of the Order Service: every answer, what Payment and Inventory saw, the bulkhead."""
+    """One drive of the Order Service: every answer, what Payment and Inventory saw, the bulkhead.
 
-    variant: str
+    ``settings`` is the Order Service's when this process ran it (None for a drive of a service
+    elsewhere); ``pools`` what it said of its pools, ``bulkhead_busy`` and ``bulkhead_after`` its
+    ``/admin/bulkhead`` counters (cockatiel's names) while the orders were in flight and after.
+    """
+
+    variant: Variant
     settings: OrderSettings | None
     slow: bool
     slow_latency: float | None
     requests: list[RequestResult]
-    payment: dict[str, int]
-    inventory: dict[str, int]
-    bulkhead_busy: dict[str, int] | None  # /admin/bulkhead while the orders were in flight
+    payment: DependencyStats
+    inventory: DependencyStats
+    bulkhead_busy: dict[str, int] | None
     bulkhead_after: dict[str, int] | None
-    pools: dict[str, Any] | None
+    pools: PoolsReading | None
     duration: float
     stock_delay: float
     timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
     ports: dict[str, int] = field(default_factory=dict)
     bulkhead_timeline: list[BulkheadPoint] = field(default_factory=list)
-    order_service: dict[str, int] = field(default_factory=dict)  # its /admin/stats: requests received
+    order_service: Received = NOT_READ  # its /admin/stats: requests received
     retry: RetryPolicy | None = None
     budget: Budget | None = None
     slow_window: tuple[float, float] | None = None  # (from, until) seconds when Payment was slow
     t0: float = 0.0  # time.monotonic() when the orders were sent
 
-    def of(self, kind: str) -> list[RequestResult]:
+    def of(self, kind: Kind) -> list[RequestResult]:
         return [r for r in self.requests if r.kind == kind]
 
     @property
@@ -58,7 +64,7 @@ class OrdersRun:
     def stock_checks(self) -> list[RequestResult]:
         return self.of("stock")
 
-    def count(self, outcome: str, kind: str = "order") -> int:
+    def count(self, outcome: Outcome, kind: Kind = "order") -> int:
         return sum(r.outcome == outcome for r in self.of(kind))
 
     @property
@@ -73,12 +79,12 @@ class OrdersRun:
         """Which orders were refused, numbered by their arrival at Order Service (1 = first)."""
         return sorted(int(r.body.get("order", 0)) for r in self.orders if r.outcome == "refused")
 
-    def slowest(self, kind: str, outcome: str | None = None) -> float:
+    def slowest(self, kind: Kind, outcome: Outcome | None = None) -> float:
         """The longest latency of that kind (and outcome), in seconds; 0 when there is none."""
         times = [r.latency for r in self.of(kind) if outcome is None or r.outcome == outcome]
         return max(times, default=0.0)
 
-    def longest_wait(self, kind: str) -> float:
+    def longest_wait(self, kind: Kind) -> float:
         """The longest a request of that kind waited at Order Service for its connection, in seconds."""
         return max((r.waited or 0.0 for r in self.of(kind)), default=0.0)
 
@@ -103,8 +109,8 @@ class OrdersRun:
         n = len(self.orders) or 1
         return {
             "client sent": self.attempts / n,
-            "order service received": self.order_service.get("orders", 0) / n,
-            "payment counted": self.payment.get("calls", 0) / n,
+            "order service received": self.order_service.orders / n,
+            "payment counted": self.payment.calls / n,
         }
 
     def served_waves(self, slow_latency: float | None = None) -> dict[int, int]:

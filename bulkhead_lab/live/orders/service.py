@@ -10,7 +10,7 @@ Payment answers ``POST /pay`` in 20 ms, or 3 s while switched slow; Inventory an
   and ``queue`` waiting around Payment; a refused order is HTTP 503
   ``{"error": "busy, try again", ...}`` at once (the second half of the pattern);
 - ``adaptive``: ``limited`` with a limit an adaptive limiter moves from each Payment
-  call's round trip (:mod:`.adaptive_limit`).
+  call's round trip (:mod:`.adaptive`).
 
 Each pool counts against its limit what its ``pool_rule`` says (:mod:`.socket_pools`):
 connections in use (aiohttp's rule) or every socket it owns (Node's).
@@ -42,6 +42,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Awaitable
+from dataclasses import asdict
 from typing import Any
 
 import aiohttp
@@ -66,7 +67,9 @@ from bulkhead_lab.live.orders.settings import (
     KEEPALIVE_TIMEOUT,
     SLOW_LATENCY,
     VARIANTS,
+    DependencyName,
     OrderSettings,
+    Variant,
 )
 from bulkhead_lab.live.orders.socket_pools import CallerPool, make_pool
 
@@ -79,8 +82,10 @@ __all__ = [
     "KEEPALIVE_TIMEOUT",
     "SLOW_LATENCY",
     "VARIANTS",
+    "DependencyName",
     "OrderService",
     "OrderSettings",
+    "Variant",
     "inventory",
     "payment",
 ]
@@ -128,13 +133,13 @@ class OrderService(Service):
         self.inventory_url = inventory_url
         self.bulkhead: Bulkhead | None = None
         self.adaptive: AdaptiveControl | None = None
-        if settings.variant in ("limited", ADAPTIVE):
+        if settings.bounded:
             self.bulkhead = Bulkhead(settings.limit, settings.queue, timeline=True)
             spec = settings.spec()
             if spec is not None:
                 self.adaptive = AdaptiveControl(spec, self.bulkhead)
                 self.bulkhead.reset()  # its timeline starts at the limiter's initial limit
-        self._pools: dict[str, CallerPool] = {}
+        self._pools: dict[DependencyName, CallerPool] = {}
         self._orders = itertools.count(1)
         self._checks = itertools.count(1)
         self.received = {"orders": 0, "stock_checks": 0}
@@ -156,7 +161,7 @@ class OrderService(Service):
         """Open the pools, then bind and serve (a busy port raises with the pools closed again)."""
         s = self.settings
         sizes = s.pool_sizes()
-        if s.variant == "shared":
+        if s.shared:
             shared = make_pool(s.pool_rule, s.pool, s.keepalive, ("payment", "inventory"))
             self._pools = {"payment": shared, "inventory": shared}
         else:
@@ -202,15 +207,16 @@ class OrderService(Service):
         return stats
 
     def pool_stats(self) -> dict[str, Any]:
-        """Each dependency's pool: rule, limit, sockets opened to it and reused, the pool's open and peak."""
-        return {name: p.stats(name) for name, p in self._pools.items()} | {
+        """``GET /admin/pools``: each dependency's pool (:class:`~.socket_pools.PoolStats`, as JSON),
+        the variant and the pool rule."""
+        return {name: asdict(p.stats(name)) for name, p in self._pools.items()} | {
             "variant": self.settings.variant,
-            "shared": self.settings.variant == "shared",
+            "shared": self.settings.shared,
             "pool_rule": self.settings.pool_rule,
         }
 
     # -- calls out ---------------------------------------------------------------------------
-    async def _call(self, dependency: str, method: str, url: str, ctx: dict[str, Any]) -> None:
+    async def _call(self, dependency: DependencyName, method: str, url: str, ctx: dict[str, Any]) -> None:
         pool = self._pools.get(dependency)
         if pool is None:
             raise _Failed(503, "order service is stopping", dropped=False)

@@ -36,19 +36,46 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal, get_args
 
 import aiohttp
 
 from bulkhead_lab.validation import check_choice, check_int, check_real
 
-POOL_RULES = ("aiohttp", "node")
+#: What counts against a pool's limit: connections in use (aiohttp's rule) or every socket owned (Node's).
+PoolRule = Literal["aiohttp", "node"]
+POOL_RULES: tuple[PoolRule, ...] = get_args(PoolRule)
 IDLE_TIMEOUT = 5.0  # seconds an idle kept-alive socket stays open: Node's http server keepAliveTimeout
 _KEEP = 3600.0  # aiohttp's own idle timeout under the node rule: far past IDLE_TIMEOUT, which rules
 _NO_TIMEOUT = aiohttp.ClientTimeout(total=None)
 
-__all__ = ["IDLE_TIMEOUT", "POOL_RULES", "AiohttpPool", "CallerPool", "NodePool", "SocketCount", "make_pool"]
+__all__ = [
+    "IDLE_TIMEOUT",
+    "POOL_RULES",
+    "AiohttpPool",
+    "CallerPool",
+    "NodePool",
+    "PoolRule",
+    "PoolStats",
+    "SocketCount",
+    "make_pool",
+]
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """One destination's pool as ``GET /admin/pools`` shows it: the pool's limit, the sockets opened to
+    this destination and reused, the pool's sockets open now and at most at once (busy or idle, the
+    whole pool's), and the calls that waited for a place."""
+
+    limit: int
+    opened: int
+    reused: int
+    open: int
+    peak: int
+    waited: int
 
 
 class SocketCount:
@@ -102,7 +129,7 @@ class _CountingConnector(aiohttp.TCPConnector):
 class CallerPool:
     """What both rules share: per-destination tallies from aiohttp's trace events, and the socket count."""
 
-    rule = ""
+    rule: PoolRule
 
     def __init__(self, limit: int, keepalive: bool, destinations: tuple[str, ...]) -> None:
         self.limit = limit
@@ -135,16 +162,16 @@ class CallerPool:
     ) -> contextlib.AbstractAsyncContextManager[aiohttp.ClientResponse]:
         raise NotImplementedError
 
-    def stats(self, destination: str) -> dict[str, Any]:
+    def stats(self, destination: str) -> PoolStats:
         """One destination's tallies and the pool's sockets (``open``, ``peak``: the whole pool's)."""
-        return {
-            "limit": self.limit,
-            "opened": self.opened.get(destination, 0),
-            "reused": self.reused.get(destination, 0),
-            "open": self.count.open,
-            "peak": self.count.peak,
-            "waited": self.waited,
-        }
+        return PoolStats(
+            limit=self.limit,
+            opened=self.opened.get(destination, 0),
+            reused=self.reused.get(destination, 0),
+            open=self.count.open,
+            peak=self.count.peak,
+            waited=self.waited,
+        )
 
     def reset(self) -> None:
         """Tallies back to zero; the peak counts again from the sockets open now."""
@@ -161,7 +188,7 @@ class CallerPool:
 class AiohttpPool(CallerPool):
     """aiohttp's rule: ``TCPConnector(limit)`` counts connections in use, never idle ones."""
 
-    rule = "aiohttp"
+    rule: PoolRule = "aiohttp"
 
     def __init__(self, limit: int, keepalive: bool, destinations: tuple[str, ...]) -> None:
         super().__init__(limit, keepalive, destinations)
@@ -200,7 +227,7 @@ class _Socket:
 class NodePool(CallerPool):
     """Node's ``maxTotalSockets`` rule: a place per socket owned, busy or idle (see the module's text)."""
 
-    rule = "node"
+    rule: PoolRule = "node"
 
     def __init__(
         self, limit: int, keepalive: bool, destinations: tuple[str, ...], idle_timeout: float = IDLE_TIMEOUT
@@ -262,7 +289,7 @@ class NodePool(CallerPool):
         return sock
 
     def _next_waiter(self, destination: str | None) -> tuple[str, asyncio.Future[_Socket]] | None:
-        """The oldest live waiter for ``destination`` (None: for any destination), taken off the queue."""
+        """The oldest waiter still waiting for ``destination`` (None: any), taken off the queue."""
         for entry in self._waiters:
             if not entry[1].done() and (destination is None or entry[0] == destination):
                 self._waiters.remove(entry)
@@ -329,7 +356,7 @@ class NodePool(CallerPool):
             await asyncio.gather(*list(self._closing), return_exceptions=True)
 
 
-def make_pool(rule: str, limit: int, keepalive: bool, destinations: tuple[str, ...]) -> CallerPool:
+def make_pool(rule: PoolRule, limit: int, keepalive: bool, destinations: tuple[str, ...]) -> CallerPool:
     """A pool of ``limit`` places under ``rule`` (``aiohttp`` or ``node``) for ``destinations``."""
     check_choice("pool_rule", rule, POOL_RULES)
     check_int("limit", limit, 1)

@@ -1,12 +1,14 @@
-"""A steady stream of orders while Payment is healthy, then slow for a while, then healthy again.
+"""A steady load of orders while Payment is healthy, then slow for a while, then healthy again.
 
-Issue 13's live scenario: :func:`stream` sends ``rate`` orders a second, evenly spaced,
-for ``healthy_for + slow_for + recover_for`` seconds to a running Order Service, and
-switches Payment slow (``slow_latency``) after ``healthy_for`` seconds and healthy again
-``slow_for`` seconds later. :func:`run_adaptive` starts an ``adaptive`` Order Service (or
-:func:`run_stream`, any variant) with Payment and Inventory, streams once and stops them.
+Issue 13's live scenario. A :class:`SteadyLoad` is ``rate`` orders a second, evenly spaced,
+for ``healthy_for + slow_for + recover_for`` seconds, Payment switched slow (``slow_latency``)
+after ``healthy_for`` seconds and healthy again ``slow_for`` seconds later; every value is
+checked once, when it is made. :func:`drive_steady` sends one to a running Order Service;
+:func:`run_steady` starts Payment, Inventory and an Order Service of any variant, drives it
+once and stops them; :func:`run_adaptive` is :func:`run_steady` of an ``adaptive`` Order
+Service whose limit an algorithm moves.
 
-What it returns is an :class:`~.load.OrdersRun` on the stream's clock (0 = the first
+What it returns is an :class:`~.load.OrdersRun` on the load's clock (0 = the first
 order): ``run.limit_over_time()`` (the bulkhead's limit at each change),
 ``run.bulkhead_timeline`` (running, queued, refused and limit at every change),
 ``run.timelines["payment"]`` (Payment's own count of the calls it holds, at every change),
@@ -22,129 +24,137 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 import aiohttp
 
-from bulkhead_lab.live.net.server import Progress, check_fd_budget, check_planned
+from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
 from bulkhead_lab.live.orders.clients import (
     Client,
     RequestResult,
     admin_json,
     check_budget,
     check_policy,
-    heal_payment,
+    outside_client,
     read_services,
+    slow_url,
 )
 from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
 from bulkhead_lab.live.orders.results import OrdersRun
-from bulkhead_lab.live.orders.service import (
-    ADAPTIVE,
-    CALL_TIMEOUT,
-    FAST_LATENCY,
-    OrderSettings,
-)
+from bulkhead_lab.live.orders.service import ADAPTIVE, FAST_LATENCY, OrderSettings
 from bulkhead_lab.retries.policy import JITTER_SEED, Budget, RetryPolicy
-from bulkhead_lab.validation import check_real
+from bulkhead_lab.validation import check_int, check_real
 
-__all__ = ["MAX_RATE", "MAX_PHASE", "planned_orders", "run_adaptive", "run_stream", "stream"]
+__all__ = [
+    "MAX_PHASE",
+    "MAX_RATE",
+    "SteadyLoad",
+    "drive_steady",
+    "planned_orders",
+    "run_adaptive",
+    "run_steady",
+]
 
 MAX_RATE = 200.0  # orders a second
-MAX_PHASE = 600.0  # seconds: the longest phase of a stream
+MAX_PHASE = 600.0  # seconds: the longest phase of a steady load
 
 
-def check_stream(
-    rate: object, healthy_for: object, slow_for: object, recover_for: object, slow_latency: object
-) -> tuple[float, float, float, float, float]:
-    """The stream's values, each refused with one line if out of range."""
-    values = (
-        check_real("rate", rate, 0.0, MAX_RATE, low_open=True),
-        check_real("healthy_for", healthy_for, 0.0, MAX_PHASE),
-        check_real("slow_for", slow_for, 0.0, MAX_PHASE),
-        check_real("recover_for", recover_for, 0.0, MAX_PHASE),
-        check_real("slow_latency", slow_latency, 0.0, MAX_SLOW_LATENCY),
-    )
-    orders = planned_orders(values[0], sum(values[1:4]))
-    if orders > MAX_REQUESTS:
-        raise ValueError(
-            f"rate x (healthy_for + slow_for + recover_for) must be at most {MAX_REQUESTS} orders "
-            f"(got {values[0]:g} x {sum(values[1:4]):g} s = {orders})"
-        )
-    return values
+@dataclass(frozen=True)
+class SteadyLoad:
+    """``rate`` orders a second: Payment healthy ``healthy_for`` s, slow (``slow_latency`` s a call)
+    ``slow_for`` s, healthy again ``recover_for`` s; every bad value is a one-line :class:`ValueError`.
+
+    ``fast_latency`` is Payment's and Inventory's healthy latency in a run that starts them;
+    ``retry``, ``budget`` and ``seed`` are the client's, as :class:`~.load.OrdersLoad`'s.
+    """
+
+    rate: float = 20.0
+    healthy_for: float = 2.0
+    slow_for: float = 6.0
+    recover_for: float = 4.0
+    slow_latency: float = 1.0
+    fast_latency: float = FAST_LATENCY
+    retry: RetryPolicy | None = None
+    budget: Budget | None = None
+    seed: int = JITTER_SEED
+
+    def __post_init__(self) -> None:
+        _set(self, "rate", check_real("rate", self.rate, 0.0, MAX_RATE, low_open=True))
+        for name in ("healthy_for", "slow_for", "recover_for"):
+            _set(self, name, check_real(name, getattr(self, name), 0.0, MAX_PHASE))
+        _set(self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY))
+        _set(self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY))
+        if self.orders > MAX_REQUESTS:
+            raise ValueError(
+                f"rate x (healthy_for + slow_for + recover_for) must be at most {MAX_REQUESTS} orders "
+                f"(got {self.rate:g} x {self.seconds:g} s = {self.orders})"
+            )
+        check_policy(self.retry)
+        check_budget(self.budget)
+        check_int("seed", self.seed, 0)
+
+    @property
+    def seconds(self) -> float:
+        """How long orders are sent: the three phases."""
+        return self.healthy_for + self.slow_for + self.recover_for
+
+    @property
+    def orders(self) -> int:
+        """Orders it sends (one at 0, then every 1/rate s)."""
+        return planned_orders(self.rate, self.seconds)
+
+    @property
+    def in_flight(self) -> int:
+        """The most orders open at once: those sent during one slow call and a second more."""
+        return min(self.orders, int(self.rate * (self.slow_latency + 1)) + 1)
+
+
+def _set(load: SteadyLoad, name: str, value: object) -> None:
+    object.__setattr__(load, name, value)  # a frozen dataclass's checked value, once
 
 
 def planned_orders(rate: float, seconds: float) -> int:
-    """Orders a stream of ``rate`` a second sends in ``seconds`` (one at 0, then every 1/rate s)."""
+    """Orders a load of ``rate`` a second sends in ``seconds`` (one at 0, then every 1/rate s)."""
     return max(1, int(rate * seconds + 1e-9))
 
 
-async def stream(
+async def drive_steady(
     order_url: str,
     payment_url: str,
     inventory_url: str,
+    load: SteadyLoad | None = None,
     *,
-    rate: float = 20.0,
-    healthy_for: float = 2.0,
-    slow_for: float = 6.0,
-    recover_for: float = 4.0,
-    slow_latency: float = 1.0,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
-    retry: RetryPolicy | None = None,
-    budget: Budget | None = None,
-    seed: int = JITTER_SEED,
 ) -> OrdersRun:
-    """Send ``rate`` orders a second while Payment is healthy, slow, then healthy; record every answer.
+    """Send ``load.rate`` orders a second while Payment is healthy, slow, then healthy; record every answer.
 
-    Each service is reset first; Payment is switched back to normal at the end, whatever
-    happened. ``retry``, ``budget`` and ``seed`` are :func:`~.load.drive`'s.
+    Each service is reset first; Payment is switched back to normal at the end, whatever happened.
     """
-    rate, healthy_for, slow_for, recover_for, slow_latency = check_stream(
-        rate, healthy_for, slow_for, recover_for, slow_latency
-    )
-    retry, budget = check_policy(retry), check_budget(budget)
-    total = planned_orders(rate, healthy_for + slow_for + recover_for)
-    check_fd_budget(f"a stream of {total} orders", min(total, int(rate * (slow_latency + 1)) + 1) + 4)
-    connector = aiohttp.TCPConnector(limit=0, force_close=True)
-    async with aiohttp.ClientSession(
-        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)
-    ) as session:
-        for url in (payment_url, inventory_url, order_url):
-            await admin_json(session, "POST", url + "/admin/reset")
-        tasks: list[asyncio.Task[RequestResult]] = []
+    load = load or SteadyLoad()
+    check_fd_budget(f"a steady load of {load.orders} orders", load.in_flight + 4)
+    async with outside_client(order_url, payment_url, inventory_url, timeout) as session:
+        t0 = time.monotonic()
+        client = Client(
+            session,
+            t0,
+            retry=load.retry,
+            budget=load.budget,
+            seed=load.seed,
+            total=load.orders,
+            on_progress=on_progress,
+        )
         window = [0.0, 0.0]
-        try:
-            t0 = time.monotonic()
-            client = Client(
-                session, t0, retry=retry, budget=budget, seed=seed, total=total, on_progress=on_progress
-            )
-            switch = asyncio.create_task(
-                _slowdown(session, payment_url, t0, healthy_for, slow_for, slow_latency, window)
-            )
-            try:
-                for i in range(total):
-                    await _sleep_until(t0 + i / rate)
-                    tasks.append(
-                        asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
-                    )
-                results = await asyncio.gather(*tasks)
-                await switch
-            except BaseException:
-                for t in [*tasks, switch]:
-                    t.cancel()
-                await asyncio.gather(*tasks, switch, return_exceptions=True)
-                raise
-            duration = time.monotonic() - t0
-            read = await read_services(session, order_url, payment_url, inventory_url, timeline=False)
-        finally:
-            await heal_payment(session, payment_url)
+        switch = asyncio.create_task(_slowdown(session, payment_url, t0, load, window))
+        results = await _steadily(client, order_url + "/orders", load, t0, switch)
+        duration = time.monotonic() - t0
+        read = await read_services(session, order_url, payment_url, inventory_url, timeline=False)
     return OrdersRun(
-        variant=str(read.pools.get("variant", "?")),
+        variant=read.pools.variant,
         settings=None,
         slow=True,
-        slow_latency=slow_latency,
-        requests=list(results),
+        slow_latency=load.slow_latency,
+        requests=results,
         payment=read.payment,
         inventory=read.inventory,
         bulkhead_busy=None,
@@ -153,11 +163,29 @@ async def stream(
         duration=duration,
         stock_delay=0.0,
         order_service=read.order_service,
-        retry=retry,
-        budget=budget,
+        retry=load.retry,
+        budget=load.budget,
         slow_window=(window[0], window[1]),
         t0=t0,
     )
+
+
+async def _steadily(
+    client: Client, url: str, load: SteadyLoad, t0: float, switch: asyncio.Task[None]
+) -> list[RequestResult]:
+    """One order every ``1 / rate`` s from ``t0``; every answer, once Payment's ``switch`` is done too.
+    Every order still open, and the switch, are cancelled if the load fails or is cancelled."""
+    tasks: list[asyncio.Task[RequestResult]] = []
+    try:
+        for i in range(load.orders):
+            await _sleep_until(t0 + i / load.rate)
+            tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url)))
+        results = await gather_all(tasks)
+        await switch
+    except BaseException:
+        await cancel_all([*tasks, switch])
+        raise
+    return results
 
 
 async def _sleep_until(when: float) -> None:
@@ -167,88 +195,56 @@ async def _sleep_until(when: float) -> None:
 
 
 async def _slowdown(
-    session: aiohttp.ClientSession,
-    payment_url: str,
-    t0: float,
-    healthy_for: float,
-    slow_for: float,
-    slow_latency: float,
-    window: list[float],
+    session: aiohttp.ClientSession, payment_url: str, t0: float, load: SteadyLoad, window: list[float]
 ) -> None:
     """Switch Payment slow at ``healthy_for`` and healthy ``slow_for`` later; note when, in ``window``."""
-    await _sleep_until(t0 + healthy_for)
-    await admin_json(session, "POST", f"{payment_url}/admin/slow?on=1&ms={round(slow_latency * 1000)}")
+    await _sleep_until(t0 + load.healthy_for)
+    await admin_json(session, "POST", slow_url(payment_url, load.slow_latency))
     window[0] = window[1] = time.monotonic() - t0
-    await _sleep_until(t0 + healthy_for + slow_for)
+    await _sleep_until(t0 + load.healthy_for + load.slow_for)
     await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")
     window[1] = time.monotonic() - t0
 
 
-async def run_stream(
-    variant: str = ADAPTIVE,
+async def run_steady(
+    settings: OrderSettings | None = None,
+    load: SteadyLoad | None = None,
     *,
-    limit: int = 5,
-    queue: int = 5,
-    algorithm: str = "Gradient2",
-    limiter_options: Mapping[str, Any] | None = None,
-    rate: float = 20.0,
-    healthy_for: float = 2.0,
-    slow_for: float = 6.0,
-    recover_for: float = 4.0,
-    slow_latency: float = 1.0,
-    fast_latency: float = FAST_LATENCY,
-    payment_timeout: float = CALL_TIMEOUT,
-    retry: RetryPolicy | None = None,
-    budget: Budget | None = None,
-    seed: int = JITTER_SEED,
     on_progress: Progress | None = None,
     allow_long: bool = False,
 ) -> OrdersRun:
-    """Start Payment, Inventory and an Order Service of ``variant``, stream once (:func:`stream`), stop.
+    """Start Payment, Inventory and an Order Service of ``settings`` (``adaptive`` by default), drive
+    ``load`` once (:func:`drive_steady`), stop them.
 
-    Every value is checked before anything starts; a stream planned over two minutes needs
-    ``allow_long=True``. Nothing stays listening after it returns, raises or is cancelled.
+    A load planned over two minutes needs ``allow_long=True``; one that needs more sockets than
+    ``ulimit -n`` allows is refused with one line. Nothing stays listening after it returns,
+    raises or is cancelled.
     """
-    settings = OrderSettings(
-        variant,
-        limit=limit,
-        queue=queue,
-        payment_timeout=payment_timeout,
-        algorithm=algorithm,
-        limiter_options=tuple((limiter_options or {}).items()),
+    settings, load = settings or OrderSettings(ADAPTIVE), load or SteadyLoad()
+    seconds = load.seconds + min(load.slow_latency, settings.payment_timeout)
+    how = (
+        f"{load.healthy_for:g} s healthy + {load.slow_for:g} s slow + {load.recover_for:g} s healthy "
+        "+ the last slow call"
     )
-    rate, healthy_for, slow_for, recover_for, slow_latency = check_stream(
-        rate, healthy_for, slow_for, recover_for, slow_latency
-    )
-    check_real("fast_latency", fast_latency, 0.0, MAX_SLOW_LATENCY)
-    retry, budget = check_policy(retry), check_budget(budget)
-    seconds = healthy_for + slow_for + recover_for + min(slow_latency, payment_timeout)
-    how = f"{healthy_for:g} s healthy + {slow_for:g} s slow + {recover_for:g} s healthy + the last slow call"
     check_planned(seconds, how, allow_long)
-    total = planned_orders(rate, healthy_for + slow_for + recover_for)
-    in_flight = min(total, int(rate * (slow_latency + 1)) + 1)
-    check_fd_budget(f"a stream of {total} orders", run_sockets(settings, in_flight))
-    async with order_services(settings, slow_latency, fast_latency) as (service, pay, inv):
-        run = await stream(
-            service.url,
-            pay.url,
-            inv.url,
-            rate=rate,
-            healthy_for=healthy_for,
-            slow_for=slow_for,
-            recover_for=recover_for,
-            slow_latency=slow_latency,
-            on_progress=on_progress,
-            timeout=max(120.0, 4 * seconds),
-            retry=retry,
-            budget=budget,
-            seed=seed,
+    check_fd_budget(f"a steady load of {load.orders} orders", run_sockets(settings, load.in_flight))
+    async with order_services(settings, load.slow_latency, load.fast_latency) as (service, pay, inv):
+        timeout = max(120.0, 4 * seconds)
+        run = await drive_steady(
+            service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout
         )
         service.record(run)
     return run
 
 
-async def run_adaptive(algorithm: str = "Gradient2", **kwargs: Any) -> OrdersRun:
-    """:func:`run_stream` of an ``adaptive`` Order Service whose limit ``algorithm`` moves
-    (Gradient2, Vegas, AIMD or Envoy; settings :func:`~.adaptive_limit.live_spec`)."""
-    return await run_stream(ADAPTIVE, algorithm=algorithm, **kwargs)
+async def run_adaptive(
+    algorithm: str = "Gradient2",
+    load: SteadyLoad | None = None,
+    *,
+    on_progress: Progress | None = None,
+    allow_long: bool = False,
+) -> OrdersRun:
+    """:func:`run_steady` of an ``adaptive`` Order Service whose limit ``algorithm`` moves
+    (Gradient2, Vegas, AIMD or Envoy; settings :func:`~.adaptive.live_spec`), 5 waiting places."""
+    settings = OrderSettings(ADAPTIVE, algorithm=algorithm)
+    return await run_steady(settings, load, on_progress=on_progress, allow_long=allow_long)

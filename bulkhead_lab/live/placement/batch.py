@@ -2,8 +2,9 @@
 
 Two dependencies on 127.0.0.1: notification (slow, 300 ms) and catalog (fast, 5 ms).
 A batch sends ``calls`` concurrent calls to each, through :func:`~.pools.pools`'s
-placement, and reads back what each dependency saw: its peak concurrency, and how
-many catalog calls finished before the first notification answer (``catalogBefore``).
+placement (a :data:`~.pools.Placement`), and reads back what each dependency saw: its
+peak concurrency, and how many catalog calls finished before the first notification
+answer (``catalogBefore``).
 
 :func:`run_placement` starts both dependencies on free ports, runs one batch and
 stops them; :func:`loan_app` is the lesson's loan service, answering ``GET /run`` with
@@ -19,26 +20,35 @@ import json
 import math
 import re
 import time
-from collections.abc import Awaitable
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from aiohttp import web
 
 from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.net.server import Progress, bad_request, check_fd_budget, check_planned, error_response
+from bulkhead_lab.live.net.server import (
+    Progress,
+    bad_request,
+    check_fd_budget,
+    check_planned,
+    error_response,
+    gather_all,
+)
 from bulkhead_lab.live.placement import pools as pools_module
 from bulkhead_lab.live.placement.pools import (
     MAX_POOL_SLOTS,
     PLACEMENTS,
     SKIPPED,
     DependencyError,
+    Placement,
     call,
     check_placement,
     pools,
 )
 from bulkhead_lab.validation import check_int, check_real, parse_int
 
-CALLS = 40  # concurrent calls per stream in a batch, as in the lesson
+CALLS = 40  # concurrent calls to each dependency in a batch, as in the lesson
 MAX_CALLS = 1000
 NOTIFICATION_LATENCY = 0.300  # seconds
 CATALOG_LATENCY = 0.005
@@ -53,11 +63,12 @@ class PlacementResult:
     """One batch: the lesson's five fields plus what the plots need.
 
     ``notification`` and ``catalog`` are the peaks each dependency saw; ``duration_ms``
-    is measured (not rounded); ``latencies_ms[stream][j]`` is call ``j``'s time from
-    the batch's start to its answer; ``timelines[stream]`` is ``(seconds, open)``.
+    is measured (not rounded); ``latencies_ms[name][j]`` is call ``j``'s time from
+    the batch's start to its answer; ``timelines[name]`` is ``(seconds, open)``, for
+    each dependency's ``name`` (notification, catalog).
     """
 
-    placement: str
+    placement: Placement
     notif: int
     cat: int
     skip: int
@@ -82,7 +93,7 @@ class PlacementResult:
         }
 
     def ideal_ms(self) -> float:
-        """The shortest this batch can take: ``ceil(calls / slots) x latency`` for the slower stream."""
+        """The shortest this batch can take: ``ceil(calls / slots) x latency`` for the slower dependency."""
         return ideal_ms(
             self.placement,
             self.notif,
@@ -100,7 +111,7 @@ def rounded(duration_ms: float) -> int:
 
 
 def ideal_ms(
-    placement: str,
+    placement: Placement,
     notif: int,
     cat: int,
     skip: int = 0,
@@ -109,8 +120,9 @@ def ideal_ms(
     catalog_latency: float = CATALOG_LATENCY,
 ) -> float:
     """``ceil(calls / slots) x latency``: pooled calls go in waves of ``slots``, skipped calls
-    need no slot (one wave). Under one shared pool both streams take their waves from the
-    same ``notif + cat`` slots, so their times add; under a pool each, the slower one counts."""
+    need no slot (one wave). Under one shared pool both dependencies' calls take their waves
+    from the same ``notif + cat`` slots, so their times add; under a pool each, the slower one
+    counts."""
     slow_ms, fast_ms = notification_latency * 1000, catalog_latency * 1000
     pooled = calls - skip
     skipped_ms = slow_ms if skip else 0.0
@@ -120,7 +132,7 @@ def ideal_ms(
     return max(math.ceil(pooled / notif) * slow_ms, math.ceil(calls / cat) * fast_ms, skipped_ms)
 
 
-def batch_sockets(placement: str, notif: int, cat: int, skip: int, calls: int) -> int:
+def batch_sockets(placement: Placement, notif: int, cat: int, skip: int, calls: int) -> int:
     """File descriptors a batch holds at once: both ends of every connection it may open."""
     pooled = calls - skip
     if placement == "single":
@@ -130,7 +142,9 @@ def batch_sockets(placement: str, notif: int, cat: int, skip: int, calls: int) -
     return 2 * (connections + skip) + 2  # client and server end of each, and two listening sockets
 
 
-def check_batch(placement: object, notif: object, cat: object, skip: object, calls: object) -> tuple:
+def check_batch(
+    placement: object, notif: object, cat: object, skip: object, calls: object
+) -> tuple[Placement, int, int, int, int]:
     """Refuse bad batch parameters with one line naming the parameter and its range."""
     p, n, c = check_placement(placement, notif, cat)
     calls = check_int("calls", calls, 1, MAX_CALLS)
@@ -140,7 +154,7 @@ def check_batch(placement: object, notif: object, cat: object, skip: object, cal
 async def run_batch(
     notification: Dependency,
     catalog: Dependency,
-    placement: str = "separate",
+    placement: Placement = "separate",
     notif: int = 4,
     cat: int = 4,
     skip: int = 0,
@@ -154,46 +168,20 @@ async def run_batch(
     and every pool closed before it propagates.
     """
     placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
-    latencies: dict[str, list[float]] = {"notification": [0.0] * calls, "catalog": [0.0] * calls}
-    state = {"done": 0, "finished": 0, "before": -1}
-
-    def finished(stream: str, j: int, seconds: float) -> None:
-        latencies[stream][j] = seconds * 1000
-        state["finished"] += 1
-        if on_progress is not None:
-            on_progress(state["finished"], 2 * calls)
-
-    async def slow(j: int, pending: Awaitable[float]) -> None:
-        finished("notification", j, await pending)
-        if state["before"] < 0:
-            state["before"] = state["done"]
-
-    async def fast(j: int, pending: Awaitable[float]) -> None:
-        finished("catalog", j, await pending)
-        state["done"] += 1
-
+    tally = _Tally(calls, on_progress)
     async with pools(placement, notif, cat, notification.port, catalog.port) as pool_for:
         for dep in (notification, catalog):
             dep.reset_counts()
         t0 = time.monotonic()
-        tasks = [
-            asyncio.ensure_future(
-                slow(
+        await gather_all(
+            [
+                tally.notification(
                     j, call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))
                 )
-            )
-            for j in range(calls)
-        ]
-        tasks += [
-            asyncio.ensure_future(fast(j, call(catalog.port, "/book", pool_for(catalog.port))))
-            for j in range(calls)
-        ]
-        try:
-            await asyncio.gather(*tasks)
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+                for j in range(calls)
+            ]
+            + [tally.catalog(j, call(catalog.port, "/book", pool_for(catalog.port))) for j in range(calls)]
+        )
         duration_ms = (time.monotonic() - t0) * 1000
     return PlacementResult(
         placement=placement,
@@ -201,19 +189,60 @@ async def run_batch(
         cat=cat,
         skip=skip,
         n=calls,
-        catalog_before=state["before"],
+        catalog_before=tally.before,
         notification=notification.peak,
         catalog=catalog.peak,
         duration_ms=duration_ms,
         notification_latency=notification.routes[0].latency,
         catalog_latency=catalog.routes[0].latency,
-        latencies_ms=latencies,
+        latencies_ms=tally.latencies,
         timelines={"notification": list(notification.timeline), "catalog": list(catalog.timeline)},
     )
 
 
+class _Tally:
+    """A batch's answers as they come: each call's time, and how many catalog calls were back before
+    the first notification answer (``before``; -1 until that answer)."""
+
+    def __init__(self, calls: int, on_progress: Progress | None) -> None:
+        self.calls = calls
+        self.on_progress = on_progress
+        self.latencies: dict[str, list[float]] = {"notification": [0.0] * calls, "catalog": [0.0] * calls}
+        self.catalog_done = 0
+        self.finished = 0
+        self.before = -1
+
+    def _answered(self, name: Literal["notification", "catalog"], j: int, seconds: float) -> None:
+        self.latencies[name][j] = seconds * 1000
+        self.finished += 1
+        if self.on_progress is not None:
+            self.on_progress(self.finished, 2 * self.calls)
+
+    def notification(self, j: int, pending: Coroutine[Any, Any, float]) -> asyncio.Task[None]:
+        async def answered() -> None:
+            self._answered("notification", j, await pending)
+            if self.before < 0:
+                self.before = self.catalog_done
+
+        return _task(answered(), pending)
+
+    def catalog(self, j: int, pending: Coroutine[Any, Any, float]) -> asyncio.Task[None]:
+        async def answered() -> None:
+            self._answered("catalog", j, await pending)
+            self.catalog_done += 1
+
+        return _task(answered(), pending)
+
+
+def _task(answered: Coroutine[Any, Any, None], pending: Coroutine[Any, Any, float]) -> asyncio.Task[None]:
+    """``answered`` as a task; a call cancelled before it began is closed (never left unawaited)."""
+    task = asyncio.ensure_future(answered)
+    task.add_done_callback(lambda _: pending.close())
+    return task
+
+
 async def run_placement(
-    placement: str = "separate",
+    placement: Placement = "separate",
     notif: int = 4,
     cat: int = 4,
     skip: int = 0,
@@ -236,11 +265,13 @@ async def run_placement(
     check_real("catalog_latency", catalog_latency, 0.0, MAX_PLACEMENT_LATENCY)
     planned = ideal_ms(placement, notif, cat, skip, calls, notification_latency, catalog_latency) / 1000
     how = (
-        f"ceil(calls / slots) x latency: {calls} calls a stream, notif {notif} and cat {cat} slots, "
+        f"ceil(calls / slots) x latency: {calls} calls to each, notif {notif} and cat {cat} slots, "
         f"{notification_latency:g} s and {catalog_latency:g} s"
     )
     check_planned(planned, how, allow_long)
-    check_fd_budget(f"a batch of {calls} calls per stream", batch_sockets(placement, notif, cat, skip, calls))
+    check_fd_budget(
+        f"a batch of {calls} calls to each dependency", batch_sockets(placement, notif, cat, skip, calls)
+    )
     async with (
         Dependency("notification", notification_latency, timeline=True) as notification,
         Dependency("catalog", catalog_latency, timeline=True) as catalog,
@@ -284,7 +315,7 @@ def code_cost() -> CodeCost:
 # -- the loan service: the lesson's GET /run, one batch per request -------------------------
 
 
-def parse_run_query(query: dict[str, str]) -> tuple[str, int, int, int]:
+def parse_run_query(query: dict[str, str]) -> tuple[Placement, int, int, int]:
     """``placement``, ``notif``, ``cat``, ``skip`` from ``/run``'s query; one-line ValueError if bad.
 
     Digits are ASCII digits (:func:`~bulkhead_lab.validation.parse_int`, the rule of every
@@ -308,7 +339,7 @@ def loan_app(notification: Dependency, catalog: Dependency) -> web.Application:
     ``GET /admin/runs`` says how many are running and waiting.
 
     At most :data:`MAX_WAITING_RUNS` batches wait behind the running one; more are HTTP 503
-    at once. A batch whose client disconnects is cancelled (waiting or running), so rounds
+    at once. A batch whose client disconnects is cancelled (waiting or running), so batches
     nobody waits for any more never delay the next client.
     """
     lock = asyncio.Lock()

@@ -13,13 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
+from typing import Literal, cast, get_args
 
 import aiohttp
 
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.validation import check_choice, check_int
 
-PLACEMENTS = ("single", "separate")
+#: Where lesson 003's pools sit: one shared by both dependencies, or one each.
+Placement = Literal["single", "separate"]
+PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
 MAX_POOL_SLOTS = 1000  # connections per pool (or bulkhead places); more is no longer a limit worth the name
 SKIPPED = None  # a call site that uses no pool at all: its own connection, like Node's `agent: false`
 _NO_TIMEOUT = aiohttp.ClientTimeout(total=None)  # a call waits for its slot as long as Node's would
@@ -67,13 +70,13 @@ class PoolTable:
         await self.close()
 
 
-def check_placement(placement: object, notif: object, cat: object) -> tuple[str, int, int]:
+def check_placement(placement: object, notif: object, cat: object) -> tuple[Placement, int, int]:
     """Refuse an unknown placement or a pool size outside 1..1000 with one line.
 
     Under ``single`` the one pool has ``notif + cat`` connections, so their sum is bounded
     too, and the message names both (not the pool's ``limit``, which the caller never typed).
     """
-    p = check_choice("placement", placement, PLACEMENTS)
+    p = cast(Placement, check_choice("placement", placement, PLACEMENTS))
     n = check_int("notif", notif, 1, MAX_POOL_SLOTS)
     c = check_int("cat", cat, 1, MAX_POOL_SLOTS)
     if p == "single" and n + c > MAX_POOL_SLOTS:
@@ -84,7 +87,7 @@ def check_placement(placement: object, notif: object, cat: object) -> tuple[str,
     return p, n, c
 
 
-def pools(placement: str, notif: int, cat: int, notification: int, catalog: int) -> PoolTable:
+def pools(placement: Placement, notif: int, cat: int, notification: int, catalog: int) -> PoolTable:
     """Lesson 003's pool definition: one shared pool of ``notif + cat`` connections, or a
     pool each (``notif`` for the ``notification`` port, ``cat`` for ``catalog``)."""
     check_placement(placement, notif, cat)

@@ -1,7 +1,7 @@
 """Section 6 of notebook 05: an adaptive limit around lesson 004's Payment, on real sockets.
 
 One run is :func:`live_run`: lesson 004's Order Service in its ``adaptive`` variant (an
-algorithm's limit around Payment, 5 waiting places), a steady stream of 20 orders a second,
+algorithm's limit around Payment, 5 waiting places), a steady load of 20 orders a second,
 Payment healthy for 1 s, slow (1 s a call) for ``slow_for`` seconds, then healthy for 2 s
 (:func:`bulkhead_lab.live.orders.steady.run_adaptive`, each limiter at the sources' defaults of
 :func:`bulkhead_lab.live.orders.adaptive.live_spec`). :func:`live_view` reads the run: the
@@ -23,7 +23,7 @@ from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.checks import AdaptiveFacts, adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.steady import planned_orders, run_adaptive
+from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
 from bulkhead_lab.validation import check_choice
 
 RATE = 20.0  # orders a second: lesson 004's Little's Law example
@@ -40,7 +40,7 @@ PHASES = ("healthy", "slow, to its last slow call", "healthy again")
 def live_run(
     algorithm: str = LIVE_ALGORITHM, slow_for: int = LIVE_SLOW_FOR, on_progress: Progress | None = None
 ) -> OrdersRun:
-    """One live stream through an ``algorithm`` limit: Payment healthy 1 s, slow ``slow_for`` s,
+    """One live steady load through an ``algorithm`` limit: Payment healthy 1 s, slow ``slow_for`` s,
     healthy 2 s (a few seconds; an interrupted cell stops it and its services)."""
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
     if slow_for not in SLOW_FORS:
@@ -50,11 +50,7 @@ def live_run(
     return run_sync(
         run_adaptive(
             algorithm,
-            rate=RATE,
-            healthy_for=HEALTHY_FOR,
-            slow_for=float(slow_for),
-            recover_for=RECOVER_FOR,
-            slow_latency=SLOW_LATENCY,
+            SteadyLoad(RATE, HEALTHY_FOR, float(slow_for), RECOVER_FOR, slow_latency=SLOW_LATENCY),
             on_progress=on_progress,
         )
     )

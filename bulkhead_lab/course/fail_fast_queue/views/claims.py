@@ -23,6 +23,7 @@ from bulkhead_lab.course.fail_fast_queue.views.facts import (
 )
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
 from bulkhead_lab.live.orders.checks import check_orders, keepalive_facts
+from bulkhead_lab.live.orders.clients import Kind
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.service import FAST_LATENCY, KEEPALIVE_TIMEOUT, SLOW_LATENCY
 
@@ -44,7 +45,7 @@ class Runs:
     big: OrdersRun  # a large limit, Payment slow
 
 
-def _ran(runs: Iterable[OrdersRun], kind: str, at_least: float, under: float = float("inf")) -> bool:
+def _ran(runs: Iterable[OrdersRun], kind: Kind, at_least: float, under: float = float("inf")) -> bool:
     calls = [x for r in runs for x in r.of(kind) if x.outcome == "served"]
     return bool(calls) and all(at_least - TOLERANCE <= (x.ran or 0.0) < under for x in calls)
 
@@ -54,10 +55,12 @@ def _rounds(r: OrdersRun) -> str:
 
 
 def _pools(r: OrdersRun) -> str:
-    p = r.pools or {}
-    if p.get("shared"):
-        return f"one pool of {p['payment']['limit']} for both"
-    return f"{p.get('payment', {}).get('limit')} + {p.get('inventory', {}).get('limit')}"
+    p = r.pools
+    if p is None:
+        return "None + None"
+    if p.shared:
+        return f"one pool of {p.payment.limit} for both"
+    return f"{p.payment.limit} + {p.inventory.limit}"
 
 
 def _fast_stock(where: str, says: str, lesson: str, r: OrdersRun) -> Claim:
@@ -109,7 +112,7 @@ def shared_claims(r: OrdersRun, baseline: OrdersRun) -> list[Claim]:
               _pools(r)),
         _fast_stock(s, "Payment healthy: stock checks 27 - 29 ms", "27 - 29 ms", baseline),
         exact(s, "Payment slow: Payment's own counter shows 10 calls at once", L.SHARED_PAYMENT_PEAK,
-              r.payment.get("peak")),
+              r.payment.peak),
         fact(s, "Payment slow: the stock checks took about 6 s each", f"about {L.SHARED_STOCK_S:g} s",
              stock_after_every_order(r) and len(r.served_waves()) == 2,
              "each had a connection only after both rounds' orders had theirs",
@@ -163,9 +166,9 @@ def separate_claims(r: OrdersRun) -> list[Claim]:
              "at least 4 x 3 s = 12 s", f"{rounds} rounds, or quicker than them"),
         exact(s, "four rounds of 3 s (20 payments through 5 connections)",
               ", ".join([str(L.POOL_EACH)] * L.SEPARATE_ROUNDS), _rounds(r)),
-        exact(s, "Payment can still use up its own 5", L.POOL_EACH, r.payment.get("peak")),
+        exact(s, "Payment can still use up its own 5", L.POOL_EACH, r.payment.peak),
         fact(s, "... but it cannot touch Inventory's, not even idle ones", "cannot borrow",
-             inventory_idle_while_orders_waited(r) and r.payment.get("peak") == L.POOL_EACH,
+             inventory_idle_while_orders_waited(r) and r.payment.peak == L.POOL_EACH,
              "Inventory's pool sat idle while orders waited; Payment's peak stayed 5", "Payment borrowed"),
     ]  # fmt: skip
 
@@ -175,7 +178,7 @@ def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
     s, busy = "The bulkhead", r.bulkhead_busy or {}
     refused = [x for x in r.orders if x.outcome == "refused"]
     quick = r.slowest("order", "refused") < REFUSAL_BOUND
-    own = (r.pools or {}).get("inventory", {}).get("limit")
+    own = r.pools.inventory.limit if r.pools else None
     return [
         exact(s, "bulkhead(5, 5): 5 calls run and 5 more wait", f"{L.LIMIT} running, {L.QUEUE} waiting",
               f"{busy.get('running')} running, {busy.get('queued')} waiting"),
@@ -185,7 +188,7 @@ def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
         exact(s, "... with a clear 'busy, try again'", L.BUSY_MESSAGE,
               refused[0].body.get("error") if refused else "-"),
         exact(s, "Inventory keeps its own pool as before", f"its own {L.POOL_EACH}, peak within it",
-              f"its own {own}, peak within it" if r.inventory.get("peak", 99) <= L.POOL_EACH
+              f"its own {own}, peak within it" if r.inventory.peak <= L.POOL_EACH
               else "over its pool"),
         _fast_stock(s, "stock checks 30 - 53 ms", "30 - 53 ms", r),
         exact(s, "10 orders were served", L.LIMITED_SERVED, r.served),
@@ -197,7 +200,7 @@ def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
              quick and slowest_at_least_rounds(separate)[1],
              "refused under 200 ms; without the bulkhead the last order took at least 12 s", "not so"),
         exact(s, "Payment never had more than 5 calls at once", L.LIMITED_PAYMENT_PEAK,
-              r.payment.get("peak")),
+              r.payment.peak),
         exact(s, "/admin/bulkhead: 5 running and 0 free waiting places",
               f"{L.BUSY_RUNNING} running, {L.BUSY_FREE_WAITING} free",
               f"{busy.get('running')} running, {busy.get('queueSlots')} free"),
@@ -237,7 +240,7 @@ def sizing_claims(small: OrdersRun, big: OrdersRun, limited: OrdersRun) -> list[
              small.refused > 0 and not small.slow, f"limit {small_limit}, Payment healthy: orders refused",
              "none refused"),
         exact(s, "too big: a slow dependency holds a large share before the wall stops it", "the whole limit",
-              "the whole limit" if big.payment.get("peak") == big_limit else "less"),
+              "the whole limit" if big.payment.peak == big_limit else "less"),
         exact(s, "watch how many requests it refuses (/admin/bulkhead)", f"rejected: {L.LIMITED_REFUSED}",
               f"rejected: {(limited.bulkhead_after or {}).get('rejected')}"),
     ]  # fmt: skip
@@ -248,9 +251,9 @@ def burst_claims(separate: OrdersRun, limited: OrdersRun) -> list[Claim]:
     s = "Bursts"
     return [
         exact(s, "without a bulkhead a burst of 20 orders all reached Payment", L.ORDERS,
-              separate.payment.get("calls")),
+              separate.payment.calls),
         fact(s, "a bulkhead limits such a burst without waiting for failures", "limited at once",
-             limited.payment.get("calls") == L.LIMIT + L.QUEUE and refusals_before_first_answer(limited),
+             limited.payment.calls == L.LIMIT + L.QUEUE and refusals_before_first_answer(limited),
              "Payment counted 10 calls; every refusal came before its first answer", "not so"),
     ]  # fmt: skip
 

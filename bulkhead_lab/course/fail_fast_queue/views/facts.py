@@ -87,7 +87,7 @@ def facts(r: OrdersRun) -> str:
             "served per round of Payment's latency: "
             + ", ".join(f"{n} after {k} x {r.slow_latency:g} s" for k, n in waves.items())
         )
-    peak = r.payment.get("peak")
+    peak = None if r.payment.error else r.payment.peak
     whose = ""
     if s is not None and peak is not None:
         places = s.pool if s.variant == "shared" else s.limit
@@ -99,9 +99,7 @@ def facts(r: OrdersRun) -> str:
         whose = f" ({own.get(s.variant, 'its limit')})" if peak == places else f" (of {places} places)"
     lines.append(f"Payment's peak: {peak}{whose}")
     if s is not None and s.variant != "shared":
-        lines.append(
-            f"Inventory's peak within its own pool of {s.limit}: {r.inventory.get('peak', 99) <= s.limit}"
-        )
+        lines.append(f"Inventory's peak within its own pool of {s.limit}: {r.inventory.peak <= s.limit}")
     stock = r.slowest("stock")
     lines.append(f"every stock check under 300 ms: {stock < 0.3}")
     if s is not None and s.variant == "shared" and r.slow and stock >= 0.3:

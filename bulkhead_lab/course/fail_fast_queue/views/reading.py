@@ -16,11 +16,13 @@ from typing import Any
 
 from bulkhead_lab.course.fail_fast_queue.views import lesson004
 from bulkhead_lab.course.ui.runner import run_sync
-from bulkhead_lab.live.orders.load import OrdersRun, planned_seconds, run_orders
-from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.orders.clients import Kind, Outcome
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, orders_setup, planned_seconds, run_orders
+from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 
 # Variants in the learner's words (the panel's toggle, the tables' rows).
-VARIANT_WORDS = {
+VARIANT_WORDS: dict[Variant, str] = {
     "shared": "one shared pool",
     "separate": "a pool per dependency",
     "limited": "pools + bulkhead (limit, waiting places)",
@@ -28,15 +30,27 @@ VARIANT_WORDS = {
 RULE_WORDS = {"aiohttp": "aiohttp's pool", "node": "Node-like pool"}
 
 
-def run(variant: str = "limited", **kwargs: Any) -> OrdersRun:
+def run(variant: Variant = "limited", *, on_progress: Progress | None = None, **values: Any) -> OrdersRun:
+    """One live run from a cell's short form, e.g. ``run("shared", keepalive=True, slow=False)``:
+    ``values`` are the Order Service's settings and the load's, by name
+    (:class:`~bulkhead_lab.live.orders.service.OrderSettings`,
+    :class:`~bulkhead_lab.live.orders.load.OrdersLoad`), each checked once (:func:`measure`).
+    """
+    settings, load = orders_setup(variant, **values)
+    return measure(settings, load, on_progress=on_progress)
+
+
+def measure(
+    settings: OrderSettings, load: OrdersLoad | None = None, *, on_progress: Progress | None = None
+) -> OrdersRun:
     """:func:`~bulkhead_lab.live.orders.load.run_orders` from plain code: start, drive once, stop.
 
-    The defaults are the lesson's: Payment slow at 3 s, 20 orders at once, 10 stock checks
-    100 ms later. An interrupted cell (Ctrl-C, the kernel's stop button) cancels the live run
-    and waits until its services are closed before the interrupt goes on (``run_sync`` does
-    that), so nothing is left listening.
+    The load's defaults are the lesson's: Payment slow at 3 s, 20 orders at once, 10 stock
+    checks 100 ms later. An interrupted cell (Ctrl-C, the kernel's stop button) cancels the
+    live run and waits until its services are closed before the interrupt goes on
+    (``run_sync`` does that), so nothing is left listening.
     """
-    return run_sync(run_orders(variant, **kwargs))
+    return run_sync(run_orders(settings, load, on_progress=on_progress))
 
 
 def waves_needed(orders: int, limit: int) -> int:
@@ -68,7 +82,7 @@ def time_axis(
 
     The longest of the three variants' planned runs (``ceil(orders served / places) x
     latency``), so switching the variant never rescales the axis and runs compare by eye.
-    At the lesson's sizes and 3 s: a pool per dependency needs four rounds, 12 s.
+    At the lesson's sizes and 3 s: a pool per dependency needs four waves, 12 s.
     """
     longest = max(
         planned_seconds(OrderSettings(v, pool, limit, queue), orders, slow_latency)[0] for v in VARIANTS
@@ -86,9 +100,9 @@ LESSON_AXIS = time_axis()  # the lesson's three variants at Payment slow = 3 s: 
 class Bar:
     """One request on the figure: where it waited (queue, pool) and where its call ran, in seconds."""
 
-    kind: str  # order or stock
+    kind: Kind
     index: int  # the client's sending order, from 1
-    outcome: str  # served, refused, failed, no answer
+    outcome: Outcome
     sent: float
     started: float  # its call had a connection (= answered, for a refusal)
     ended: float
@@ -101,7 +115,8 @@ class Bar:
 def bars(r: OrdersRun) -> list[Bar]:
     """Every request, orders first then stock checks, each split into its wait and its run."""
     out = []
-    for kind in ("order", "stock"):
+    kinds: tuple[Kind, ...] = ("order", "stock")
+    for kind in kinds:
         for x in sorted(r.of(kind), key=lambda x: x.index):
             started = x.end if x.outcome == "refused" else min(max(x.run_start, x.start), x.end)
             out.append(Bar(kind, x.index, x.outcome, x.start, started, x.end))
@@ -128,7 +143,7 @@ def _steps(intervals: Iterable[tuple[float, float]]) -> Step:
 SETUP_WAIT = 0.010  # s: a shorter wait is a connection being set up, not a queue
 
 
-def waiting(r: OrdersRun, kind: str) -> Step:
+def waiting(r: OrdersRun, kind: Kind) -> Step:
     """Requests of ``kind`` waiting at Order Service for a connection (the bulkhead's queue, the pool's
     wait), from each answer's ``waited_ms``; refusals never wait, and a wait under 10 ms is a
     connection being set up, not a queue."""
@@ -179,8 +194,8 @@ def counters(r: OrdersRun) -> Counters:
     )
 
 
-def round_ends(r: OrdersRun) -> list[float]:
-    """Where each round of Payment's slow latency ends: 1, 2, 3 ... x latency (a slow run only)."""
+def wave_ends(r: OrdersRun) -> list[float]:
+    """Where each wave of Payment's slow latency ends: 1, 2, 3 ... x latency (a slow run only)."""
     if not r.slow or not r.slow_latency:
         return []
     served = r.served_waves()

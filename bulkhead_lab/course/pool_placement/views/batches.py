@@ -46,8 +46,9 @@ from bulkhead_lab.live.placement.batch import (
     ideal_ms,
     run_placement,
 )
+from bulkhead_lab.live.placement.pools import Placement
 
-Row = tuple[str, str, int, int, int]  # (label, placement, notif, cat, skip)
+Row = tuple[str, Placement, int, int, int]  # (label, placement, notif, cat, skip)
 Rows = list[tuple[str, PlacementResult]]
 ForRun = Callable[[int], Progress]  # the i-th batch of a table -> its on_progress
 
@@ -201,7 +202,9 @@ def waves(calls: int, slots: int) -> int:
     return math.ceil(calls / slots) if calls else 0
 
 
-def ideal_terms(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> dict[str, object]:
+def ideal_terms(
+    placement: Placement, notif: int, cat: int, skip: int = 0, calls: int = CALLS
+) -> dict[str, object]:
     """The terms of :func:`~bulkhead_lab.live.placement.batch.ideal_ms` for one batch, worked in numbers.
 
     Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one
@@ -227,7 +230,7 @@ def _waves(n: int) -> str:
     return f"{n} wave" if n == 1 else f"{n} waves"
 
 
-def ideal_worked(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> str:
+def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> str:
     """:func:`ideal_terms` as one line: ``notification ...; catalog ...: ideal N ms``."""
     terms = ideal_terms(placement, notif, cat, skip, calls)
     skipped = "" if terms["skipped"] == "—" else f"; skipped: {terms['skipped']}"
@@ -351,7 +354,9 @@ def expected_notification_peak(
     return min(slots, calls - skip) + skip
 
 
-def expected_catalog_before(placement: str, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> int:
+def expected_catalog_before(
+    placement: Placement, notif: int, cat: int, skip: int = 0, calls: int = CALLS
+) -> int:
     """Catalog calls done before the first notification answer, by the rule of the lesson's first table.
 
     Under one shared pool the notification calls take the slots first; catalog gets only

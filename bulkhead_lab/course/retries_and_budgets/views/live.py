@@ -24,10 +24,11 @@ import pandas as pd
 from bulkhead_lab.course.retries_and_budgets.views.callers import LESSON_POLICY, WideTable, run
 from bulkhead_lab.course.retries_and_budgets.views.sources import WORST_CASES
 from bulkhead_lab.course.ui.runner import run_sync
-from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.server import Progress, gather_all
 from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
-from bulkhead_lab.live.orders.load import OrdersRun, run_orders
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.pool.model import LESSON_SPLIT
 from bulkhead_lab.retries.policy import AWS_QUOTA, SRE_BUDGET, Budget, RetryPolicy, worst_case_load
 from bulkhead_lab.retries.storm import RetrySetup
@@ -51,6 +52,12 @@ class LiveClients:
     name: str
     retry: RetryPolicy | None
     budget: Budget | None
+
+    def load(self) -> OrdersLoad:
+        """The lesson's 20 orders at once (no stock checks), Payment slow, sent by this client."""
+        return OrdersLoad(
+            orders=ORDERS, stock_checks=0, slow_latency=SLOW, retry=self.retry, budget=self.budget
+        )
 
 
 CLIENTS = (
@@ -86,26 +93,16 @@ def live_runs(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:
         tasks = [
             asyncio.ensure_future(
                 run_orders(
-                    "limited",
-                    limit=LIMIT,
-                    queue=QUEUE,
-                    orders=ORDERS,
-                    stock_checks=0,
-                    slow_latency=SLOW,
-                    retry=c.retry,
-                    budget=c.budget,
+                    OrderSettings("limited", limit=LIMIT, queue=QUEUE),
+                    OrdersLoad(
+                        orders=ORDERS, stock_checks=0, slow_latency=SLOW, retry=c.retry, budget=c.budget
+                    ),
                     on_progress=progress.for_run(k),
                 )
             )
             for k, c in enumerate(CLIENTS)
         ]
-        try:
-            return tuple(await asyncio.gather(*tasks))
-        except BaseException:  # one failed or all were cancelled: every run closes its services
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
+        return tuple(await gather_all(tasks))  # one failed or all cancelled: every run closes its services
 
     return run_sync(side_by_side())
 
