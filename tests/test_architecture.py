@@ -114,3 +114,19 @@ def test_a_notebook_reaches_what_it_shows_through_its_own_course_package(noteboo
     imported = set(re.findall(r"^from bulkhead_lab\.course\.(\w+) import", code, re.M))
     assert imported == {topic}, f"{notebook.name} imports course packages {imported}"
     assert not re.search(r"^from bulkhead_lab\.course import", code, re.M)
+
+
+MAX_FUNCTION_LINES = 60
+LIVE = sorted(m for m in MODULES if m.startswith("bulkhead_lab.live"))
+
+
+@pytest.mark.parametrize("name", LIVE)
+def test_no_function_on_the_live_side_is_over_60_lines(name: str) -> None:
+    tree = ast.parse(MODULES[name].read_text())
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"  # type: ignore[operator]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES  # type: ignore[operator]
+    ]
+    assert not long, f"{name}: {', '.join(long)}"

@@ -69,7 +69,7 @@ def test_the_bulkheads_facts_are_the_lessons_counts_and_no_timing() -> None:
         "refused: orders 11 to 20 in order of arrival",
         "every refusal answered before Payment's first answer: True",
         "every refusal under 200 ms: True",
-        "served per round of Payment's latency: 5 after 1 x 3 s, 5 after 2 x 3 s",
+        "served per wave of Payment's latency: 5 after 1 x 3 s, 5 after 2 x 3 s",
         "Payment's peak: 5 (the bulkhead's limit)",
         "Inventory's peak within its own pool of 5: True",
         "every stock check under 300 ms: True",

@@ -1,4 +1,4 @@
-"""Notebook 05's section 6 on real sockets: the live panel runs one stream a move, counts its orders,
+"""Notebook 05's section 6 on real sockets: the live panel runs one steady load a move, counts its orders,
 says whose figure it shows, and an interrupted run leaves nothing listening."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_an_interrupted_live_run_leaves_nothing_listening() -> None:
         started = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
             loop.run_until_complete(cell())
-        assert time.monotonic() - started < 5.0  # stopped long before the stream's 8 s
+        assert time.monotonic() - started < 5.0  # stopped long before the load's 8 s
         assert listening_ports() == before
     finally:
         timer.cancel()

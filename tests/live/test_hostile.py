@@ -272,8 +272,10 @@ def test_ctrl_c_with_requests_in_flight_stops_with_one_line_and_answers_or_cuts_
             clients = [open_request(s.port("Order Service"), "POST", "/orders") for _ in range(12)]
             until_sync(lambda: bulkhead(s.port("Order Service"))["rejected"] == 2, "every order arrived")
         else:
-            clients = [open_request(s.port("loan"), "GET", LONG_ROUND) for _ in range(3)]
-            until_sync(lambda: http(s.port("loan"), "GET", "/admin/runs")[1]["waiting"] == 2, "rounds queued")
+            clients = [open_request(s.port("loan"), "GET", LONG_BATCH) for _ in range(3)]
+            until_sync(
+                lambda: http(s.port("loan"), "GET", "/admin/runs")[1]["waiting"] == 2, "2 batches queued"
+            )
         time.sleep(random.Random(5).uniform(0.0, 0.5))  # Ctrl-C at some point of the slow calls
     statuses = []
     for sock in clients:
@@ -391,37 +393,37 @@ def test_a_cross_site_get_of_run_does_not_run_a_batch() -> None:
         assert http(notification, "GET", "/admin/stats")[1]["calls"] == 0
 
 
-# --- 7. abandoned /run rounds stop; the rounds queue is bounded ---------------------------------------
+# --- 7. abandoned /run batches stop; the batches' queue is bounded -------------------------------------
 
-LONG_ROUND = "/run?placement=separate&notif=1&cat=4"  # ceil(40 / 1) x 300 ms = 12 s
+LONG_BATCH = "/run?placement=separate&notif=1&cat=4"  # ceil(40 / 1) x 300 ms = 12 s
 SHORT_ROUND = "/run?placement=separate&notif=40&cat=4"  # one 300 ms wave
 
 
-def test_run_rounds_whose_clients_left_are_cancelled_and_do_not_delay_the_next() -> None:
+def test_run_batches_whose_clients_left_are_cancelled_and_do_not_delay_the_next() -> None:
     with serving("serve-pools") as s:
         loan, notification = s.port("loan"), s.port("notification")
-        clients = [open_request(loan, "GET", LONG_ROUND) for _ in range(2)]
+        clients = [open_request(loan, "GET", LONG_BATCH) for _ in range(2)]
         until_sync(
-            lambda: http(notification, "GET", "/admin/stats")[1]["calls"] >= 2, "the first round running"
+            lambda: http(notification, "GET", "/admin/stats")[1]["calls"] >= 2, "the first batch running"
         )
         for sock in clients:
             sock.close()
-        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "the round cancelled")
+        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "the batch cancelled")
         calls = http(notification, "GET", "/admin/stats")[1]["calls"]
         started = time.monotonic()
         status, body = http(loan, "GET", SHORT_ROUND)
         assert status == 200 and body["notification"] == 40
-        assert time.monotonic() - started < 12.0  # it waited for no abandoned 12 s round
-        assert calls < 40  # the abandoned round stopped part-way, and the second never ran
+        assert time.monotonic() - started < 12.0  # it waited for no abandoned 12 s batch
+        assert calls < 40  # the abandoned batch stopped part-way, and the second never ran
 
 
-def test_rounds_wait_in_a_bounded_queue_and_the_excess_is_a_503_at_once() -> None:
+def test_batches_wait_in_a_bounded_queue_and_the_excess_is_a_503_at_once() -> None:
     with serving("serve-pools") as s:
         loan, notification = s.port("loan"), s.port("notification")
-        running = open_request(loan, "GET", LONG_ROUND)
-        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 1, "one round running")
-        waiting = [open_request(loan, "GET", LONG_ROUND) for _ in range(placement.MAX_WAITING_RUNS)]
-        until_sync(lambda: http(loan, "GET", "/admin/runs")[1]["waiting"] == 2, "two rounds waiting")
+        running = open_request(loan, "GET", LONG_BATCH)
+        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 1, "one batch running")
+        waiting = [open_request(loan, "GET", LONG_BATCH) for _ in range(placement.MAX_WAITING_RUNS)]
+        until_sync(lambda: http(loan, "GET", "/admin/runs")[1]["waiting"] == 2, "two batches waiting")
         status, body = http(loan, "GET", SHORT_ROUND, timeout=5.0)
         assert status == 503
         assert one_line_error(body) == (
@@ -429,7 +431,7 @@ def test_rounds_wait_in_a_bounded_queue_and_the_excess_is_a_503_at_once() -> Non
         )
         for sock in (running, *waiting):
             sock.close()
-        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "every round cancelled")
+        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "every batch cancelled")
 
 
 # --- 8. few file descriptors, and runs that would take hours ------------------------------------------

@@ -83,8 +83,8 @@ def facts(r: OrdersRun) -> str:
         lines.append(f"every refusal under 200 ms: {r.slowest('order', 'refused') < 0.2}")
     waves = r.served_waves()
     if waves:
-        lines.append(  # the line nbval compares keeps the lesson's word, "round"
-            "served per round of Payment's latency: "
+        lines.append(  # the lesson's "rounds of 3 seconds": a wave here (a round is a model step)
+            "served per wave of Payment's latency: "
             + ", ".join(f"{n} after {k} x {r.slow_latency:g} s" for k, n in waves.items())
         )
     peak = None if r.payment.error else r.payment.peak
