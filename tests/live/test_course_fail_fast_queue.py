@@ -45,7 +45,7 @@ def test_the_views_show_the_runs_numbers() -> None:
     assert "orders: 10 served, 10 refused, 0 failed" in facts
     assert "refused: orders 11 to 20 in order of arrival" in facts
     assert "every refusal answered before Payment's first answer: True" in facts
-    assert "served per round of Payment's latency: 5 after 1 x 0.2 s, 5 after 2 x 0.2 s" in facts
+    assert "served per wave of Payment's latency: 5 after 1 x 0.2 s, 5 after 2 x 0.2 s" in facts
     assert "bulkhead while busy: 5 running, 5 waiting, 0 free waiting places" in facts
     assert views.refusal_text(limited).splitlines()[0] == 'HTTP 503 {"error": "busy, try again"}'
     assert views.bulkhead_counters_text(limited).splitlines()[-1] == "rejected: 10"
