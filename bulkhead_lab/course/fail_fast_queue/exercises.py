@@ -32,7 +32,7 @@ def refused_1() -> int:
 
 
 def last_answer_2() -> float:
-    """Seconds until the last served order is answered: its rounds x Payment's slow latency."""
+    """Seconds until the last served order is answered: its waves x Payment's slow latency."""
     return views.waves_needed(served_of_burst(ORDERS, LIMIT_1, QUEUE_1), LIMIT_1) * SLOW_S
 
 
@@ -42,11 +42,11 @@ def limit_3() -> int:
 
 
 def _burst(_: object = None) -> dict[str, float]:
-    """The names exercises 1 and 2 say: the burst, the bulkhead, and its rounds of Payment's latency."""
+    """The names exercises 1 and 2 say: the burst, the bulkhead, and its waves of Payment's latency."""
     served = served_of_burst(ORDERS, LIMIT_1, QUEUE_1)
-    rounds, all_rounds = views.waves_needed(served, LIMIT_1), views.waves_needed(ORDERS, LIMIT_1)
+    waves, all_waves = views.waves_needed(served, LIMIT_1), views.waves_needed(ORDERS, LIMIT_1)
     burst = dict(orders=ORDERS, limit=LIMIT_1, queue=QUEUE_1, served=served, refused=ORDERS - served)
-    return burst | dict(slow=SLOW_S, rounds=rounds, all_rounds=all_rounds, all_served=all_rounds * SLOW_S)
+    return burst | dict(slow=SLOW_S, waves=waves, all_waves=all_waves, all_served=all_waves * SLOW_S)
 
 
 def _live_1(_: object) -> str:
@@ -96,24 +96,24 @@ exercise_2 = Exercise(
     tolerance=0.25,
     unit="s",
     figures=_burst,
-    right_says="{served} served orders through {limit} places are {rounds} rounds of {slow:g} s: the last "
+    right_says="{served} served orders through {limit} places are {waves} waves of {slow:g} s: the last "
     "is answered after about {right:g} s.",
     wrong=(
         Wrong(
             lambda a: a.is_(a.all_served),
             "{shown} would serve all {orders}; the refused ones never wait.",
         ),
-        Wrong(lambda a: a.is_(a.slow), "{shown} is one round: only the first {limit} are answered then."),
+        Wrong(lambda a: a.is_(a.slow), "{shown} is one wave: only the first {limit} are answered then."),
     ),
     otherwise=("{shown} is too long.", "{shown} is too short."),
-    hint="the served orders go through the 4 running places in rounds; each round lasts one slow Payment "
-    "call. Section 4's figure shows the lesson's two rounds of 3 s.",
+    hint="the served orders go through the 4 running places in waves; each wave lasts one slow Payment "
+    "call. Section 4's figure shows the lesson's two waves of 3 s (its 'rounds of 3 seconds').",
     worked=(
         "**About {right:g} s.** {served} orders are served through {limit} running places: ceil({served} / "
-        "{limit}) = {rounds} rounds, each one slow Payment call of {slow:g} s, so {rounds} x {slow:g} = "
+        "{limit}) = {waves} waves, each one slow Payment call of {slow:g} s, so {waves} x {slow:g} = "
         "{right:g} s (a few milliseconds more, never less). The {refused} refused orders were answered in "
-        "milliseconds. Without the bulkhead, a pool of {limit} would serve all {orders} in {all_rounds} "
-        "rounds: the last after {all_served:g} s. Check it in section 8's panel with Payment's latency at "
+        "milliseconds. Without the bulkhead, a pool of {limit} would serve all {orders} in {all_waves} "
+        "waves: the last after {all_served:g} s. Check it in section 8's panel with Payment's latency at "
         "{slow:g} s.",
     ),
     placeholder="seconds",
