@@ -24,7 +24,9 @@ import time
 
 from bench import Verdicts, load_line, median_ms, seeds_dir
 
-from bulkhead_lab.pool.model import MODES, Params, arrival_stream, run
+from bulkhead_lab.pool.arrivals import arrival_stream
+from bulkhead_lab.pool.params import MODES, Params
+from bulkhead_lab.pool.rounds import run
 
 
 def wall_ms(cmd: list[str]) -> float:

@@ -32,7 +32,7 @@ matplotlib.use("Agg")
 
 from bench import Verdicts, load_line  # noqa: E402
 
-from bulkhead_lab import cache  # noqa: E402
+from bulkhead_lab import memo  # noqa: E402
 from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
@@ -160,18 +160,18 @@ def main() -> int:
     print(f"{'panel':<18}{'slider':<17}{'memoised median':>16}{'max':>8}{'new-value median':>18}{'max':>8}")
     memoised_all: list[float] = []
     for name, (build, moves) in PANELS.items():
-        cache.clear()
+        memo.clear()
         panel = build()  # drawn once, as the notebook's cell draws it
         for slider, ((a, b), fresh) in moves.items():
             panel.set(**{slider: a})
             panel.set(**{slider: b})  # both values seen: the back-and-forth below is memoised
-            memo = [_move_ms(panel, slider, a if i % 2 == 0 else b) for i in range(args.repeat)]
+            back_and_forth = [_move_ms(panel, slider, a if i % 2 == 0 else b) for i in range(args.repeat)]
             new = [_move_ms(panel, slider, v) for v in fresh[: args.repeat]]
             panel.set(**{slider: a})
-            memoised_all += memo
-            med = statistics.median(memo)
+            memoised_all += back_and_forth
+            med = statistics.median(back_and_forth)
             print(
-                f"{name:<18}{slider:<17}{med:>16.1f}{max(memo):>8.1f}"
+                f"{name:<18}{slider:<17}{med:>16.1f}{max(back_and_forth):>8.1f}"
                 f"{statistics.median(new):>18.1f}{max(new):>8.1f}"
             )
             if med > GOAL_MS:

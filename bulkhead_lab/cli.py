@@ -12,7 +12,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from bulkhead_lab.pool import model
+from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import run
 
 # What one simulate costs: a round ~1.5 us and ~64 bytes, an arrival ~0.8 us and ~17 bytes (the
 # slower of two measurements: 1,000,000 rounds at 10,000 arrivals/s took 78 s and 1.7 GB on one
@@ -31,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _simulate_args(p: argparse.ArgumentParser) -> None:
-    d = model.Params()
+    d = Params()
     add = p.add_argument
     add("--split", type=int, default=None, help="tracking pool slots; absent = one shared pool")
     add("--mode", default=d.mode, help="healthy or slowdown (default %(default)s)")
@@ -49,8 +50,8 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     add("--force", action="store_true", help="run even when the work would take minutes or gigabytes")
 
 
-def _params(ns: argparse.Namespace) -> model.Params:
-    return model.Params(
+def _params(ns: argparse.Namespace) -> Params:
+    return Params(
         split=ns.split,
         mode=ns.mode,
         seed=ns.seed,
@@ -73,7 +74,7 @@ def _cmd_reproduce(ns: argparse.Namespace) -> int:
     return 0
 
 
-def planned_work(params: model.Params) -> tuple[float, float, float]:
+def planned_work(params: Params) -> tuple[float, float, float]:
     """(seconds, bytes, expected arrivals) one run of the model will take, estimated before it runs:
     ``rounds x (1 + expected arrivals a round)`` units of work."""
     arrivals = params.rounds * (params.tracking_rate + params.event_rate) / params.cycle
@@ -81,7 +82,7 @@ def planned_work(params: model.Params) -> tuple[float, float, float]:
     return seconds, params.rounds * ROUND_BYTES + arrivals * ARRIVAL_BYTES, arrivals
 
 
-def check_work(params: model.Params, force: bool) -> None:
+def check_work(params: Params, force: bool) -> None:
     """Refuse, with one line and the figures, a simulate that would take minutes or gigabytes."""
     seconds, nbytes, arrivals = planned_work(params)
     if force or (seconds <= MAX_WORK_SECONDS and nbytes <= MAX_WORK_BYTES):
@@ -96,15 +97,15 @@ def check_work(params: model.Params, force: bool) -> None:
 def _cmd_simulate(ns: argparse.Namespace) -> int:
     params = _params(ns)
     check_work(params, ns.force)
-    counters = model.run(params)
+    counters = run(params)
     if ns.json:
         print(json.dumps(counters.as_dict()))
         return 0
     from bulkhead_lab.pool.lesson000 import average_busy, utilization
 
-    layout = "single pool" if params.split is None else "bulkhead"
-    pools = f"{params.total}" if params.split is None else f"{params.split}/{params.total - params.split}"
-    print(f"{layout} ({pools}), {params.mode} day, seed {params.seed}, {params.rounds} rounds")
+    kind = "single pool" if params.split is None else "bulkhead"
+    slots = f"{params.total}" if params.split is None else f"{params.split}/{params.total - params.split}"
+    print(f"{kind} ({slots}), {params.mode} day, seed {params.seed}, {params.rounds} rounds")
     for name, value in counters.as_dict().items():
         print(f"  {name.replace('_', ' '):<22}{value:>10}")
     print(f"  {'average busy slots':<22}{average_busy(counters, params.rounds):>10.2f}")

@@ -3,7 +3,7 @@
 The API raises :class:`ValueError` with one line naming the parameter, its value and
 the allowed range; the command line prints that same line and exits 2; the live
 services answer it as HTTP 400. Each module keeps the *ranges* of its own parameters
-beside them (the model's in :mod:`bulkhead_lab.pool.model`, a pool's in
+beside them (the model's in :mod:`bulkhead_lab.pool.params`, a pool's in
 :mod:`bulkhead_lab.live.placement.pools`); this module only knows how to check and say them.
 It imports nothing from the package, so anything may import it.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import re
 from numbers import Integral, Real
+from typing import TypeVar
 
+Choice = TypeVar("Choice", bound=str)
 _ASCII_INT = re.compile(r"[0-9]{1,12}")  # str.isdigit() would take '²' or '①', which int() refuses
 
 
@@ -53,11 +55,12 @@ def check_real(name: str, value: object, low: float, high: float, *, low_open: b
     return v
 
 
-def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    """Return ``value`` if it is one of ``choices``."""
-    if not isinstance(value, str) or value not in choices:
-        raise fail(name, value, "one of " + ", ".join(choices))
-    return value
+def check_choice(name: str, value: object, choices: tuple[Choice, ...]) -> Choice:
+    """Return ``value`` if it is one of ``choices``, typed as they are (a ``Literal`` stays one)."""
+    for choice in choices:
+        if isinstance(value, str) and value == choice:
+            return choice
+    raise fail(name, value, "one of " + ", ".join(choices))
 
 
 def parse_int(name: str, raw: str | None, low: int, high: int | None = None) -> int:

@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from bulkhead_lab.pool.model import COUNTER_NAMES, Params
+from bulkhead_lab.pool.params import COUNTER_NAMES, Params
 
 _CONSTANT_LINES = (
     (

@@ -1,6 +1,6 @@
 """Lesson 000's ``run()`` transliterated line by line, lists and all.
 
-Slow and obviously faithful: the fast port in ``bulkhead_lab.pool.model`` (a counter per
+Slow and obviously faithful: the fast port in ``bulkhead_lab.pool.rounds`` (a counter per
 end round, a precomputed stream) is checked against it on many parameter sets, so the
 port is tested even where node is missing.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import Params
 
 
 def literal_run(p: Params) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, reaction_and_stability, vegas_slow_start
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import Params
 
 
 def test_a_short_slowdown_stays_confined_under_gradient2() -> None:
@@ -91,7 +91,7 @@ def test_pitfall_inputs_are_checked() -> None:
 
 def test_the_drift_is_the_run_that_ends_with_the_slowdown() -> None:
     from bulkhead_lab.adaptive.pool import model_spec, run_pool
-    from bulkhead_lab.pool.model import EVENT
+    from bulkhead_lab.pool.arrivals import EVENT
 
     p = Params(mode="slowdown", rounds=1500)
     direct = run_pool(p, None, model_spec("Gradient2", EVENT, p), trace=True).trace

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 from test_model import OTHER_PARAMS
 
-from bulkhead_lab import cache
+from bulkhead_lab import memo
 from bulkhead_lab.adaptive.compare import COLUMNS, ROW_NAMES, around_failure, comparison, layout
 from bulkhead_lab.adaptive.limits import Fixed
-from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec, model_spec, run_pool
-from bulkhead_lab.pool import model
-from bulkhead_lab.pool.model import EVENT, TRACKING, Params
+from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec, model_spec, pool_run, run_pool
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, arrival_stream
+from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import run as lesson_run
 
 LESSON = Params()
 DAYS = [LESSON.with_(mode=m) for m in ("healthy", "slowdown")]
@@ -37,23 +39,21 @@ class Spy(Fixed):
 
 @pytest.mark.parametrize("p", DAYS + OTHER_PARAMS, ids=lambda p: f"{p.mode}-seed{p.seed}")
 def test_with_no_limiter_the_pool_run_is_the_single_pool_exactly(p: Params) -> None:
-    assert run_pool(p.with_(split=None), stream=model.arrival_stream(p)).counters == model.run(
-        p.with_(split=None)
-    )
+    assert run_pool(p.with_(split=None), stream=arrival_stream(p)).counters == lesson_run(p.with_(split=None))
 
 
 @pytest.mark.parametrize("p", DAYS + OTHER_PARAMS, ids=lambda p: f"{p.mode}-seed{p.seed}")
 def test_with_fixed_compartments_the_pool_run_is_the_lessons_split_exactly(p: Params) -> None:
-    stream = model.arrival_stream(p)
+    stream = arrival_stream(p)
     for split in sorted({1, 4, p.total // 2, p.total - 8 if p.total > 8 else 1, p.total - 1}):
-        expected = model.run(p.with_(split=split), stream=stream)
+        expected = lesson_run(p.with_(split=split), stream=stream)
         assert run_pool(p, split, p.total - split, stream=stream).counters == expected  # all six counters
 
 
 def test_the_24_8_row_equals_lesson_000s_counters_exactly() -> None:
     rows = {row.name: row for row in comparison()}
     fixed, single = rows["24/8"], rows["single pool (32)"]
-    assert fixed.healthy == model.run(LESSON.with_(split=24)) and fixed.slowdown == model.run(
+    assert fixed.healthy == lesson_run(LESSON.with_(split=24)) and fixed.slowdown == lesson_run(
         LESSON.with_(split=24, mode="slowdown")
     )
     assert fixed.as_dict() == dict(zip(COLUMNS, (172, 406, 172, 2011, 49640.0), strict=True))
@@ -113,7 +113,7 @@ def test_under_the_slowdown_the_event_limit_falls_and_tracking_drops_fewer_than_
     assert run.trace is not None
     limit = run.trace.event_limit
     assert min(limit[p.start :]) < limit[p.start]
-    assert run.counters.tracking_dropped < model.run(p).tracking_dropped
+    assert run.counters.tracking_dropped < lesson_run(p).tracking_dropped
 
 
 # --- the semantics: samples, drops, idle, determinism -----------------------------------------
@@ -138,9 +138,9 @@ def test_a_limiters_own_refusals_are_no_samples_and_a_pool_refusal_is_a_drop_sam
     assert {rtt for rtt, _, dropped in spies[EVENT].samples if not dropped} == {p.hold_event, p.slow}
     # Every admitted call is a sample when it completes; those admitted in the last hold rounds never do.
     assert run.trace is not None
-    arrivals = cache.stream(p).tracking
+    offered = arrivals.stream(p).tracking
     held_at_end = sum(
-        arrivals[t] - run.trace.tracking_dropped[t] for t in range(p.rounds - p.hold_tracking, p.rounds)
+        offered[t] - run.trace.tracking_dropped[t] for t in range(p.rounds - p.hold_tracking, p.rounds)
     )
     completed = [s for s in spies[TRACKING].samples if not s[2]]
     assert len(completed) == run.counters.tracking_responses - held_at_end
@@ -148,7 +148,7 @@ def test_a_limiters_own_refusals_are_no_samples_and_a_pool_refusal_is_a_drop_sam
 
 def test_every_refusal_is_a_drop_counted_once_and_the_pool_never_overflows() -> None:
     for p in DAYS:
-        stream = cache.stream(p)
+        stream = arrivals.stream(p)
         for name in ALGORITHMS:
             run = run_pool(p, *layout(name, "both"), trace=True)
             c, trace = run.counters, run.trace
@@ -173,7 +173,7 @@ def test_an_ungoverned_flow_is_limited_by_the_pool_alone() -> None:
 def test_the_same_parameters_give_the_same_trace(name: str) -> None:
     p = LESSON.with_(mode="slowdown")
     first = run_pool(p, *layout(name, "both"), trace=True)
-    again = run_pool(p, *layout(name, "both"), stream=model.arrival_stream(p), trace=True)
+    again = run_pool(p, *layout(name, "both"), stream=arrival_stream(p), trace=True)
     assert first == again
 
 
@@ -217,7 +217,7 @@ def test_bad_layouts_are_refused() -> None:
     with pytest.raises(ValueError, match=r"tracking compartment must be an integer in 1\.\.32"):
         run_pool(LESSON, 33, None)
     with pytest.raises(ValueError, match="stream has 4000 rounds but params.rounds is 100"):
-        run_pool(LESSON.with_(rounds=100, start=50), stream=cache.stream(LESSON))
+        run_pool(LESSON.with_(rounds=100, start=50), stream=arrivals.stream(LESSON))
     with pytest.raises(ValueError, match="flows must be one of both, event"):
         comparison(flows="tracking")
 
@@ -237,9 +237,9 @@ def test_every_completed_event_call_is_one_sample_of_its_hold_even_when_the_slow
     spy = Spy(32)
     run = run_pool(p, None, lambda: spy, trace=True)
     assert run.trace is not None
-    arrivals = cache.stream(p).event
+    offered = arrivals.stream(p).event
     hold = [p.hold_event if t < p.start else slow for t in range(p.rounds)]
-    admitted = [arrivals[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
+    admitted = [offered[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
     expected = sorted(
         (hold[t], t + hold[t]) for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds
     )
@@ -262,11 +262,11 @@ def test_a_slowdown_that_ends_where_it_starts_is_the_healthy_day_exactly() -> No
 
 def test_a_slowdown_to_the_last_round_is_the_lessons_and_cache_keeps_them_as_one() -> None:
     p = LESSON.with_(mode="slowdown")
-    assert run_pool(p, 24, 8, stop=p.rounds).counters == model.run(p.with_(split=24))
-    cache.clear()
-    cache.pool_run(p, *layout("AIMD"), stop=p.rounds)
-    cache.pool_run(p, *layout("AIMD"))
-    assert cache.stats()["pool_runs"].hits == 1
+    assert run_pool(p, 24, 8, stop=p.rounds).counters == lesson_run(p.with_(split=24))
+    memo.clear()
+    pool_run(p, *layout("AIMD"), stop=p.rounds)
+    pool_run(p, *layout("AIMD"))
+    assert memo.stats()["pool_runs"].hits == 1
 
 
 @pytest.mark.parametrize("stop", [1200, 2500])
@@ -285,9 +285,9 @@ def test_every_completed_event_call_is_one_sample_of_its_hold_when_the_slowdown_
     spy = Spy(32)
     run = run_pool(p, None, lambda: spy, trace=True, stop=stop)
     assert run.trace is not None
-    arrivals = cache.stream(p).event
+    offered = arrivals.stream(p).event
     hold = [p.slow if p.start <= t < stop else p.hold_event for t in range(p.rounds)]
-    admitted = [arrivals[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
+    admitted = [offered[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
     expected = sorted(hold[t] for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds)
     completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
     assert sorted(completed) == expected
@@ -300,4 +300,4 @@ def test_a_stop_outside_the_slowdown_is_refused() -> None:
     with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
         run_pool(p, stop=999)
     with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
-        cache.pool_run(p, stop=4001)
+        pool_run(p, stop=4001)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bulkhead_lab import cli
-from bulkhead_lab.pool.model import COUNTER_NAMES, Params, run
+from bulkhead_lab.pool.params import COUNTER_NAMES, Params
+from bulkhead_lab.pool.rounds import run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -126,7 +127,7 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], words: str)
 
 def test_simulate_work_under_the_bound_runs_and_force_lifts_the_bound() -> None:
     from bulkhead_lab.cli import MAX_WORK_SECONDS, check_work, planned_work
-    from bulkhead_lab.pool.model import Params
+    from bulkhead_lab.pool.params import Params
 
     lesson = Params()
     seconds, nbytes, _ = planned_work(lesson)

@@ -7,7 +7,7 @@ from js_reference import run_js
 from test_model import OTHER_PARAMS
 
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import LESSON_SPLIT, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
 
 
 def test_report_is_byte_identical_to_the_lessons_output(seeds) -> None:

@@ -8,8 +8,9 @@ import pytest
 from js_reference import run_js
 from literal_model import literal_run
 
-from bulkhead_lab.pool import model
-from bulkhead_lab.pool.model import Params, arrival_stream, run, run_with_occupancy
+from bulkhead_lab.pool.arrivals import arrival_stream
+from bulkhead_lab.pool.params import MODES, Params
+from bulkhead_lab.pool.rounds import run, run_with_occupancy
 
 # Parameter sets chosen to differ from the lesson in every knob (not tuned to pass).
 OTHER_PARAMS = [
@@ -70,7 +71,7 @@ def _random_params(rng: random.Random) -> Params:
     cycle = rng.choice([1, 10, 50, 100, 250.5])
     return Params(
         split=rng.choice([None, rng.randint(1, total - 1)]),
-        mode=rng.choice(model.MODES),
+        mode=rng.choice(MODES),
         seed=rng.randint(1, 2**31 - 2),
         total=total,
         rounds=rounds,
@@ -96,7 +97,7 @@ def test_the_port_equals_a_line_by_line_transliteration(p: Params) -> None:
 @pytest.mark.parametrize("p", OTHER_PARAMS + RANDOM_PARAMS[:6], ids=lambda p: f"seed{p.seed}")
 def test_the_port_equals_the_lessons_javascript(p: Params, node: str, seeds, tmp_path) -> None:
     splits = [None, 1, p.total // 2, p.total - 1]
-    asked = [(split, mode) for split in splits for mode in model.MODES]
+    asked = [(split, mode) for split in splits for mode in MODES]
     _, expected = run_js(node, seeds / "code" / "bulkhead-run.mjs", p, asked, tmp_path)
     got = [run(p.with_(split=s, mode=m)).as_dict() for s, m in asked]
     assert got == expected
@@ -107,7 +108,7 @@ def test_responses_and_drops_add_up_to_the_arrivals() -> None:
         base = Params(seed=seed, rounds=800, start=200)
         stream = arrival_stream(base)
         for split in (None, 4, 24, 31):
-            for mode in model.MODES:
+            for mode in MODES:
                 c = run(base.with_(split=split, mode=mode), stream=stream)
                 assert c.tracking_responses + c.tracking_dropped == sum(stream.tracking)
                 assert c.event_responses + c.event_dropped == sum(stream.event)
@@ -115,7 +116,7 @@ def test_responses_and_drops_add_up_to_the_arrivals() -> None:
 
 def test_a_single_pool_never_rejects_beside_an_idle_slot() -> None:
     for seed in range(1, 31):
-        for mode in model.MODES:
+        for mode in MODES:
             c = run(Params(seed=seed, rounds=800, start=200, mode=mode, total=12))
             assert c.idle == 0
     assert run(Params(split=24)).idle > 0  # ... while a bulkhead does
@@ -127,7 +128,7 @@ def test_under_a_bulkhead_the_tracking_drops_do_not_depend_on_the_event_hold() -
         base = Params(seed=seed, rounds=1200, split=20)
         reference = run(base)
         for hold_event, slow in ((1, 1), (6, 22), (15, 90)):
-            for mode in model.MODES:
+            for mode in MODES:
                 c = run(base.with_(hold_event=hold_event, slow=slow, mode=mode))
                 assert (c.tracking_responses, c.tracking_dropped) == (
                     reference.tracking_responses,
@@ -136,7 +137,7 @@ def test_under_a_bulkhead_the_tracking_drops_do_not_depend_on_the_event_hold() -
 
 
 def test_in_a_single_pool_the_slowdown_costs_the_tracking_flow() -> None:
-    healthy, slow = (run(Params(mode=m)) for m in model.MODES)
+    healthy, slow = (run(Params(mode=m)) for m in MODES)
     assert slow.tracking_dropped > 10 * healthy.tracking_dropped
 
 
@@ -149,7 +150,7 @@ def test_the_stream_depends_only_on_seed_rates_cycle_and_rounds() -> None:
 
 def test_the_occupancy_trace_agrees_with_the_counters() -> None:
     for split in (None, 24):
-        for mode in model.MODES:
+        for mode in MODES:
             p = Params(split=split, mode=mode)
             counters, occ = run_with_occupancy(p)
             assert counters == run(p)

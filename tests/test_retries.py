@@ -6,31 +6,30 @@ import random
 
 import pytest
 
-from bulkhead_lab.retries.policy import (
+from bulkhead_lab.retries.budgets import (
     AWS_QUOTA,
-    CONTENTION_STRATEGIES,
     ENVOY_BUDGET,
-    NO_RETRIES,
-    SRE_ATTEMPTS_PER_LAYER,
     SRE_BUDGET,
-    SRE_LAYERS,
-    Backoff,
-    Books,
-    QuotaBooks,
-    RatioBooks,
+    Ledger,
+    QuotaLedger,
     RatioBudget,
-    RetryPolicy,
+    RatioLedger,
     RetryQuota,
     TokenBucket,
+    envoy_retry_limit,
+    ledger_for,
+)
+from bulkhead_lab.retries.experiments import (
+    CONTENTION_STRATEGIES,
+    SRE_ATTEMPTS_PER_LAYER,
+    SRE_LAYERS,
     amplification,
-    books,
     calls_per_layer,
     contention,
     contention_table,
-    delay_rounds,
-    envoy_retry_limit,
     worst_case_load,
 )
+from bulkhead_lab.retries.policy import NO_RETRIES, Backoff, RetryPolicy, delay_rounds
 
 # --- amplification ------------------------------------------------------------------------------
 
@@ -151,7 +150,7 @@ def test_a_success_puts_back_1_or_its_last_retrys_cost_never_above_500() -> None
 
 def test_ratio_books_count_originals_and_granted_retries_over_the_window() -> None:
     # ratio 0.5 over 2 rounds; originals per round 2, 0, 0, 4
-    b = RatioBooks(RatioBudget(ratio=0.5, minimum=0, window=2), [2, 0, 0, 4])
+    b = RatioLedger(RatioBudget(ratio=0.5, minimum=0, window=2), [2, 0, 0, 4])
     assert b.grant(0, 5) == 2  # 0 < 0.5*2, 1 < 0.5*3, then 2 < 0.5*4 fails
     assert b.grant(1, 1) == 0  # rounds 0-1: 2 originals + 2 retries, 2 < 2 fails
     assert b.grant(2, 1) == 0  # rounds 1-2: no call at all
@@ -159,7 +158,7 @@ def test_ratio_books_count_originals_and_granted_retries_over_the_window() -> No
 
 
 def test_quota_books_refill_with_responses_before_the_rounds_retries() -> None:
-    b = QuotaBooks(TokenBucket(capacity=12, retry_cost=5, timeout_cost=10, refund=1), rounds=10)
+    b = QuotaLedger(TokenBucket(capacity=12, retry_cost=5, timeout_cost=10, refund=1), rounds=10)
     assert b.grant(0, 3) == 2 and b.tokens == 2
     b.served(2, originals=3, retries=0)  # three responses in round 2: +1 each
     assert b.grant(1, 1) == 0
@@ -170,9 +169,9 @@ def test_quota_books_refill_with_responses_before_the_rounds_retries() -> None:
 
 
 def test_books_follow_the_budget() -> None:
-    assert type(books(None, [1])) is Books and Books().grant(0, 7) == 7
-    assert isinstance(books(SRE_BUDGET, [1]), RatioBooks)
-    assert isinstance(books(AWS_QUOTA, [1]), QuotaBooks)
+    assert type(ledger_for(None, [1])) is Ledger and Ledger().grant(0, 7) == 7
+    assert isinstance(ledger_for(SRE_BUDGET, [1]), RatioLedger)
+    assert isinstance(ledger_for(AWS_QUOTA, [1]), QuotaLedger)
 
 
 # --- the worst case: every call refused -------------------------------------------------------------

@@ -8,26 +8,18 @@ from dataclasses import replace
 
 import pytest
 
-from bulkhead_lab import cache
-from bulkhead_lab.pool.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
-from bulkhead_lab.pool.model import run as lesson_run
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import Params, event_holds
+from bulkhead_lab.pool.rounds import run as lesson_run
+from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, RatioBudget, TokenBucket
 from bulkhead_lab.retries.drain import STORM_STOP, drain, storm
-from bulkhead_lab.retries.policy import (
-    AWS_QUOTA,
-    ENVOY_BUDGET,
-    NO_RETRIES,
-    SRE_BUDGET,
-    Backoff,
-    RatioBudget,
-    RetryPolicy,
-    TokenBucket,
-)
+from bulkhead_lab.retries.policy import NO_RETRIES, Backoff, RetryPolicy
 from bulkhead_lab.retries.storm import (
     FlowCounters,
     RetryRun,
     RetrySetup,
     _draw,
-    event_holds,
     run,
 )
 
@@ -50,7 +42,7 @@ DAYS = ("healthy", "slowdown")
 
 def _run(split: int | None, mode: str, setup: RetrySetup, trace: bool = False) -> RetryRun:
     p = LESSON.with_(split=split, mode=mode)
-    return run(p, setup, stream=cache.stream(p), trace=trace)
+    return run(p, setup, stream=arrivals.stream(p), trace=trace)
 
 
 # --- nothing retries: lesson 000 exactly ----------------------------------------------------------
@@ -66,8 +58,8 @@ def test_with_no_retries_the_retry_model_equals_lesson_000s_counters_exactly(
     base: Params, split: int | None, mode: str
 ) -> None:
     p = base.with_(split=split, mode=mode)
-    lesson = lesson_run(p, stream=cache.stream(p))
-    r = run(p, RetrySetup(NO_RETRIES, SRE_BUDGET), stream=cache.stream(p))
+    lesson = lesson_run(p, stream=arrivals.stream(p))
+    r = run(p, RetrySetup(NO_RETRIES, SRE_BUDGET), stream=arrivals.stream(p))
     assert (r.tracking.served, r.tracking.refused) == (lesson.tracking_responses, lesson.tracking_dropped)
     assert (r.event.served, r.event.refused) == (lesson.event_responses, lesson.event_dropped)
     assert r.busy_rounds == lesson.busy_rounds
@@ -170,7 +162,7 @@ def test_every_call_is_served_or_refused_and_every_request_ends_once(
 @pytest.mark.parametrize("name", SETUPS)
 def test_the_base_stream_is_the_lessons_whatever_the_retry_policy(name: str) -> None:
     p = LESSON.with_(split=None, mode="slowdown")
-    before = cache.stream(p)
+    before = arrivals.stream(p)
     r = run(p, SETUPS[name], stream=before, trace=True)
     assert r.trace is not None
     stream = arrival_stream(p)  # drawn afresh: the retry RNGs never touched the lesson's generator
@@ -199,14 +191,14 @@ def test_a_setup_is_checked() -> None:
     with pytest.raises(ValueError, match=r"^budget must be None, a RatioBudget or a TokenBucket"):
         RetrySetup(budget=0.1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"^stop must be an integer in 1000..4000 \(got 999\)$"):
-        run(LESSON, RetrySetup(stop=999), stream=cache.stream(LESSON))
+        run(LESSON, RetrySetup(stop=999), stream=arrivals.stream(LESSON))
 
 
 def test_a_slowdown_that_stops_gives_back_the_normal_hold() -> None:
     p = Params(mode="slowdown", rounds=10, start=3, hold_event=6, slow=22)
-    assert event_holds(p, RetrySetup(stop=5)) == [6, 6, 6, 22, 22, 6, 6, 6, 6, 6]
-    assert event_holds(p, RetrySetup()) == [6, 6, 6] + [22] * 7
-    assert event_holds(p.with_(mode="healthy"), RetrySetup(stop=5)) == [6] * 10
+    assert event_holds(p, stop=5) == [6, 6, 6, 22, 22, 6, 6, 6, 6, 6]
+    assert event_holds(p) == [6, 6, 6] + [22] * 7
+    assert event_holds(p.with_(mode="healthy"), stop=5) == [6] * 10
 
 
 def test_a_full_pool_admits_its_calls_uniformly() -> None:
@@ -245,7 +237,7 @@ def test_a_budget_holds_the_event_storm_near_1_1x_its_requests() -> None:
 
 def test_the_storm_outlives_its_trigger_by_about_its_retry_schedule() -> None:
     p = LESSON.with_(split=None)
-    s = cache.stream(p)
+    s = arrivals.stream(p)
     quiet = storm(p, RetrySetup(), stream=s)
     assert (quiet.drain, quiet.drain_tracking, quiet.drain_event) == (0, 0, 0)  # nothing to drain
     retrying = storm(p, SETUPS["full"], stream=s)

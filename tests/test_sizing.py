@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab import sizing
-from bulkhead_lab.pool.model import CYCLE, EVENT_RATE, HOLD_EVENT
+from bulkhead_lab.pool.params import CYCLE, EVENT_RATE, HOLD_EVENT
 
 
 def test_lesson_004s_payment_has_two_calls_in_flight() -> None:

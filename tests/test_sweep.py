@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from bulkhead_lab.pool import model
-from bulkhead_lab.pool.model import EVENT, TRACKING, Params, arrival_stream, run
-from bulkhead_lab.pool.sweep import compartment, join, round_order, split_sweep
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, arrival_stream
+from bulkhead_lab.pool.params import MODES, Params
+from bulkhead_lab.pool.rounds import run
+from bulkhead_lab.pool.sweep import join, round_order, run_compartment, split_sweep
 
 
 def _random_params(rng: random.Random) -> Params:
@@ -34,7 +35,7 @@ def _random_params(rng: random.Random) -> Params:
 RANDOM_PARAMS = [_random_params(random.Random(1000 + n)) for n in range(60)]
 
 
-@pytest.mark.parametrize("mode", model.MODES)
+@pytest.mark.parametrize("mode", MODES)
 def test_the_sweep_equals_run_for_every_split_at_the_lessons_defaults(mode) -> None:
     p = Params(mode=mode)
     assert split_sweep(p) == {s: run(p.with_(split=s)) for s in range(1, p.total)}
@@ -42,7 +43,7 @@ def test_the_sweep_equals_run_for_every_split_at_the_lessons_defaults(mode) -> N
 
 @pytest.mark.parametrize("holds", [{"hold_tracking": 1}, {"hold_event": 13, "slow": 60, "start": 0}])
 def test_the_sweep_equals_run_with_other_holds_on_the_lessons_stream(holds) -> None:
-    for mode in model.MODES:
+    for mode in MODES:
         p = Params(mode=mode, **holds)
         assert split_sweep(p) == {s: run(p.with_(split=s)) for s in range(1, p.total)}
 
@@ -50,7 +51,7 @@ def test_the_sweep_equals_run_with_other_holds_on_the_lessons_stream(holds) -> N
 @pytest.mark.parametrize("p", RANDOM_PARAMS, ids=lambda p: f"seed{p.seed}")
 def test_the_sweep_equals_run_for_every_split_and_day(p: Params) -> None:
     stream = arrival_stream(p)
-    for mode in model.MODES:
+    for mode in MODES:
         q = p.with_(mode=mode)
         assert split_sweep(q, stream=stream) == {
             s: run(q.with_(split=s), stream=stream) for s in range(1, p.total)
@@ -65,8 +66,8 @@ def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full
         stream = arrival_stream(p)
         order = round_order(stream)
         for s in range(1, p.total):
-            t = compartment(p.with_(mode="slowdown"), TRACKING, s, stream, order)
-            e = compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream, order)
+            t = run_compartment(p.with_(mode="slowdown"), TRACKING, s, stream, order)
+            e = run_compartment(p.with_(mode="slowdown"), EVENT, p.total - s, stream, order)
             both += len(set(t.drop_rounds) & set(e.drop_rounds))
             idle += join(t, e, order).idle
     assert both > 1000 and idle > 10_000
@@ -75,8 +76,8 @@ def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full
 def test_the_tracking_compartment_ignores_the_day_and_the_event_holds() -> None:
     stream = arrival_stream(Params())
     order = round_order(stream)
-    a = compartment(Params(), TRACKING, 20, stream, order)
-    b = compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream, order)
+    a = run_compartment(Params(), TRACKING, 20, stream, order)
+    b = run_compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream, order)
     assert a == b
 
 
@@ -85,8 +86,8 @@ def test_a_compartment_carries_its_flows_counters_from_run() -> None:
     c = run(p)
     stream = arrival_stream(p)
     order = round_order(stream)
-    t = compartment(p, TRACKING, 24, stream, order)
-    e = compartment(p, EVENT, 8, stream, order)
+    t = run_compartment(p, TRACKING, 24, stream, order)
+    e = run_compartment(p, EVENT, 8, stream, order)
     assert (t.responses, t.dropped, e.responses, e.dropped) == (
         c.tracking_responses,
         c.tracking_dropped,
@@ -104,8 +105,8 @@ def test_a_sweep_refuses_a_split_outside_the_pool() -> None:
 def test_join_refuses_compartments_in_the_wrong_order() -> None:
     stream = arrival_stream(Params())
     order = round_order(stream)
-    t = compartment(Params(), TRACKING, 24, stream, order)
-    e = compartment(Params(), EVENT, 8, stream, order)
+    t = run_compartment(Params(), TRACKING, 24, stream, order)
+    e = run_compartment(Params(), EVENT, 8, stream, order)
     with pytest.raises(ValueError, match="tracking compartment and an event compartment"):
         join(e, t, order)
 
@@ -115,7 +116,7 @@ def test_join_refuses_compartments_of_another_run_length() -> None:
     short_stream = arrival_stream(short)
     stream = arrival_stream(Params())
     order = round_order(stream)
-    t = compartment(short, TRACKING, 24, short_stream, round_order(short_stream))
-    e = compartment(Params(), EVENT, 8, stream, order)
+    t = run_compartment(short, TRACKING, 24, short_stream, round_order(short_stream))
+    e = run_compartment(Params(), EVENT, 8, stream, order)
     with pytest.raises(ValueError, match="stream's 4000 rounds"):
         join(t, e, order)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import Params
 
 BAD = [
     ("split", 0, "an integer in 1..31"),

@@ -1,8 +1,8 @@
 """Fixed 24/8 against adaptive limits on lesson 000's traffic, both days: the table notebook 05 shows.
 
-Every row replays the same seeded arrival stream (:func:`bulkhead_lab.cache.stream`) on
+Every row replays the same seeded arrival stream (:func:`bulkhead_lab.pool.arrivals.stream`) on
 the healthy and the slowdown day. The ``single pool (32)`` and ``24/8`` rows are the
-lesson's own runs (:func:`bulkhead_lab.cache.counters`, so they equal lesson 000's
+lesson's own runs (:func:`bulkhead_lab.pool.rounds.counters`, so they equal lesson 000's
 counters exactly); each algorithm's row is :func:`bulkhead_lab.adaptive.pool.run_pool`
 with :func:`~bulkhead_lab.adaptive.pool.model_spec`'s settings, either on both flows
 (``flows="both"``: each flow its own limiter, starting at 24 and 8) or on the event flow
@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bulkhead_lab import cache
-from bulkhead_lab.adaptive.pool import ALGORITHMS, FlowControl, LimitTrace, model_spec
+from bulkhead_lab.adaptive.pool import ALGORITHMS, FlowControl, LimitTrace, model_spec, pool_run
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, split_label
+from bulkhead_lab.pool.rounds import counters
 from bulkhead_lab.validation import check_choice, check_int
 
 FLOWS = ("both", "event")  # which flows an adaptive row governs
@@ -62,7 +63,7 @@ def layout(algorithm: str, flows: str = "both", base: Params = Params()) -> tupl
 def adaptive_days(base: Params, tracking: FlowControl, event: FlowControl) -> tuple[Counters, Counters]:
     """(healthy, slowdown) counters of one governed layout on ``base``'s stream."""
     healthy, slowdown = (
-        cache.pool_run(base.with_(mode=mode), tracking, event).counters for mode in ("healthy", "slowdown")
+        pool_run(base.with_(mode=mode), tracking, event).counters for mode in ("healthy", "slowdown")
     )
     return healthy, slowdown
 
@@ -71,8 +72,8 @@ def comparison(base: Params = Params(), flows: str = "both") -> tuple[Comparison
     """The table: single pool (32), 24/8, then AIMD, Vegas, Gradient2, Envoy, on the same stream."""
     check_choice("flows", flows, FLOWS)
     base = base.with_(split=None)
-    single = [cache.counters(base.with_(mode=m)) for m in ("healthy", "slowdown")]
-    fixed = [cache.counters(base.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
+    single = [counters(base.with_(mode=m)) for m in ("healthy", "slowdown")]
+    fixed = [counters(base.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
     lost = single[1].tracking_dropped
     rows = [
         ComparisonRow(SINGLE_POOL, single[0], single[1], 0.0),
@@ -128,6 +129,6 @@ def around_failure(
 ) -> FailureWindow:
     """Each flow's limit and in-flight count around the failure on the slowdown day (the figure's data)."""
     params = base.with_(split=None, mode="slowdown")
-    run = cache.pool_run(params, *layout(algorithm, flows, params), trace=True)
+    run = pool_run(params, *layout(algorithm, flows, params), trace=True)
     assert run.trace is not None
     return window(run.trace, params.start, before, after)

@@ -23,14 +23,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bulkhead_lab import cache
-from bulkhead_lab.adaptive.pool import ALGORITHMS, LimitTrace, model_spec
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MAX_ROUNDS, TRACKING, Params
+from bulkhead_lab.adaptive.pool import ALGORITHMS, LimitTrace, model_spec, pool_run
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, MAX_ROUNDS, Params
 from bulkhead_lab.validation import check_choice, check_int
 
 
 def _traced(params: Params, tracking: Any, event: Any) -> tuple[LimitTrace, int]:
-    run = cache.pool_run(params, tracking, event, trace=True)
+    run = pool_run(params, tracking, event, trace=True)
     assert run.trace is not None
     return run.trace, run.counters.tracking_dropped + run.counters.event_dropped
 
@@ -77,9 +77,7 @@ def gradient2_drift(slowdown_rounds: int = 3000, base: Params = Params(), **sett
     length = check_int("slowdown_rounds", slowdown_rounds, 1, MAX_ROUNDS - base.start)
     end = base.start + length
     params = base.with_(split=None, mode="slowdown", rounds=max(base.rounds, end))
-    run = cache.pool_run(
-        params, None, model_spec("Gradient2", EVENT, params, **settings), trace=True, stop=end
-    )
+    run = pool_run(params, None, model_spec("Gradient2", EVENT, params, **settings), trace=True, stop=end)
     assert run.trace is not None
     trace = _cut(run.trace, end)
     limit, start = trace.event_limit, params.start
@@ -115,7 +113,7 @@ def vegas_slow_start(initial: int = 1, base: Params = Params()) -> tuple[Ramp, .
     for windowed in (False, True):
         for slow_start in (True, False):
             spec = model_spec("Vegas", TRACKING, params, initial=initial, slow_start=slow_start)
-            run = cache.pool_run(params, replace(spec, windowed=windowed), None, trace=True)
+            run = pool_run(params, replace(spec, windowed=windowed), None, trace=True)
             assert run.trace is not None
             limit = run.trace.tracking_limit
             target = min(LESSON_SPLIT, params.total)
@@ -164,7 +162,7 @@ def reaction_and_stability(
         specs = [model_spec(algorithm, flow, params, **{setting: value}) for flow in (TRACKING, EVENT)]
         tracking = specs[0] if flows == "both" else None
         quiet, healthy_dropped = _traced(params.with_(mode="healthy"), tracking, specs[1])
-        slow = cache.pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
+        slow = pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
         assert slow.trace is not None
         start = params.start
         limit = slow.trace.event_limit

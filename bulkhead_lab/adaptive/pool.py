@@ -1,11 +1,12 @@
 """Lesson 000's 32-slot pool with a flow's compartment sized by an adaptive limit instead of a split.
 
-Same arrival stream (``model.arrival_stream``, kept by ``cache``), same holds, same slowdown;
-only who may take a slot changes. Each flow is governed by ``None`` (no compartment: only the
-shared pool limits it), an ``int`` (a fixed compartment, as in the lesson's 24/8), a
-:class:`LimiterSpec` (an adaptive limit from :mod:`bulkhead_lab.adaptive.limits` or
-:mod:`bulkhead_lab.adaptive.clocked`, built fresh for the run) or a zero-argument callable
-returning a fresh limiter. Every layout shares the one pool of ``params.total`` slots.
+Same arrival stream (:func:`bulkhead_lab.pool.arrivals.stream`), same holds, same slowdown,
+same round step (:class:`bulkhead_lab.pool.rounds.Pool`); only who may take a slot changes.
+Each flow is governed by ``None`` (no compartment: only the shared pool limits it), an
+``int`` (a fixed compartment, as in the lesson's 24/8), a :class:`LimiterSpec` (an adaptive
+limit from :mod:`bulkhead_lab.adaptive.limits` or :mod:`bulkhead_lab.adaptive.clocked`,
+built fresh for the run) or a zero-argument callable returning a fresh limiter. Every flow
+shares the one pool of ``params.total`` slots.
 
 One round ``t``, exactly:
 
@@ -15,7 +16,7 @@ One round ``t``, exactly:
    it was admitted, itself included)`` (what concurrency-limits passes), in admission
    order; an event call admitted from the failure round on holds ``slow`` rounds (until
    ``stop``, if given: lesson 000's ``Params`` has no knob for the slowdown's end, so
-   :func:`run_pool` takes it, as ``retry_storm.RetrySetup.stop`` does);
+   :func:`run_pool` takes it, as :class:`bulkhead_lab.retries.storm.RetrySetup` does);
 3. ``busy_rounds`` adds the busy slots, and a trace (if asked) records each flow's limit,
    in-flight count and limiter baseline at this moment (after the frees, before arrivals);
 4. the round's arrivals, in the stream's shuffled order, each take a slot if its flow's
@@ -25,7 +26,7 @@ One round ``t``, exactly:
    - refused by its own limiter: no sample (concurrency-limits gives a rejected call no
      listener); ``idle`` adds the pool's free slots at that moment (slots left empty
      while a call was turned away, which for a fixed split is exactly the lesson's
-     "idle slots in the other pool");
+     "idle slots in the other compartment");
    - refused by the full shared pool after its limiter let it through: a drop sample,
      ``on_sample(rtt=0, inflight=in-flight + 1, dropped=True)`` at once (the library's
      ``onDropped``, for a call the downstream resource refused; 0 says no round trip
@@ -38,11 +39,11 @@ refusals would make AIMD back off because it refused, down to its minimum.
 
 Calls still held at the last round never complete, so never sample (as in the lesson).
 With a fixed split (``Fixed`` on both flows) or no limiter at all, the six counters are
-:func:`bulkhead_lab.pool.model.run`'s exactly; the comparison still takes those two rows from
+:func:`bulkhead_lab.pool.rounds.run`'s exactly; the comparison still takes those two rows from
 the model itself. Deterministic: the stream is seeded, and a limiter's own randomness
 (Vegas' probe jitter, Envoy's minRTT jitter) is seeded from ``params.seed`` and the flow.
 
-Pure: no I/O, no plotting; no memo of its own (``cache.pool_run`` keeps runs).
+Pure: no I/O, no plotting. :func:`pool_run` keeps runs in this module's memo.
 """
 
 from __future__ import annotations
@@ -52,17 +53,12 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from bulkhead_lab.adaptive.clocked import EnvoyGradient, Windowed
-from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Fixed, Gradient2, Vegas
-from bulkhead_lab.pool.model import (
-    EVENT,
-    LESSON_SPLIT,
-    TRACKING,
-    ArrivalStream,
-    Counters,
-    Params,
-    arrival_stream,
-    event_holds,
-)
+from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Gradient2, Vegas
+from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, canonical
+from bulkhead_lab.pool.rounds import Pool, Slots
 from bulkhead_lab.validation import check_choice, check_int
 
 ALGORITHMS: dict[str, type[AdaptiveLimit]] = {
@@ -174,17 +170,90 @@ class PoolRun:
     trace: LimitTrace | None = None
 
 
-def _limiter(control: FlowControl, params: Params, flow: int) -> AdaptiveLimit | None:
-    if control is None:
-        return None
+class _Governed(Slots):
+    """A flow's slots whose limit its limiter sets (no limiter: the limit stays as given).
+
+    Besides :class:`~bulkhead_lab.pool.rounds.Slots`' own, it keeps what the samples need:
+    ``done[t]``, the calls whose hold ends at round ``t`` as (hold, in-flight count just
+    before they were admitted, how many), in admission order.
+    """
+
+    def __init__(self, flow: int, limiter: AdaptiveLimit | None, limit: int, hold: int, rounds: int) -> None:
+        super().__init__(limit if limiter is None else limiter.limit, hold, rounds)
+        self.flow = flow
+        self.limiter = limiter
+        self.by_pool = 0  # refused by the full pool; the rest of ``dropped`` its own limit refused
+        self.done: list[list[tuple[int, int, int]]] = [[] for _ in range(rounds)] if limiter else []
+
+    def pool_full(self, inflight: int) -> None:
+        """A drop sample at once (concurrency-limits' ``onDropped``); the new limit applies at once."""
+        self.by_pool += 1
+        if self.limiter is not None:
+            self.limit = self.limiter.on_sample(0, inflight, True)
+
+    def complete(self, t: int) -> None:
+        """The calls whose hold ends at ``t`` are samples for the limiter, then its limit applies."""
+        if self.limiter is not None:
+            for hold, before, n in self.done[t]:
+                self.limiter.on_samples(hold, before + 1, n)
+            self.limit = self.limiter.limit
+
+    def admitted(self, t: int, n: int) -> None:
+        """``n`` calls were admitted at ``t`` (the slots are taken): note them for their samples."""
+        if n and self.limiter is not None and t + self.hold < len(self.done):
+            self.done[t + self.hold].append((self.hold, self.busy - n, n))
+
+
+def _governed(control: FlowControl, params: Params, flow: int) -> _Governed:
+    """``flow``'s slots as ``control`` says: the pool only, a fixed compartment, or a limiter's."""
+    hold = params.hold_tracking if flow == TRACKING else params.hold_event
+    limiter, limit = None, params.total
     if isinstance(control, LimiterSpec):
-        return control.build(seed=params.seed * 2 + flow)
-    if callable(control):
+        limiter = control.build(seed=params.seed * 2 + flow)
+    elif callable(control):
         limiter = control()
         if not isinstance(limiter, AdaptiveLimit):
             raise TypeError(f"a flow's limiter factory must return an AdaptiveLimit (got {limiter!r})")
-        return limiter
-    return Fixed(check_int(f"{('tracking', 'event')[flow]} compartment", control, 1, params.total))
+    elif control is not None:
+        limit = check_int(f"{('tracking', 'event')[flow]} compartment", control, 1, params.total)
+    return _Governed(flow, limiter, limit, hold, params.rounds)
+
+
+class _Tracer:
+    """The per-round series of a :class:`LimitTrace`, per flow, filled as the rounds go."""
+
+    def __init__(self) -> None:
+        self.limit: tuple[list[int], list[int]] = ([], [])
+        self.inflight: tuple[list[int], list[int]] = ([], [])
+        self.baseline: tuple[list[float], list[float]] = ([], [])
+        self.dropped: tuple[list[int], list[int]] = ([], [])
+
+    def before_arrivals(self, flows: list[_Governed]) -> None:
+        """Each flow's limit, in-flight count and limiter baseline after the frees."""
+        for slots, limit, inflight, baseline in zip(
+            flows, self.limit, self.inflight, self.baseline, strict=True
+        ):
+            limit.append(slots.limit)
+            inflight.append(slots.busy)
+            baseline.append(0.0 if slots.limiter is None else slots.limiter.baseline)
+
+    def after_arrivals(self, counts: tuple[int, int], taken: list[int]) -> None:
+        """Each flow's arrivals refused in the round."""
+        for dropped, n, admitted in zip(self.dropped, counts, taken, strict=True):
+            dropped.append(n - admitted)
+
+    def trace(self) -> LimitTrace:
+        limit, inflight, baseline, dropped = self.limit, self.inflight, self.baseline, self.dropped
+        return LimitTrace(
+            tuple(limit[0]),
+            tuple(limit[1]),
+            tuple(inflight[0]),
+            tuple(inflight[1]),
+            tuple(baseline[0]),
+            tuple(baseline[1]),
+            tuple(dropped[0]),
+            tuple(dropped[1]),
+        )
 
 
 def run_pool(
@@ -200,112 +269,79 @@ def run_pool(
 
     ``stop``: the round the slowdown ends (event calls admitted from then on hold
     ``hold_event`` again); ``None``, the default, is the lesson's: it lasts to the end.
+    Each round is lesson 000's step (:meth:`~bulkhead_lab.pool.rounds.Pool.free`, then
+    :meth:`~bulkhead_lab.pool.rounds.Pool.admit`) with the limiters told the time and their
+    samples before the arrivals, as the module docstring says.
     """
     if stream is None:
         stream = arrival_stream(params)
     if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
     stop = params.rounds if stop is None else check_int("stop", stop, params.start, params.rounds)
-    lim_t, lim_e = _limiter(tracking, params, TRACKING), _limiter(event, params, EVENT)
-    timed = [lim for lim in (lim_t, lim_e) if lim is not None and lim.timed]
-    rounds, cap, ht = params.rounds, params.total, params.hold_tracking
-    he0, he1, start = event_holds(params)
-    ends_t = [0] * (rounds + 1)
-    ends_e = [0] * (rounds + 1)
-    adm_t = [0] * rounds  # admitted per round (those that will complete) ...
-    adm_e = [0] * rounds
-    base_t = [0] * rounds  # ... and the flow's in-flight count just before them
-    base_e = [0] * rounds
-    busy_t = busy_e = busy_rounds = idle = 0
-    t_resp = t_drop = e_resp = e_drop = 0
-    by_limit = [0, 0]
-    by_pool = [0, 0]
+    flows = [_governed(tracking, params, TRACKING), _governed(event, params, EVENT)]
+    pool = Pool(params.total, [flows[TRACKING], flows[EVENT]])
+    governed = [slots for slots in flows if slots.limiter is not None]  # the flows whose limit moves
+    timed = [slots.limiter for slots in governed if slots.limiter is not None and slots.limiter.timed]
+    slow = params.slow if params.mode == "slowdown" else params.hold_event
+    tracer = _Tracer() if trace else None
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
-    seen_limit: tuple[list[int], list[int]] = ([], [])
-    seen_busy: tuple[list[int], list[int]] = ([], [])
-    seen_base: tuple[list[float], list[float]] = ([], [])
-    seen_drop: tuple[list[int], list[int]] = ([], [])
-    for t in range(rounds):
-        for lim in timed:
-            lim.tick(t)
-        done = ends_t[t]
-        if done:
-            busy_t -= done
-            if lim_t is not None:
-                lim_t.on_samples(ht, base_t[t - ht] + 1, done)
-        done = ends_e[t]
-        if done:
-            busy_e -= done
-            if lim_e is not None:  # admitted at t - he0 outside the slowdown and/or t - he1 in it
-                s0, s1 = t - he0, t - he1
-                batches = [(s0, he0)] if 0 <= s0 and not start <= s0 < stop else []
-                if start <= s1 < stop:
-                    batches.append((s1, he1))
-                for s, hold in sorted(batches):  # in admission order
-                    if adm_e[s]:
-                        lim_e.on_samples(hold, base_e[s] + 1, adm_e[s])
-        busy_rounds += busy_t + busy_e
-        limit_t = cap if lim_t is None else lim_t.limit
-        limit_e = cap if lim_e is None else lim_e.limit
-        if trace:
-            seen_limit[0].append(limit_t)
-            seen_limit[1].append(limit_e)
-            seen_busy[0].append(busy_t)
-            seen_busy[1].append(busy_e)
-            seen_base[0].append(0.0 if lim_t is None else lim_t.baseline)
-            seen_base[1].append(0.0 if lim_e is None else lim_e.baseline)
-        nt = n_tracking[t]
-        ne = n_event[t]
-        if nt <= limit_t - busy_t and ne <= limit_e - busy_e and nt + ne <= cap - busy_t - busy_e:
-            at, ae = nt, ne
-        else:  # someone is refused: walk the shuffled order, one arrival at a time
-            at = ae = 0
-            free = cap - busy_t - busy_e
-            for flow in order[t]:
-                if flow == TRACKING:
-                    if busy_t + at >= limit_t:
-                        by_limit[TRACKING] += 1
-                        idle += free
-                    elif not free:
-                        by_pool[TRACKING] += 1
-                        if lim_t is not None:
-                            limit_t = lim_t.on_sample(0, busy_t + at + 1, True)
-                    else:
-                        at += 1
-                        free -= 1
-                elif busy_e + ae >= limit_e:
-                    by_limit[EVENT] += 1
-                    idle += free
-                elif not free:
-                    by_pool[EVENT] += 1
-                    if lim_e is not None:
-                        limit_e = lim_e.on_sample(0, busy_e + ae + 1, True)
-                else:
-                    ae += 1
-                    free -= 1
-        t_resp += at
-        e_resp += ae
-        t_drop += nt - at
-        e_drop += ne - ae
-        if trace:
-            seen_drop[0].append(nt - at)
-            seen_drop[1].append(ne - ae)
-        he = he1 if start <= t < stop else he0
-        if t + ht < rounds:
-            ends_t[t + ht] += at
-            adm_t[t], base_t[t] = at, busy_t
-        if t + he < rounds:
-            ends_e[t + he] += ae
-            adm_e[t], base_e[t] = ae, busy_e
-        busy_t += at
-        busy_e += ae
-    counters = Counters(t_resp, t_drop, e_resp, e_drop, idle, busy_rounds)
-    limit_trace = None
-    if trace:
-        limit_trace = LimitTrace(
-            *(tuple(x) for x in seen_limit),
-            *(tuple(x) for x in seen_busy),
-            *(tuple(x) for x in seen_base),
-            *(tuple(x) for x in seen_drop),
-        )
-    return PoolRun(counters, (by_limit[0], by_limit[1]), (by_pool[0], by_pool[1]), limit_trace)
+    for t in range(params.rounds):
+        if t == params.start:
+            flows[EVENT].hold = slow
+        if t == stop:
+            flows[EVENT].hold = params.hold_event
+        for limiter in timed:
+            limiter.tick(t)
+        for slots in governed:
+            slots.complete(t)
+        pool.free(t)
+        if tracer is not None:
+            tracer.before_arrivals(flows)
+        counts = (n_tracking[t], n_event[t])
+        taken = pool.admit(t, order[t], counts)
+        for slots in governed:
+            slots.admitted(t, taken[slots.flow])
+        if tracer is not None:
+            tracer.after_arrivals(counts, taken)
+    t_drop, e_drop = flows[TRACKING].dropped, flows[EVENT].dropped
+    counters = Counters(
+        sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds
+    )
+    by_pool = (flows[TRACKING].by_pool, flows[EVENT].by_pool)
+    by_limit = (t_drop - by_pool[0], e_drop - by_pool[1])
+    return PoolRun(counters, by_limit, by_pool, None if tracer is None else tracer.trace())
+
+
+# --- the memo the sliders replay from ------------------------------------------------------
+
+
+def _weight(run: PoolRun) -> int:
+    """A run kept weighs its trace: eight series of one value per round."""
+    return 0 if run.trace is None else 8 * len(run.trace.event_limit)
+
+
+_pool_runs: Memo[tuple, PoolRun] = Memo("pool_runs", 256, budget=ROUNDS_BUDGET, weigh=_weight)
+
+
+def pool_run(
+    params: Params,
+    tracking: FlowControl = None,
+    event: FlowControl = None,
+    *,
+    trace: bool = False,
+    stop: int | None = None,
+) -> PoolRun:
+    """:func:`run_pool` on the memoised stream, kept when its limiters are settings (a
+    :class:`LimiterSpec`, a size or None), not factories.
+
+    ``stop`` ends the slowdown (``None``: it lasts to the end); a healthy day never reads it.
+    """
+    if stop is not None:
+        check_int("stop", stop, params.start, params.rounds)
+    key = canonical(params)
+    if stop is not None and (key.mode == "healthy" or stop == key.rounds):
+        stop = None  # the same run as the lesson's: one key
+    compute = lambda: run_pool(key, tracking, event, stream=arrivals.stream(key), trace=trace, stop=stop)  # noqa: E731
+    if not all(c is None or isinstance(c, (int, LimiterSpec)) for c in (tracking, event)):
+        return compute()
+    return _pool_runs.get((key, tracking, event, trace, stop), compute)

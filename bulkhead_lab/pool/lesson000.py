@@ -1,6 +1,6 @@
 """Lesson 000's figures, each a function of model runs, and its printed text.
 
-Every number the lesson prints is computed here from :mod:`bulkhead_lab.pool.model`
+Every number the lesson prints is computed here from :mod:`bulkhead_lab.pool.rounds`
 runs; :func:`report` lays them out byte for byte as ``bulkhead-run.mjs`` prints
 them. Plain Python only (no numpy or pandas) so ``bulkhead-lab reproduce`` starts fast.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bulkhead_lab import cache
 from bulkhead_lab.pool.jsfmt import js_str, to_fixed
-from bulkhead_lab.pool.model import LESSON_SPLIT, MODES, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
+from bulkhead_lab.pool.rounds import counters
 from bulkhead_lab.sizing import utilization as pool_utilization
 
 SIZING_SPLITS: tuple[int | None, ...] = (None, 28, 24, 20, 16)  # the lesson's sizing table
@@ -79,7 +79,7 @@ def event_pool_utilization(params: Params, slots: int) -> float:
 
 @dataclass(frozen=True)
 class Day:
-    """One layout's healthy and slowdown runs."""
+    """One split's healthy and slowdown runs."""
 
     split: int | None
     healthy: Counters
@@ -87,8 +87,8 @@ class Day:
 
 
 def day_pair(base: Params, split: int | None) -> Day:
-    """Both days for one layout, replaying the same arrival stream (runs kept by ``cache``)."""
-    h, s = (cache.counters(base.with_(split=split, mode=m)) for m in MODES)
+    """Both days for one split, replaying the same arrival stream (runs memoised by ``counters``)."""
+    h, s = (counters(base.with_(split=split, mode=m)) for m in MODES)
     return Day(split, h, s)
 
 
@@ -133,8 +133,8 @@ class FailureFreeCost:
 
 def failure_free_cost(base: Params = Params(), split: int = LESSON_SPLIT) -> FailureFreeCost:
     """Single pool against a bulkhead on the healthy day (105 -> 578 drops in the lesson)."""
-    s = cache.counters(base.with_(split=None, mode="healthy"))
-    b = cache.counters(base.with_(split=split, mode="healthy"))
+    s = counters(base.with_(split=None, mode="healthy"))
+    b = counters(base.with_(split=split, mode="healthy"))
     return FailureFreeCost(
         single=s,
         bulkhead=b,
@@ -168,8 +168,8 @@ def failing_day_gain(
     base: Params = Params(), split: int = LESSON_SPLIT, minutes: float = FAILURE_MINUTES
 ) -> FailingDayGain:
     """Single pool against a bulkhead on the slowdown day (2654 -> 172 in the lesson)."""
-    s = cache.counters(base.with_(split=None, mode="slowdown"))
-    b = cache.counters(base.with_(split=split, mode="slowdown"))
+    s = counters(base.with_(split=None, mode="slowdown"))
+    b = counters(base.with_(split=split, mode="slowdown"))
     return FailingDayGain(
         single=s,
         bulkhead=b,
@@ -203,8 +203,8 @@ def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Sens
     """The healthy day at 24/8 and at a narrower split (the lesson's 27/5), and Little's Law
     utilization of the event pool at 8 and 5 slots."""
     return Sensitivity(
-        lesson_split=cache.counters(base.with_(split=LESSON_SPLIT, mode="healthy")),
-        narrower=cache.counters(base.with_(split=split, mode="healthy")),
+        lesson_split=counters(base.with_(split=LESSON_SPLIT, mode="healthy")),
+        narrower=counters(base.with_(split=split, mode="healthy")),
         split=split,
         utilization_at={n: event_pool_utilization(base, n) for n in SENSITIVITY_EVENT_SLOTS},
     )
@@ -214,16 +214,28 @@ def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Sens
 
 _METRICS = ("tracking_responses", "tracking_dropped", "event_responses", "event_dropped", "idle")
 _HEADERS = ("tracking responses", "tracking dropped", "event responses", "event dropped", "idle slots")
-_LAYOUTS = (("single pool (32)", None), ("bulkhead (24/8)", LESSON_SPLIT))  # literal in the lesson
+_SPLITS = (("single pool (32)", None), ("bulkhead (24/8)", LESSON_SPLIT))  # literal in the lesson
 
 
 def report(base: Params = Params()) -> str:
     """Lesson 000's output for these parameters, exactly as ``bulkhead-run.mjs`` prints it.
 
-    ``base`` carries everything but split and mode; the layouts are the lesson's
+    ``base`` carries everything but split and mode; the splits are the lesson's
     (its labels are literal text there, so they are here too).
     """
-    p = base
+    single, bulkhead = (day_pair(base, split) for _, split in _SPLITS)
+    lines = [
+        *_runs_table(base, single, bulkhead),
+        "",
+        *_cost_and_gain(base, single, bulkhead),
+        "",
+        *_sizing_lines(base, bulkhead),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _runs_table(p: Params, single: Day, bulkhead: Day) -> list[str]:
+    """The model's line and the four runs' counters (``layout`` is the lesson's column heading)."""
     rounds = p.rounds
     lines = [
         f"model: {rounds} rounds ({js_str(_div(rounds, p.cycle))} s), failure at round {p.start}, "
@@ -236,20 +248,23 @@ def report(base: Params = Params()) -> str:
         + "".join(h.rjust(20) for h in _HEADERS)
         + "average busy slots".rjust(20),
     ]
-    days = {name: day_pair(p, split) for name, split in _LAYOUTS}
-    for name, _ in _LAYOUTS:
+    for (name, _), day in zip(_SPLITS, (single, bulkhead), strict=True):
         for mode in MODES:
-            k = getattr(days[name], mode)
+            k = day.healthy if mode == "healthy" else day.slowdown
             lines.append(
                 name.ljust(22)
                 + mode.ljust(12)
                 + "".join(str(getattr(k, m)).rjust(20) for m in _METRICS)
                 + to_fixed(average_busy(k, rounds)).rjust(20)
             )
-    single, bulk = days["single pool (32)"], days["bulkhead (24/8)"]
-    s0, b0, s1, b1 = single.healthy, bulk.healthy, single.slowdown, bulk.slowdown
-    lines += [
-        "",
+    return lines
+
+
+def _cost_and_gain(p: Params, single: Day, bulkhead: Day) -> list[str]:
+    """The failure-free day's cost and the failing day's gain, one line each."""
+    rounds = p.rounds
+    s0, b0, s1, b1 = single.healthy, bulkhead.healthy, single.slowdown, bulkhead.slowdown
+    return [
         f"failure-free day's cost: tracking dropped {s0.tracking_dropped} -> {b0.tracking_dropped}, "
         f"event dropped {s0.event_dropped} -> {b0.event_dropped}; average busy slots "
         f"{to_fixed(average_busy(s0, rounds))} -> {to_fixed(average_busy(b0, rounds))} "
@@ -259,7 +274,12 @@ def report(base: Params = Params()) -> str:
         f"({to_fixed(percent_less(s1.tracking_dropped, b1.tracking_dropped), 1)}% less), event dropped "
         f"{s1.event_dropped} -> {b1.event_dropped}; tracking requests rescued in AY3's 10 minutes "
         f"{to_fixed(rescued(s1.tracking_dropped, b1.tracking_dropped, p), 0)}",
-        "",
+    ]
+
+
+def _sizing_lines(p: Params, bulkhead: Day) -> list[str]:
+    """The sizing table, then the sensitivity line."""
+    lines = [
         "pool split".ljust(20)
         + "healthy tracking dropped".rjust(26)
         + "healthy event dropped".rjust(23)
@@ -274,7 +294,7 @@ def report(base: Params = Params()) -> str:
             + str(day.slowdown.tracking_dropped).rjust(27)
             + str(day.slowdown.event_dropped).rjust(24)
         )
-    sens = sensitivity(p).narrower
+    b0, sens = bulkhead.healthy, sensitivity(p).narrower
     u8, u5 = (event_pool_utilization(p, n) for n in SENSITIVITY_EVENT_SLOTS)
     lines.append(
         f"sensitivity: with 27/5 instead of 24/8, failure-free tracking dropped would go "
@@ -282,4 +302,4 @@ def report(base: Params = Params()) -> str:
         f"{sens.event_dropped}; the event pool runs at {to_fixed(u8, 3)} utilization at 8 slots, "
         f"{to_fixed(u5, 3)} at 5"
     )
-    return "\n".join(lines) + "\n"
+    return lines

@@ -3,12 +3,20 @@
 A slider over the holds in notebook 02 redraws every split 1..31 on both days; running
 the whole model 62 times is too slow for a slider. Under a split the two compartments
 share nothing but the ``idle`` counter, so each flow is run alone per compartment size
-(cached on only what it depends on) and each pair is joined back into the six counters
-of :func:`bulkhead_lab.pool.model.run`, exactly (``tests/test_sweep.py`` checks that).
+(memoised on only what it depends on) and each pair is joined back into the six counters
+of :func:`bulkhead_lab.pool.rounds.run`, exactly (``tests/test_sweep.py`` checks that).
 
-Pure, like the model: no cache of its own (``bulkhead_lab.cache`` keeps the compartments
-and each stream's :class:`RoundOrder`); kept apart from the model so ``reproduce`` does
-not pay for it at start-up.
+Why this module keeps its own round loop instead of :func:`bulkhead_lab.pool.rounds.play_round`:
+a compartment holds one flow, so its round is a few integer operations on local names, with
+no shuffled order to walk (the ``idle`` counter is rebuilt afterwards from the compartments'
+free slots). A hold or day slider moved to a new value reruns up to 31 compartments on two
+days; ``benchmarks/bench_views.py`` measures those "new value" moves, and the shared step,
+which keeps its state on :class:`~bulkhead_lab.pool.rounds.Slots` objects and walks the
+order when anyone is refused, costs several times this loop per compartment round
+(``tests/test_sweep.py`` pins that both give the same counters).
+
+Its memos (the compartments, each stream's :class:`RoundOrder`, the sweeps) are declared
+here; the module is kept apart from the model so ``reproduce`` does not pay for it at start-up.
 """
 
 from __future__ import annotations
@@ -19,15 +27,10 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import mul
 
-from bulkhead_lab.pool.model import (
-    EVENT,
-    TRACKING,
-    ArrivalStream,
-    Counters,
-    Params,
-    arrival_stream,
-    event_holds,
-)
+from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, STREAM_BUDGET, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import HOLD_EVENT, HOLD_TRACKING, SLOW, START, Counters, Params, canonical
 from bulkhead_lab.validation import check_int
 
 # --- a split sweep, one compartment at a time ------------------------------------------
@@ -60,13 +63,13 @@ class RoundOrder:
 
 
 def round_order(stream: ArrivalStream) -> RoundOrder:
-    """The stream's :class:`RoundOrder` (``cache.round_order`` keeps it per stream)."""
+    """The stream's :class:`RoundOrder`, computed afresh (:func:`stream_order` keeps it per stream)."""
     before: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
     after: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
-    for arrivals in stream.order:
+    for shuffled in stream.order:
         seen: list[list[int]] = [[], []]  # per flow: the other flow's count before each of its arrivals
         counts = [0, 0]
-        for flow in arrivals:
+        for flow in shuffled:
             seen[flow].append(counts[1 - flow])
             counts[flow] += 1
         for flow in (TRACKING, EVENT):
@@ -101,7 +104,7 @@ class Compartment:
     offset: int
 
 
-def compartment(
+def run_compartment(
     params: Params, flow: int, slots: int, stream: ArrivalStream, order: RoundOrder
 ) -> Compartment:
     """Run ``flow`` (TRACKING or EVENT) alone in ``slots`` slots with ``params``' holds and day.
@@ -121,7 +124,8 @@ def compartment(
         start = rounds
     else:
         counts = stream.event
-        hold_before, hold_after, start = event_holds(params)
+        hold_before, start = params.hold_event, params.start
+        hold_after = params.slow if params.mode == "slowdown" else hold_before
     after = order.after[flow]
     ends = [0] * (2 * rounds + 1)  # a slot held past the last round simply never frees
     free_at = [0] * rounds
@@ -218,10 +222,9 @@ def split_sweep(
     """``run()``'s counters for every split in ``splits`` (default 1..total-1) on ``params``' day.
 
     Exactly ``{s: run(params.with_(split=s)) for s in splits}``, built as each split's
-    :func:`compartment` runs joined by :func:`join`. Alone it costs about what those runs
+    :func:`run_compartment` runs joined by :func:`join`. Alone it costs about what those runs
     cost; the gain is for a caller that memoises the compartments on what they read
-    (``bulkhead_lab.cache.split_counters`` does), since a hold or day changes only one
-    side of every split.
+    (:func:`split_counters` does), since a hold or day changes only one side of every split.
     """
     if stream is None:
         stream = arrival_stream(params)
@@ -231,7 +234,62 @@ def split_sweep(
         check_int("split", s, 1, params.total - 1)
     result = {}
     for s in chosen:
-        t = compartment(params, TRACKING, s, stream, order)
-        e = compartment(params, EVENT, params.total - s, stream, order)
+        t = run_compartment(params, TRACKING, s, stream, order)
+        e = run_compartment(params, EVENT, params.total - s, stream, order)
         result[s] = join(t, e, order)
     return result
+
+
+# --- the memos the sliders replay from -----------------------------------------------------
+
+
+def _order_weight(o: RoundOrder) -> int:
+    return sum(len(b) for flow in o.before for b in flow) + len(o.before[TRACKING])
+
+
+_round_orders: Memo[tuple, RoundOrder] = Memo("round_orders", 4, budget=STREAM_BUDGET, weigh=_order_weight)
+_compartments: Memo[tuple, Compartment] = Memo(
+    "compartments", 160, budget=ROUNDS_BUDGET, weigh=lambda c: 2 * len(c.free)
+)
+_sweeps: Memo[Params, tuple[Counters, ...]] = Memo("sweeps", 32)
+
+
+def stream_order(params: Params) -> RoundOrder:
+    """The memoised stream's :class:`RoundOrder`, computed once per stream."""
+    return _round_orders.get(params.stream_key, lambda: round_order(arrivals.stream(params)))
+
+
+def compartment(params: Params, flow: int, slots: int) -> Compartment:
+    """One flow alone in ``slots`` slots on ``params``' day and holds (kept on exactly that)."""
+    return _compartments.get(
+        (params, flow, slots),
+        lambda: run_compartment(params, flow, slots, arrivals.stream(params), stream_order(params)),
+    )
+
+
+def split_counters(params: Params) -> tuple[Counters, ...]:
+    """The counters of splits 1..total-1 on ``params``' day and holds (``params.split`` ignored).
+
+    Each split's two compartments are kept on what they read: the tracking one on the
+    tracking hold only, the event one on the event holds and the day. So a tracking hold
+    move reruns only tracking compartments, an event, slowdown or failure-round move
+    only event compartments, and the pairs are joined again (see :func:`join`).
+    """
+    key = canonical(params.with_(split=None))
+    return _sweeps.get(key, lambda: _sweep(key))
+
+
+def _sweep(params: Params) -> tuple[Counters, ...]:
+    tracking_key = params.with_(
+        mode="healthy", hold_event=HOLD_EVENT, slow=SLOW, start=min(START, params.rounds)
+    )
+    event_key = params.with_(hold_tracking=HOLD_TRACKING)
+    order = stream_order(params)
+    return tuple(
+        join(
+            compartment(tracking_key, TRACKING, s),
+            compartment(event_key, EVENT, params.total - s),
+            order,
+        )
+        for s in range(1, params.total)
+    )

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from bulkhead_lab.pool.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import Params
 from bulkhead_lab.retries.storm import RetryRun, RetrySetup, RetryTrace, run
 from bulkhead_lab.validation import check_int
 

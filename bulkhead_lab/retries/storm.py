@@ -1,16 +1,19 @@
 """Lesson 000's seeded rounds with callers that retry the pool's refusals.
 
-Lesson 000's rounds (:mod:`bulkhead_lab.pool.model`: seeded stream, pools, holds, a full pool
-refuses at once), with callers whose refused calls may come back as new arrivals of the
-same flow. In each round ``t``:
+Lesson 000's rounds (:mod:`bulkhead_lab.pool.rounds`: seeded stream, slots, holds, a full
+compartment refuses at once), with callers whose refused calls may come back as new arrivals
+of the same flow. A *compartment* below is the single pool (both flows) or one side of a
+split (one flow). In each round ``t``:
 
-1. Slots whose hold ends at ``t`` are freed (and, with a token bucket, the responses
-   arriving at ``t`` refill their flow's bucket).
-2. A pool's calls are the lesson's arrivals of round ``t`` (the *originals*) plus the
+1. Slots whose hold ends at ``t`` are freed (:meth:`~bulkhead_lab.pool.rounds.Pool.free`;
+   and, with a token bucket, the responses arriving at ``t`` refill their flow's bucket).
+2. A compartment's calls are the lesson's arrivals of round ``t`` (the *originals*) plus the
    retries due at ``t`` of its flows. If it has room for all, all are admitted; otherwise
    as many as it has free slots, drawn uniformly without replacement among its calls with
-   the *pool's* RNG; the winning originals are the first in the lesson's shuffled order,
-   so a round with no retry due is exactly lesson 000's.
+   the *compartment's* RNG: the retries that win take their slots, then the originals take
+   the rest, the first in the lesson's shuffled order
+   (:meth:`~bulkhead_lab.pool.rounds.Pool.admit`), so a round with no retry due is exactly
+   lesson 000's.
 3. An admitted call holds its slot for its flow's hold (the event hold is ``slow`` from
    ``start`` until ``stop`` on the slowdown day) and is served.
 4. A refused call (a 503) with attempts left asks its flow's budget (originals first, then
@@ -24,11 +27,12 @@ All RNGs are seeded from ``RetrySetup.seed``; none touches the lesson's stream. 
 (when granted) of the last ``window`` rounds; a token bucket charges ``retry_cost`` per retry
 (a 503 is no timeout) and refills when a success's response arrives, a hold later: ``refund``
 for an original, the retry's cost for a retry. Each flow has its own RNG and budget and each
-pool its own RNG, so under a split the tracking compartment sees nothing of the event flow:
+compartment its own RNG, so under a split the tracking compartment sees nothing of the event flow:
 its counters are the same on both days. ``RetrySetup.shared`` keeps one budget for both
 flows (the gateway as one client; tracking's refusals ask first in a round): the split's
 walls then no longer hold, the budget is shared. ``RetrySetup.stop`` ends the slowdown
 (:mod:`bulkhead_lab.retries.drain` measures how long the retries' load outlives it).
+:func:`retry_run` keeps runs in this module's memo.
 """
 
 from __future__ import annotations
@@ -36,18 +40,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Literal, Union
 
-from bulkhead_lab.pool.model import EVENT, TRACKING, ArrivalStream, Params, arrival_stream
-from bulkhead_lab.retries.policy import (
-    JITTER_SEED,
-    NO_RETRIES,
-    Budget,
-    RatioBudget,
-    RetryPolicy,
-    TokenBucket,
-    books,
-    delay_rounds,
-)
+from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import Params, canonical, event_holds
+from bulkhead_lab.pool.rounds import Pool, lesson_pool
+from bulkhead_lab.retries.budgets import Budget, RatioBudget, TokenBucket, ledger_for
+from bulkhead_lab.retries.policy import JITTER_SEED, NO_RETRIES, Jitter, RetryPolicy, delay_rounds
 from bulkhead_lab.validation import check_int, fail
 
 
@@ -132,7 +133,10 @@ class RetryRun:
     trace: RetryTrace | None = None
 
 
-class _Flow:
+Sleep = Union[Jitter, Literal["at once"]]  # noqa: UP007  (a runtime alias, 3.10): how a retry sleeps
+
+
+class _Callers:
     """One flow's callers: retries due (counts per attempt number and round), jitter RNG,
     budget and counters. Decorrelated jitter also keeps each due retry's last sleep."""
 
@@ -143,14 +147,14 @@ class _Flow:
         self.due = [[0] * rounds for _ in range(policy.attempts + 1)]  # due[k][t]: k-th attempts at t
         self.dues = self.due[2:]
         self.nothing = [0] * (policy.attempts - 1)  # no retry due
-        self.kind = "at once" if backoff is None else backoff.jitter
+        self.kind: Sleep = "at once" if backoff is None else backoff.jitter
         self.sleeps: list[list[list[float] | None]] | None = None  # decorrelated: due retries' last sleeps
         if self.kind == "decorrelated":
             self.sleeps = [[None] * rounds for _ in range(policy.attempts + 1)]
         self.base, self.cap = (0.0, 0.0) if backoff is None else (backoff.base, backoff.cap)
         self.ceilings = [0.0 if backoff is None else backoff.ceiling(n) for n in range(policy.attempts)]
         self.rnd = random.Random(setup.seed * 4 + flow).random
-        self.books = books(budget, originals)
+        self.ledger = ledger_for(budget, originals)
         self.budgeted, self.tokens = budget is not None, isinstance(budget, TokenBucket)  # tokens: refills
         self.refused = self.refused_retries = self.denied = self.exhausted = self.pending = 0
         self.rows = [[0] * rounds for _ in range(4)] if trace else None  # offered, retries, refused, gave up
@@ -180,7 +184,7 @@ class _Flow:
         spent = lost[-1] if lost else refused  # the last attempts (all of them when there is one)
         allowed = refused - spent
         if allowed and self.budgeted:
-            allowed = self.books.grant(t, allowed)
+            allowed = self.ledger.grant(t, allowed)
         self.exhausted += spent
         self.denied += refused - spent - allowed
         if self.rows is not None:
@@ -224,8 +228,11 @@ class _Flow:
                     keep[k + 1][when] = [*(keep[k + 1][when] or ()), d]
 
 
+Rng = Callable[[], float]
+
+
 def _draw(
-    rnd: Callable[[], float], originals: int, counts: list[int], free: int, where: bool
+    rnd: Rng, originals: int, counts: list[int], free: int, where: bool
 ) -> tuple[int, list[int], list[set[int]] | None]:
     """Admit ``free`` of a pool's calls uniformly: the originals admitted, the retries admitted
     per group (``counts``' order) and, if ``where``, their positions (a set per group). Draws
@@ -251,14 +258,6 @@ def _draw(
     return left[0], left[1:], won
 
 
-def event_holds(params: Params, setup: RetrySetup) -> list[int]:
-    """The event hold of a call admitted in each round: ``slow`` from ``start`` until ``stop``."""
-    rounds, hold = params.rounds, params.hold_event
-    slow = params.slow if params.mode == "slowdown" else hold
-    stop = rounds if setup.stop is None else setup.stop
-    return [hold] * params.start + [slow] * (stop - params.start) + [hold] * (rounds - stop)
-
-
 def run(
     params: Params = Params(),
     setup: RetrySetup = RetrySetup(),
@@ -273,114 +272,124 @@ def run(
     if setup.stop is not None:
         check_int("stop", setup.stop, params.start, params.rounds)
     rounds, arrivals = params.rounds, (stream.tracking, stream.event)
-    flows = tuple(_Flow(f, setup, rounds, arrivals[f], trace) for f in (TRACKING, EVENT))
-    if setup.shared and setup.budget is not None:  # one set of books over both flows' originals
-        shared = books(setup.budget, [a + b for a, b in zip(*arrivals, strict=True)])
-        flows[TRACKING].books = flows[EVENT].books = shared
-    loop = _run_single if params.split is None else _run_split
-    busy_rounds = loop(params, stream, flows, event_holds(params, setup), setup.seed, trace)
+    callers = (
+        _Callers(TRACKING, setup, rounds, arrivals[TRACKING], trace),
+        _Callers(EVENT, setup, rounds, arrivals[EVENT], trace),
+    )
+    if setup.shared and setup.budget is not None:  # one ledger over both flows' originals
+        shared = ledger_for(setup.budget, [a + b for a, b in zip(*arrivals, strict=True)])
+        callers[TRACKING].ledger = callers[EVENT].ledger = shared
+    busy_rounds = _play(params, stream, callers, setup)
     record = None
     if trace:
-        rows = [[tuple(row) for row in f.rows or ()] for f in flows]
+        rows = [[tuple(row) for row in c.rows or ()] for c in callers]
         record = RetryTrace(*((rows[TRACKING][i], rows[EVENT][i]) for i in range(4)))
-    tracking, event = (f.counters(sum(arrivals[i])) for i, f in enumerate(flows))
+    tracking, event = (c.counters(sum(arrivals[i])) for i, c in enumerate(callers))
     return RetryRun(tracking, event, busy_rounds, record)
 
 
-def _run_single(
-    params: Params, stream: ArrivalStream, flows: tuple[_Flow, ...], holds: list[int], seed: int, trace: bool
+Won = tuple[int, list[int], list[set[int]] | None]  # retries admitted, lost per attempt, where (decorrelated)
+
+
+def _play(
+    params: Params, stream: ArrivalStream, callers: tuple[_Callers, _Callers], setup: RetrySetup
 ) -> int:
-    rounds, cap, ht = params.rounds, params.total, params.hold_tracking
-    ft, fe = flows
-    tot_t, tot_e = ft.total, fe.total
-    tokens = ft.tokens
-    rnd = random.Random(seed * 4 + 2).random
-    ends = [0] * (rounds + max(ht, max(holds, default=0)) + 1)
-    busy = busy_rounds = 0
+    """Every round through lesson 000's step: the frees, the retries the draw admits, then the
+    originals as in lesson 000; returns the busy slot-rounds."""
+    pool = lesson_pool(params)
+    holds = event_holds(params, setup.stop)
+    rngs = (random.Random(setup.seed * 4 + 2).random, random.Random(setup.seed * 4 + 3).random)
+    draw = _shared_draw if params.split is None else _split_draw
+    ct, ce = callers
+    tokens, traced = ct.tokens, ct.rows is not None
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
-    for t in range(rounds):
-        busy -= ends[t]
-        busy_rounds += busy
-        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds[t]
-        free = cap - busy
-        at, ae, wt, we = nt, ne, mt, me
-        if nt + ne + mt + me > free:
-            won, wt, we = max(free, 0), 0, 0
-            lost_t = ft.counts(t) if mt else ft.nothing
-            lost_e = fe.counts(t) if me else fe.nothing
-            won_t: list[set[int]] | None = None
-            won_e: list[set[int]] | None = None
-            if mt + me and free > 0:
-                won, won_r, won_at = _draw(rnd, nt + ne, lost_t + lost_e, free, ft.sleeps is not None)
-                g = len(lost_t)
-                lost_t = [n - w for n, w in zip(lost_t, won_r[:g], strict=True)]
-                lost_e = [n - w for n, w in zip(lost_e, won_r[g:], strict=True)]
-                wt, we = mt - sum(lost_t), me - sum(lost_e)
-                if won_at is not None:
-                    won_t, won_e = won_at[:g], won_at[g:]
-            at = order[t][:won].count(TRACKING) if won < nt + ne else nt  # the first in shuffled order
-            ae = min(won - at, ne)
-            if at < nt or mt > wt:
-                ft.refuse(t, nt - at, lost_t, won_t)
-            if ae < ne or me > we:
-                fe.refuse(t, ne - ae, lost_e, won_e)
-        if tokens:  # their responses arrive a hold later
-            ft.books.served(t + ht, at, wt)
-            fe.books.served(t + he, ae, we)
-        busy += at + ae + wt + we
-        ends[t + ht] += at + wt
-        ends[t + he] += ae + we
-        if trace:
-            ft.note(t, nt + mt, mt, at + wt)
-            fe.note(t, ne + me, me, ae + we)
-    return busy_rounds
+    for t in range(params.rounds):
+        pool.flows[EVENT].hold = holds[t]
+        pool.free(t)
+        counts = (n_tracking[t], n_event[t])
+        due = (ct.total[t], ce.total[t])
+        if due == (0, 0):  # no retry due: lesson 000's round exactly
+            won: tuple[Won, Won] = ((0, ct.nothing, None), (0, ce.nothing, None))
+        else:
+            won = draw(pool, t, counts, due, callers, rngs)
+            for slots, (retries, _, _) in zip(pool.flows, won, strict=True):
+                slots.take(t, retries)  # the retries that won a slot take it first ...
+        taken = pool.admit(t, order[t], counts)  # ... then the originals, as in lesson 000
+        for f in (TRACKING, EVENT):
+            retries, lost, where = won[f]
+            if taken[f] < counts[f] or retries < due[f]:
+                callers[f].refuse(t, counts[f] - taken[f], lost, where)
+            if tokens:  # their responses arrive a hold later
+                callers[f].ledger.served(t + pool.flows[f].hold, taken[f], retries)
+            if traced:
+                callers[f].note(t, counts[f] + due[f], due[f], taken[f] + retries)
+    return pool.busy_rounds
 
 
-def _run_split(
-    params: Params, stream: ArrivalStream, flows: tuple[_Flow, ...], holds: list[int], seed: int, trace: bool
-) -> int:
-    assert params.split is not None
-    rounds, cap_t, cap_e, ht = params.rounds, params.split, params.total - params.split, params.hold_tracking
-    ft, fe = flows
-    tot_t, tot_e = ft.total, fe.total
-    tokens = ft.tokens
-    rnd_t, rnd_e = random.Random(seed * 4 + 2).random, random.Random(seed * 4 + 3).random
-    ends_t = [0] * (rounds + ht + 1)
-    ends_e = [0] * (rounds + max(holds, default=0) + 1)
-    busy_t = busy_e = busy_rounds = 0
-    n_tracking, n_event = stream.tracking, stream.event
-    for t in range(rounds):
-        busy_t -= ends_t[t]
-        busy_e -= ends_e[t]
-        busy_rounds += busy_t + busy_e
-        nt, ne, mt, me, he = n_tracking[t], n_event[t], tot_t[t], tot_e[t], holds[t]
-        at, ae, wt, we = nt, ne, mt, me
-        if nt + mt > cap_t - busy_t:
-            at, wt = _overflow(ft, t, nt, mt, cap_t - busy_t, rnd_t)
-        if ne + me > cap_e - busy_e:
-            ae, we = _overflow(fe, t, ne, me, cap_e - busy_e, rnd_e)
-        if tokens:  # their responses arrive a hold later
-            ft.books.served(t + ht, at, wt)
-            fe.books.served(t + he, ae, we)
-        busy_t += at + wt
-        busy_e += ae + we
-        ends_t[t + ht] += at + wt
-        ends_e[t + he] += ae + we
-        if trace:
-            ft.note(t, nt + mt, mt, at + wt)
-            fe.note(t, ne + me, me, ae + we)
-    return busy_rounds
+def _shared_draw(
+    pool: Pool,
+    t: int,
+    counts: tuple[int, int],
+    due: tuple[int, int],
+    callers: tuple[_Callers, _Callers],
+    rngs: tuple[Rng, Rng],
+) -> tuple[Won, Won]:
+    """The single pool: if its calls overflow it, the pool's RNG draws which retries win a slot."""
+    rnd = rngs[0]
+    free = pool.total - pool.flows[TRACKING].busy - pool.flows[EVENT].busy
+    ct, ce = callers
+    if sum(counts) + sum(due) <= free:
+        return (due[0], ct.nothing, None), (due[1], ce.nothing, None)
+    lost_t = ct.counts(t) if due[0] else ct.nothing
+    lost_e = ce.counts(t) if due[1] else ce.nothing
+    if not sum(due) or free <= 0:
+        return (0, lost_t, None), (0, lost_e, None)
+    _, won_r, where = _draw(rnd, sum(counts), lost_t + lost_e, free, ct.sleeps is not None)
+    g = len(lost_t)
+    lost_t = [n - w for n, w in zip(lost_t, won_r[:g], strict=True)]
+    lost_e = [n - w for n, w in zip(lost_e, won_r[g:], strict=True)]
+    where_t, where_e = (None, None) if where is None else (where[:g], where[g:])
+    return (due[0] - sum(lost_t), lost_t, where_t), (due[1] - sum(lost_e), lost_e, where_e)
 
 
-def _overflow(flow: _Flow, t: int, n: int, m: int, free: int, rnd: Callable[[], float]) -> tuple[int, int]:
-    """One compartment's round with more calls than free slots: (originals, retries) admitted."""
-    lost, won_at = flow.counts(t) if m else flow.nothing, None
-    if m == 0 or free <= 0:
-        won, won_r = max(free, 0), 0
-    else:
-        won, won_groups, won_at = _draw(rnd, n, lost, free, flow.sleeps is not None)
-        lost = [c - w for c, w in zip(lost, won_groups, strict=True)]
-        won_r = m - sum(lost)
-    won = min(won, n)
-    flow.refuse(t, n - won, lost, won_at)
-    return won, won_r
+def _split_draw(
+    pool: Pool,
+    t: int,
+    counts: tuple[int, int],
+    due: tuple[int, int],
+    callers: tuple[_Callers, _Callers],
+    rngs: tuple[Rng, Rng],
+) -> tuple[Won, Won]:
+    """A split: each compartment whose calls overflow it draws, with its own RNG, which retries win."""
+    won: list[Won] = []
+    for slots, n, m, caller, rnd in zip(pool.flows, counts, due, callers, rngs, strict=True):
+        free = slots.limit - slots.busy
+        lost = caller.counts(t) if m else caller.nothing
+        if n + m <= free:
+            won.append((m, caller.nothing, None))
+        elif m == 0 or free <= 0:
+            won.append((0, lost, None))
+        else:
+            _, won_groups, where = _draw(rnd, n, lost, free, caller.sleeps is not None)
+            lost = [c - w for c, w in zip(lost, won_groups, strict=True)]
+            won.append((m - sum(lost), lost, where))
+    return won[0], won[1]
+
+
+# --- the memo the sliders replay from ------------------------------------------------------
+
+
+def _weight(run: RetryRun) -> int:
+    """A run kept weighs its trace: four series per flow, one value per round."""
+    return 0 if run.trace is None else 8 * len(run.trace.offered[TRACKING])
+
+
+_retry_runs: Memo[tuple, RetryRun] = Memo("retry_runs", 256, budget=ROUNDS_BUDGET, weigh=_weight)
+
+
+def retry_run(params: Params, setup: RetrySetup, *, trace: bool = False) -> RetryRun:
+    """:func:`run` on the memoised stream, kept on its knobs and retry setup."""
+    key = canonical(params) if setup.stop is None else params
+    return _retry_runs.get(
+        (key, setup, trace), lambda: run(key, setup, stream=arrivals.stream(key), trace=trace)
+    )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import cache
+from bulkhead_lab import memo
 from bulkhead_lab.adaptive.compare import ROW_NAMES
-from bulkhead_lab.adaptive.pool import model_spec
+from bulkhead_lab.adaptive.pool import model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits import views
-from bulkhead_lab.pool import model
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import ROUNDS, Params
 
 
 def test_the_comparison_rows_are_the_lessons_layouts_then_the_four_algorithms() -> None:
@@ -85,7 +84,7 @@ def test_the_explore_views_in_flight_curves_are_the_runs_busy_slots_averaged() -
     params = Params(mode="slowdown")
     knob = views.KNOBS["AIMD"]  # the knob the panel moves
     assert knob.setting == "timeout" and 21 in knob.options
-    run = cache.pool_run(
+    run = pool_run(
         params,
         model_spec("AIMD", 0, params, timeout=21),
         model_spec("AIMD", 1, params, timeout=21),
@@ -150,8 +149,8 @@ def test_the_reaction_view_sets_each_value_beside_its_default() -> None:
 
 
 def test_the_views_replay_the_lessons_stream_only() -> None:
-    cache.clear()
+    memo.clear()
     views.explore_view("Vegas")
     views.drift_view(500)
-    streams = cache.stats()["streams"]
-    assert streams.entries == 1 and model.ROUNDS == 4000
+    streams = memo.stats()["streams"]
+    assert streams.entries == 1 and ROUNDS == 4000

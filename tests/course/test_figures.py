@@ -14,7 +14,7 @@ from bulkhead_lab.course.littles_law_sizing import figures as figures01
 from bulkhead_lab.course.littles_law_sizing import views as views01
 from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
 from bulkhead_lab.course.ui.style import EVENT, TRACKING, to_png
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import Params
 
 
 def _texts(fig: Figure) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab.course.littles_law_sizing import views
-from bulkhead_lab.pool.model import run
+from bulkhead_lab.pool.rounds import run
 
 
 def test_the_little_view_follows_littles_law_and_erlang_b() -> None:

@@ -18,7 +18,7 @@ from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool.params import Params
 
 PANELS = {
     "layout": panels02.layout_panel,

@@ -12,7 +12,7 @@ from PIL import Image
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
 from bulkhead_lab.course.retries_and_budgets import figures, panels, views
-from bulkhead_lab.pool.model import EVENT, TRACKING
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 
 # --- figures ---------------------------------------------------------------------------------------
 

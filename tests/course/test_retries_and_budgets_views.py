@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import cache
 from bulkhead_lab.course.retries_and_budgets import views
-from bulkhead_lab.pool.model import EVENT, TRACKING, Params
-from bulkhead_lab.pool.model import run as lesson_run
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import run as lesson_run
+from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.drain import storm
-from bulkhead_lab.retries.policy import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.storm import RetrySetup
 
 # --- the sources' figures ---------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def test_the_storm_view_reads_the_same_rounds_to_drain_as_the_model(jitter: str)
     view = views.storm_view(24, setup)
     for split in (None, 24):
         p = Params(split=split)
-        s = storm(p, setup, stream=cache.stream(p))
+        s = storm(p, setup, stream=arrivals.stream(p))
         row = view.frame.loc["single pool (32)" if split is None else "24/8"]
         assert (row["tracking back after"], row["event back after"]) == (s.drain_tracking, s.drain_event)
         assert row["every flow back after"] == max(s.drain_tracking or 0, s.drain_event or 0)

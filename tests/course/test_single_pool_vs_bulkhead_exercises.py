@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex
-from bulkhead_lab.pool.model import TOTAL
+from bulkhead_lab.pool.params import TOTAL
 
 
 def test_the_smallest_event_pool_is_the_first_under_two_percent() -> None:
@@ -38,7 +38,7 @@ def test_month_drops_add_the_failures_extra_to_the_healthy_peak_hours() -> None:
 def test_the_best_month_layout_is_the_tables_minimum() -> None:
     table = ex.month_table()
     best = ex.best_month_split()
-    from bulkhead_lab.pool.model import split_label
+    from bulkhead_lab.pool.params import split_label
 
     assert table["month dropped"].idxmin() == split_label(best)
     assert ex.exercise_2.check(best if best is not None else "single pool").ok is True

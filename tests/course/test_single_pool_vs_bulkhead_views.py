@@ -6,10 +6,11 @@ import re
 
 import pytest
 
-from bulkhead_lab import cache
+from bulkhead_lab import memo
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import LESSON_SPLIT, TOTAL, Params, run, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, TOTAL, Params, split_label
+from bulkhead_lab.pool.rounds import counters, occupancy, run
 
 SPLITS = (16, 20, 24, 28)
 HOLDS = ({}, {"hold_tracking": 3}, {"hold_event": 8}, {"slow": 40}, {"start": 2000})
@@ -75,8 +76,8 @@ def test_a_later_failure_drops_fewer_on_the_slowdown_day() -> None:
 
 
 def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> None:
-    a = cache.counters(Params(split=24, slow=5, start=10))
-    b = cache.counters(Params(split=24, slow=50, start=3000))
+    a = counters(Params(split=24, slow=5, start=10))
+    b = counters(Params(split=24, slow=50, start=3000))
     assert a is b
     assert a == run(Params(split=24))
 
@@ -101,9 +102,9 @@ def test_every_split_of_the_tradeoff_equals_a_run_of_that_split(holds) -> None:
 
 def _compartment_runs(move) -> int:
     views.tradeoff_view(Params(hold_tracking=5, hold_event=7, slow=30, start=1500))  # fill the memo
-    before = cache.stats()["compartments"].misses
+    before = memo.stats()["compartments"].misses
     move()
-    return cache.stats()["compartments"].misses - before
+    return memo.stats()["compartments"].misses - before
 
 
 @pytest.mark.parametrize(
@@ -167,7 +168,7 @@ def test_the_event_compartment_floods_after_the_failure_while_tracking_stays_bel
 def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
     assert list(view.frame["busy"] + view.frame["free"]) == list(view.frame["slots"])
-    occ = cache.occupancy(Params(split=24, mode="slowdown"))
+    occ = occupancy(Params(split=24, mode="slowdown"))
     assert view.frame.loc["event pool (8)", "busy"] == occ.event[round_]
     assert view.failing == (round_ >= 1000)
 

@@ -13,7 +13,7 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.retries_and_budgets import figures, views
-from bulkhead_lab.retries.policy import SRE_BUDGET, RatioBudget
+from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
 
 pytestmark = pytest.mark.live
 

@@ -23,7 +23,7 @@ def test_steady_loads_stalls_and_retries_cancelled_at_random_points_print_nothin
         from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
         from bulkhead_lab.live.orders.service import OrderSettings
         from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive
-        from bulkhead_lab.retries.policy import SRE_BUDGET
+        from bulkhead_lab.retries.budgets import SRE_BUDGET
 
         RUNS = [
             lambda: run_adaptive(load=SteadyLoad(healthy_for=0.5, slow_for=3.0, recover_for=1.0)),

@@ -16,7 +16,8 @@ from bulkhead_lab.live.orders.checks import retry_facts
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.retries.policy import SRE_BUDGET, Backoff, RatioBudget, RetryPolicy, TokenBucket
+from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget, TokenBucket
+from bulkhead_lab.retries.policy import Backoff, RetryPolicy
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 

@@ -1,6 +1,6 @@
 """Notebook 05's exercises: tune AIMD to beat 24/8, and read Gradient2's drift off its figure.
 
-Every right answer is computed from seeded runs kept by :mod:`bulkhead_lab.cache`, so a
+Every right answer is computed from seeded runs memoised (:mod:`bulkhead_lab.memo`), so a
 checker and its worked answer always agree with the notebook's numbers.
 
 Exercise 1 searches AIMD's timeout. AIMD reads a round trip only through ``rtt > timeout``,
@@ -17,9 +17,8 @@ from itertools import groupby
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift
-from bulkhead_lab.adaptive.pool import model_spec
+from bulkhead_lab.adaptive.pool import model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits.views import LESSON
 from bulkhead_lab.course.ui.exercise import (
     Answer,
@@ -30,7 +29,9 @@ from bulkhead_lab.course.ui.exercise import (
     read_whole,
     table,
 )
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params
+from bulkhead_lab.pool.rounds import counters
 
 MAX_TIMEOUT = 1_000_000  # rounds a learner may type (about 2.8 model hours)
 READING = 1.0  # rounds: how far a value read off the figure may be from the baseline
@@ -73,8 +74,8 @@ def timeout_result(timeout: int, base: Params = LESSON) -> TimeoutResult:
     """Both days with AIMD's ``timeout`` (rounds) on both flows, beside 24/8's drops."""
     params = base.with_(split=None)
     specs = [model_spec("AIMD", flow, params, timeout=timeout) for flow in (TRACKING, EVENT)]
-    aimd = [cache.pool_run(params.with_(mode=m), *specs).counters for m in ("healthy", "slowdown")]
-    fixed = [cache.counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
+    aimd = [pool_run(params.with_(mode=m), *specs).counters for m in ("healthy", "slowdown")]
+    fixed = [counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
     return TimeoutResult(timeout, *(n for c in aimd + fixed for n in (c.tracking_dropped, c.event_dropped)))
 
 

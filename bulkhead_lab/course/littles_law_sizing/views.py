@@ -2,8 +2,8 @@
 
 Each function returns plain data (a frozen dataclass, a pandas frame); :mod:`.figures`
 draws it and :mod:`.panels` wires it to sliders. The formulas are
-:mod:`bulkhead_lab.sizing`'s; the measured drop rates are seeded model runs kept by
-:mod:`bulkhead_lab.cache`.
+:mod:`bulkhead_lab.sizing`'s; the measured drop rates are seeded model runs memoised
+(:mod:`bulkhead_lab.memo`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab import cache, sizing
+from bulkhead_lab import sizing
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import CYCLE, EVENT, Params, split_label
+from bulkhead_lab.pool.arrivals import EVENT
+from bulkhead_lab.pool.params import CYCLE, Params, split_label
+from bulkhead_lab.pool.rounds import counters, occupancy
+from bulkhead_lab.pool.sweep import compartment
 from bulkhead_lab.validation import check_int, check_real
 
 # What lessons 004 and 000 print about sizing, as they print it.
@@ -141,7 +144,7 @@ def simulated_blocking(rate_per_s: float, hold_rounds: int, slots: int) -> float
     event counters, and far cheaper): every pool size shares one stream and one memo key.
     """
     check_int("slots", slots, 1, 1000)
-    c = cache.compartment(one_flow_params(rate_per_s, hold_rounds, 1), EVENT, slots)
+    c = compartment(one_flow_params(rate_per_s, hold_rounds, 1), EVENT, slots)
     return _rate(c.dropped, c.responses)
 
 
@@ -280,9 +283,9 @@ def pool_size_cost(
         layouts.append((base.total - n, str(n)))
     layouts.append((None, f"all {base.total}, shared"))
     for split, slots in layouts:
-        h = cache.counters(base.with_(split=split, mode="healthy"))
-        y = cache.counters(base.with_(split=split, mode="slowdown"))
-        held = cache.occupancy(base.with_(split=split, mode="slowdown")).event[after]
+        h = counters(base.with_(split=split, mode="healthy"))
+        y = counters(base.with_(split=split, mode="slowdown"))
+        held = occupancy(base.with_(split=split, mode="slowdown")).event[after]
         mean_held = sum(held) / len(held) if held else math.nan
         rows.append(
             {

@@ -1,8 +1,8 @@
 """Notebook 06's exercises: cap the event storm, bulkhead the budget too, and the backoff that
 makes the fewest calls.
 
-Every right answer is computed here from seeded runs kept by :mod:`bulkhead_lab.cache` (or
-from :func:`bulkhead_lab.retries.policy.contention_table`), so a checker and its worked answer always
+Every right answer is computed here from memoised seeded runs (or
+from :func:`bulkhead_lab.retries.experiments.contention_table`), so a checker and its worked answer always
 agree with the notebook's numbers. The callers are the notebook's: 3 attempts with full
 jitter (the AWS SDK's 100 ms base and 20 s cap) on lesson 000's slowdown day under 24/8; a
 *ratio budget* lets a retry go while retries are under that share of the calls of the last
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.course.retries_and_budgets import views
 from bulkhead_lab.course.ui.exercise import (
     Answer,
@@ -24,9 +23,9 @@ from bulkhead_lab.course.ui.exercise import (
     read_number,
     table,
 )
-from bulkhead_lab.pool.model import LESSON_SPLIT, Params
-from bulkhead_lab.retries.policy import SRE_BUDGET, RatioBudget
-from bulkhead_lab.retries.storm import RetryRun, RetrySetup
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params
+from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
+from bulkhead_lab.retries.storm import RetryRun, RetrySetup, retry_run
 from bulkhead_lab.validation import check_int, check_real
 
 LOAD_CAP = 1.2  # exercise 1: the event flow's calls per request through the slowdown
@@ -37,9 +36,9 @@ SLOWDOWN = Params(split=LESSON_SPLIT, mode="slowdown")
 def _run(ratio: int | None, shared: bool = False) -> RetryRun:
     """24/8 through the slowdown with a ``ratio``% budget (None: the SRE book's 10%), per flow or shared."""
     if ratio is None:
-        return cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET))
+        return retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET))
     check_int("ratio", ratio, 0, 100)
-    return cache.retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, RatioBudget(ratio / 100), shared=shared))
+    return retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, RatioBudget(ratio / 100), shared=shared))
 
 
 STRATEGY_WORDS = (  # what a learner may type for exercise 3, checked in this order

@@ -25,7 +25,7 @@ from bulkhead_lab.course.retries_and_budgets.views import (
 )
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from bulkhead_lab.pool.model import split_label
+from bulkhead_lab.pool.params import split_label
 
 FLOW_COLOURS = {0: TRACKING, 1: EVENT}
 

@@ -3,7 +3,7 @@
 Both panels are :class:`~bulkhead_lab.course.ui.panel.SliderView` panels over the model's split slider
 (:mod:`bulkhead_lab.course.ui.controls`: "single pool", then 1/31 .. 31/1) and the callers' sliders:
 attempts, jitter (or "at once"), backoff base, retry budget and whose books it keeps. Every run
-comes from :func:`bulkhead_lab.cache.retry_run`, so a slider moved back and forth replays nothing;
+comes from :func:`bulkhead_lab.retries.storm.retry_run`, so a slider moved back and forth replays nothing;
 each panel keeps one figure and redraws it in place.
 
 :func:`live_runs` runs section 8's live clients under a progress bar (``bl-progress-clients``,
@@ -21,7 +21,7 @@ from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
 from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.pool.model import LESSON_SPLIT, ROUNDS, START
+from bulkhead_lab.pool.params import LESSON_SPLIT, ROUNDS, START
 from bulkhead_lab.retries.drain import STORM_STOP
 from bulkhead_lab.retries.policy import BASE_ROUNDS, SRE_MAX_ATTEMPTS
 

@@ -1,6 +1,6 @@
 """Notebook 02's exercises: the smallest event pool, the best layout for a month, and the break-even.
 
-Every answer is computed from seeded model runs kept by :mod:`bulkhead_lab.cache`, so a
+Every answer is computed from seeded model runs memoised (:mod:`bulkhead_lab.memo`), so a
 checker and its worked answer always agree with the notebook's numbers.
 
 The month in exercises 2 and 3: the lesson's rates are *peak* rates, so a month is
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab.cache import counters
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_split, read_whole, table
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import MODES, TOTAL, Params, split_label
+from bulkhead_lab.pool.params import MODES, TOTAL, Params, split_label
+from bulkhead_lab.pool.rounds import counters
 from bulkhead_lab.validation import check_int, check_real
 
 PEAK_HOURS = 30.0  # a month of one peak hour a day

@@ -14,7 +14,7 @@ import ipywidgets as w
 from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import SliderView, slider
-from bulkhead_lab.pool.model import LESSON_SPLIT, START, Params
+from bulkhead_lab.pool.params import LESSON_SPLIT, START, Params
 
 
 def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: Any) -> SliderView:

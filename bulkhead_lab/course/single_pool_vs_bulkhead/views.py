@@ -1,9 +1,9 @@
 """The numbers notebook 02 shows: lesson 000's tables, and what each slider view redraws.
 
-Each view takes a :class:`~bulkhead_lab.pool.model.Params` (the split and the holds the
+Each view takes a :class:`~bulkhead_lab.pool.params.Params` (the split and the holds the
 sliders set; the day comes from the view) and returns plain data, a frozen dataclass
 holding pandas frames; :mod:`.figures` draws it and :mod:`.panels` wires it to sliders.
-Every number comes from model runs kept by :mod:`bulkhead_lab.cache`, or from
+Every number comes from model runs memoised (:mod:`bulkhead_lab.memo`), or from
 :mod:`bulkhead_lab.pool.lesson000`.
 
 A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking slots and
@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, table
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import LESSON_SPLIT, MODES, TOTAL, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, TOTAL, Counters, Params, split_label
+from bulkhead_lab.pool.rounds import counters, occupancy
+from bulkhead_lab.pool.sweep import split_counters
 from bulkhead_lab.validation import check_int
 
 LESSON_SPLITS: tuple[int, ...] = tuple(s for s in lesson000.SIZING_SPLITS if s is not None)  # 28, 24, 20, 16
@@ -203,7 +204,7 @@ def layout_view(params: Params = LESSON) -> LayoutView:
     for split in (None,) if params.split is None else (None, params.split):
         for mode in MODES:
             p = params.with_(mode=mode, split=split)
-            rows.append(_day_row(split_label(split, p.total), mode, cache.counters(p), p))
+            rows.append(_day_row(split_label(split, p.total), mode, counters(p), p))
     return LayoutView(params.split, pd.DataFrame(rows).set_index(["layout", "day"]))
 
 
@@ -246,12 +247,12 @@ class TradeoffView:
 
 def tradeoff_view(params: Params = LESSON) -> TradeoffView:
     """Every split 1..total-1 on both days (the trade-off), marking ``params.split``."""
-    healthy = cache.split_counters(params.with_(mode="healthy"))
-    slowdown = cache.split_counters(params.with_(mode="slowdown"))
+    healthy = split_counters(params.with_(mode="healthy"))
+    slowdown = split_counters(params.with_(mode="slowdown"))
     data = [_row(h, y) for h, y in zip(healthy, slowdown, strict=True)]
     splits = pd.Index(range(1, params.total), name="split")
     sweep = pd.DataFrame(data, index=splits, columns=list(SWEEP_COLUMNS))
-    single = _row(*(cache.counters(params.with_(mode=mode, split=None)) for mode in MODES))
+    single = _row(*(counters(params.with_(mode=mode, split=None)) for mode in MODES))
     return TradeoffView(params.split, sweep, pd.Series(single, index=list(SWEEP_COLUMNS)))
 
 
@@ -318,13 +319,13 @@ def occupancy_view(params: Params = LESSON, before: int = 100, after: int = 300)
     check_int("after", after, 1, params.rounds)
     start = params.start
     lo, hi = max(0, start - before), min(params.rounds, start + after)
-    shared = cache.occupancy(params.with_(mode="slowdown", split=None))
+    shared = occupancy(params.with_(mode="slowdown", split=None))
     cols: dict[str, tuple[int, ...]] = {
         OccupancyView.SINGLE_TRACKING: shared.tracking[lo:hi],
         OccupancyView.SINGLE_EVENT: shared.event[lo:hi],
     }
     if params.split is not None:
-        occ = cache.occupancy(params.with_(mode="slowdown"))
+        occ = occupancy(params.with_(mode="slowdown"))
         cols["tracking pool"] = occ.tracking[lo:hi]
         cols["event pool"] = occ.event[lo:hi]
     frame = pd.DataFrame(cols, index=pd.RangeIndex(lo, hi, name="round"))
@@ -375,12 +376,12 @@ def compartment_view(round: int = LESSON.start + 100, params: Params = LESSON) -
     """
     check_int("round", round, 0, params.rounds - 1)
     total = params.total
-    shared = cache.occupancy(params.with_(mode="slowdown", split=None))
+    shared = occupancy(params.with_(mode="slowdown", split=None))
     t, e = shared.tracking[round], shared.event[round]
     rows = {f"single pool ({total})": ("single pool", total, t, e)}
     if params.split is not None:
         split = params.split
-        occ = cache.occupancy(params.with_(mode="slowdown"))
+        occ = occupancy(params.with_(mode="slowdown"))
         label = split_label(split, total)
         rows[f"tracking pool ({split})"] = (label, split, occ.tracking[round], 0)
         rows[f"event pool ({total - split})"] = (label, total - split, 0, occ.event[round])

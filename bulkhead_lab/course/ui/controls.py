@@ -13,7 +13,7 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.ui.panel import slider
-from bulkhead_lab.pool.model import (
+from bulkhead_lab.pool.params import (
     HOLD_EVENT,
     HOLD_TRACKING,
     LESSON_SPLIT,
@@ -23,7 +23,7 @@ from bulkhead_lab.pool.model import (
     START,
     TOTAL,
 )
-from bulkhead_lab.pool.model import split_label as layout_label
+from bulkhead_lab.pool.params import split_label as layout_label
 
 _SINGLE = 0  # the split slider's private value for the single pool (never seen outside)
 

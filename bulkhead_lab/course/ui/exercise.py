@@ -38,7 +38,7 @@ from IPython.display import Markdown, display
 
 from bulkhead_lab.course.ui.panel import display_widget
 from bulkhead_lab.course.ui.trial import DEADLINE, Fault, trial
-from bulkhead_lab.pool.model import TOTAL
+from bulkhead_lab.pool.params import TOTAL
 
 T = TypeVar("T")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")

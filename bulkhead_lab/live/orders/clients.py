@@ -39,15 +39,8 @@ from bulkhead_lab.live.net.dependency import DependencyStats
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.settings import ALL_VARIANTS, Variant
 from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule, PoolStats
-from bulkhead_lab.retries.policy import (
-    JITTER_SEED,
-    Backoff,
-    Budget,
-    RatioBudget,
-    RetryPolicy,
-    RetryQuota,
-    TokenBucket,
-)
+from bulkhead_lab.retries.budgets import Budget, RatioBudget, RetryQuota, TokenBucket
+from bulkhead_lab.retries.policy import JITTER_SEED, Backoff, RetryPolicy
 from bulkhead_lab.validation import check_choice
 
 #: What became of a request: answered 200, refused (503: the bulkhead was full), another status, or none.

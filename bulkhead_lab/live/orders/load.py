@@ -57,7 +57,8 @@ from bulkhead_lab.live.orders.service import (
     inventory,
     payment,
 )
-from bulkhead_lab.retries.policy import JITTER_SEED, Budget, RetryPolicy
+from bulkhead_lab.retries.budgets import Budget
+from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
 
 __all__ = [

@@ -16,7 +16,8 @@ from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.net.dependency import Dependency, DependencyStats
 from bulkhead_lab.live.orders.clients import Kind, Outcome, PoolsReading, Received, RequestResult
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Variant
-from bulkhead_lab.retries.policy import Budget, RetryPolicy
+from bulkhead_lab.retries.budgets import Budget
+from bulkhead_lab.retries.policy import RetryPolicy
 
 __all__ = ["OrdersRun", "Recorder", "exact_timelines"]
 

@@ -42,7 +42,8 @@ from bulkhead_lab.live.orders.clients import (
 from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
 from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.service import ADAPTIVE, FAST_LATENCY, OrderSettings
-from bulkhead_lab.retries.policy import JITTER_SEED, Budget, RetryPolicy
+from bulkhead_lab.retries.budgets import Budget
+from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
 
 __all__ = [

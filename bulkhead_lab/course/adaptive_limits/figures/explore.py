@@ -10,7 +10,7 @@ from bulkhead_lab.course.adaptive_limits.figures.bars import bar_pairs, set_pair
 from bulkhead_lab.course.adaptive_limits.views import BIN, ExploreView
 from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
-from bulkhead_lab.pool.model import LESSON_SPLIT
+from bulkhead_lab.pool.params import LESSON_SPLIT
 
 GROUPS = ("one pool", "24/8", "adaptive")
 

@@ -1,7 +1,7 @@
 """The numbers notebook 05 shows: tables, fact lines, and what each slider view redraws.
 
-Pure data (pandas frames and frozen dataclasses) from seeded runs kept by
-:mod:`bulkhead_lab.cache` (section 6: from a live run); :mod:`..figures` draws them and
+Pure data (pandas frames and frozen dataclasses) from seeded runs memoised
+(:mod:`bulkhead_lab.memo`; section 6: from a live run); :mod:`..figures` draws them and
 :mod:`..panels` wires them to sliders. Split by section: :mod:`.basics` (1-3),
 :mod:`.explore` (4), :mod:`.pitfalls` (5), :mod:`.live` (6: a live run around lesson 004's
 Payment).

@@ -1,6 +1,6 @@
 """Sections 1 to 3 of notebook 05: the sizing question, the algorithms, the table against 24/8.
 
-Every number comes from seeded runs kept by :mod:`bulkhead_lab.cache` (through
+Every number comes from memoised seeded runs (through
 :mod:`bulkhead_lab.pool.lesson000`, :mod:`bulkhead_lab.adaptive.compare` and
 :func:`~bulkhead_lab.adaptive.pool.model_spec`); the sources' formulas and defaults are
 quoted from the docstrings of :mod:`bulkhead_lab.adaptive.limits` and
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.adaptive.compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, layout
-from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
+from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec, pool_run
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Params, split_label
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
 from bulkhead_lab.validation import check_choice
 
 LESSON = Params()  # lesson 000's knobs: 32 slots, failure at round 1000, 22-round slowdown
@@ -244,7 +244,7 @@ def limits_at_failure(flows: str = "both", base: Params = LESSON) -> pd.DataFram
         }
     ]
     for name in ALGORITHMS:
-        run = cache.pool_run(params, *layout(name, flows, params), trace=True)
+        run = pool_run(params, *layout(name, flows, params), trace=True)
         assert run.trace is not None
         tracking, event = run.trace.tracking_limit, run.trace.event_limit[start:]
         rows.append(

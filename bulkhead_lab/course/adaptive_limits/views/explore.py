@@ -4,7 +4,7 @@ The explore panel's view: the algorithm on both flows (each its own limiter, sta
 the lesson's 24 and 8) on both days, beside the single pool and 24/8 on the same stream
 and the same slowdown. The slowdown starts at the lesson's round 1000, holds ``slow``
 rounds and lasts ``length`` rounds (the lesson's lasts to the end of the run: 3000);
-its end is :func:`bulkhead_lab.cache.pool_run`'s ``stop``. Every run is kept by the cache,
+its end is :func:`bulkhead_lab.adaptive.pool.pool_run`'s ``stop``. Every run is memoised,
 so moving a slider back replays nothing.
 """
 
@@ -15,11 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.adaptive.compare import FIXED, SINGLE_POOL
-from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
+from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, TRACKING, Counters, Params
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params
 from bulkhead_lab.validation import check_choice, check_int
 
 BIN = 10  # rounds per point of the in-flight curves (their mean): one point per 0.1 s
@@ -164,12 +164,12 @@ def explore_view(
         (FIXED, LESSON_SPLIT, params.total - LESSON_SPLIT),
         (knob.label(value), specs[0], specs[1]),
     )
-    trace = cache.pool_run(slowdown_day, *specs, trace=True, stop=stop).trace  # the figure's run ...
+    trace = pool_run(slowdown_day, *specs, trace=True, stop=stop).trace  # the figure's run ...
     assert trace is not None
     rows = []
     for name, tracking, event in layouts:  # ... and the table's (the adaptive row's traced: kept above)
-        healthy = cache.pool_run(healthy_day, tracking, event).counters
-        slowdown = cache.pool_run(slowdown_day, tracking, event, trace=event is specs[1], stop=stop)
+        healthy = pool_run(healthy_day, tracking, event).counters
+        slowdown = pool_run(slowdown_day, tracking, event, trace=event is specs[1], stop=stop)
         rows.append(_row(name, healthy, slowdown.counters))
     bins = tuple(i + BIN / 2 for i in range(0, params.rounds, BIN))
     return ExploreView(

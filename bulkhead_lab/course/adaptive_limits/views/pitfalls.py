@@ -1,7 +1,7 @@
 """Section 5 of notebook 05: what users of adaptive limits trip over, as slider views.
 
 Each view wraps one function of :mod:`bulkhead_lab.adaptive.pitfalls` and adds what its
-figure draws beside it, from the same runs (kept by :mod:`bulkhead_lab.cache`, so the
+figure draws beside it, from the same memoised runs (so the
 extra series cost no run): Gradient2's drift under a long slowdown, Vegas from a low
 initial limit with and without slow start, and one setting's reaction against its
 stability.
@@ -15,7 +15,6 @@ from typing import Any
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.adaptive.pitfalls import (
     Drift,
     Ramp,
@@ -24,9 +23,10 @@ from bulkhead_lab.adaptive.pitfalls import (
     reaction_and_stability,
     vegas_slow_start,
 )
-from bulkhead_lab.adaptive.pool import LimitTrace, model_spec
+from bulkhead_lab.adaptive.pool import LimitTrace, model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, Params
+from bulkhead_lab.pool.arrivals import EVENT
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params
 from bulkhead_lab.validation import check_int
 
 DRIFT_LENGTHS = tuple(range(100, LESSON.rounds - LESSON.start + 1, 20))  # the drift slider's lengths
@@ -87,9 +87,9 @@ def drift_view(length: int = 3000, tolerance: float = 1.5, base: Params = LESSON
     stop = params.start + length
     spec = model_spec("Gradient2", EVENT, params, tolerance=tolerance)
     runs = {
-        "Gradient2": cache.pool_run(params, None, spec, trace=True, stop=stop),  # gradient2_drift's run
-        "single pool (32)": cache.pool_run(params, None, None, trace=True, stop=stop),
-        "24/8": cache.pool_run(params, LESSON_SPLIT, params.total - LESSON_SPLIT, trace=True, stop=stop),
+        "Gradient2": pool_run(params, None, spec, trace=True, stop=stop),  # gradient2_drift's run
+        "single pool (32)": pool_run(params, None, None, trace=True, stop=stop),
+        "24/8": pool_run(params, LESSON_SPLIT, params.total - LESSON_SPLIT, trace=True, stop=stop),
     }
     traces = {name: run.trace for name, run in runs.items()}
     assert all(trace is not None for trace in traces.values())
@@ -207,7 +207,7 @@ def _tuned(algorithm: str, setting: str, value: float, base: Params) -> Tuned:
     for v in (value, default):
         spec = model_spec(algorithm, EVENT, params, **{setting: v})  # the runs reaction_and_stability made
         for mode in ("healthy", "slowdown"):
-            trace = cache.pool_run(params.with_(mode=mode), None, spec, trace=True).trace
+            trace = pool_run(params.with_(mode=mode), None, spec, trace=True).trace
             assert trace is not None
             limits[mode].append(trace.event_limit)
     h, s = limits["healthy"], limits["slowdown"]

@@ -3,7 +3,7 @@ callers in lesson 000's seeded rounds (each day, each layout, each budget), as p
 
 Each view returns a frozen dataclass or a pandas frame; :mod:`.figures` draws them and
 :mod:`.panels` wires them to sliders. Every seeded run comes from
-:func:`bulkhead_lab.cache.retry_run` (kept, so a slider moved back and forth replays nothing);
+:func:`bulkhead_lab.retries.storm.retry_run` (kept, so a slider moved back and forth replays nothing);
 the pure experiments from :mod:`bulkhead_lab.retries.policy`. A *setup* is how the callers retry
 (:class:`~bulkhead_lab.retries.storm.RetrySetup`); a *layout* is a split (``None``: one pool).
 

@@ -8,21 +8,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab import cache
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
-from bulkhead_lab.retries.policy import (
-    AWS_QUOTA,
-    BASE_ROUNDS,
-    CAP_ROUNDS,
-    ENVOY_BUDGET,
-    SRE_BUDGET,
-    SRE_MAX_ATTEMPTS,
-    Backoff,
-    Budget,
-    RatioBudget,
-    RetryPolicy,
-)
-from bulkhead_lab.retries.storm import FlowCounters, RetryRun, RetrySetup
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Mode, Params, split_label
+from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Budget, RatioBudget
+from bulkhead_lab.retries.policy import BASE_ROUNDS, CAP_ROUNDS, SRE_MAX_ATTEMPTS, Backoff, RetryPolicy
+from bulkhead_lab.retries.policy import JITTERS as JITTER_KINDS
+from bulkhead_lab.retries.storm import FlowCounters, RetryRun, RetrySetup, retry_run
 from bulkhead_lab.validation import check_choice, check_int
 
 LESSON = Params()
@@ -78,7 +69,11 @@ def setup_of(
     check_choice("jitter", jitter, JITTERS)
     check_choice("budget", budget, tuple(BUDGETS))
     check_choice("scope", scope, SCOPES)
-    backoff = None if jitter == "at once" else Backoff(base, max(CAP_ROUNDS, base), jitter)
+    backoff = (
+        None
+        if jitter == "at once"
+        else Backoff(base, max(CAP_ROUNDS, base), check_choice("jitter", jitter, JITTER_KINDS))
+    )
     return RetrySetup(RetryPolicy(attempts, backoff), BUDGETS[budget], stop, shared=scope == SCOPES[1])
 
 
@@ -86,7 +81,7 @@ def run(split: int | None, mode: str, setup: RetrySetup, base: Params = LESSON) 
     """One kept run with its trace (a healthy day never reads ``stop``: it shares the run without)."""
     if mode == "healthy" and setup.stop is not None:
         setup = setup.with_(stop=None)
-    return cache.retry_run(base.with_(split=split, mode=mode), setup, trace=True)
+    return retry_run(base.with_(split=split, mode=mode), setup, trace=True)
 
 
 def calls_per_request(*flows: FlowCounters) -> float:
@@ -165,7 +160,7 @@ class RetryView:
     setup: RetrySetup
     start: int  # the failure round
     cycle: float
-    runs: dict[tuple[int | None, str], RetryRun]
+    runs: dict[tuple[int | None, Mode], RetryRun]
     series: dict[tuple[int | None, int], FlowSeries]
     frame: pd.DataFrame  # index (layout, day)
 

@@ -29,8 +29,10 @@ from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.pool.model import LESSON_SPLIT
-from bulkhead_lab.retries.policy import AWS_QUOTA, SRE_BUDGET, Budget, RetryPolicy, worst_case_load
+from bulkhead_lab.pool.params import LESSON_SPLIT
+from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget
+from bulkhead_lab.retries.experiments import worst_case_load
+from bulkhead_lab.retries.policy import RetryPolicy
 from bulkhead_lab.retries.storm import RetrySetup
 
 SLOW = 2.0  # seconds a slow Payment call takes

@@ -9,19 +9,16 @@ import pandas as pd
 
 from bulkhead_lab.course.retries_and_budgets.views.callers import CALLERS, LESSON_POLICY, WideTable, run
 from bulkhead_lab.course.retries_and_budgets.views.storm import storm_view
-from bulkhead_lab.retries.policy import (
-    AWS_QUOTA,
-    ENVOY_BUDGET,
+from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Budget
+from bulkhead_lab.retries.experiments import (
     SRE_ATTEMPTS_PER_LAYER,
-    SRE_BUDGET,
     SRE_LAYERS,
-    SRE_MAX_ATTEMPTS,
-    Budget,
     amplification,
     calls_per_layer,
     contention_table,
     worst_case_load,
 )
+from bulkhead_lab.retries.policy import SRE_MAX_ATTEMPTS
 
 # --- 1. amplification and 2. the budgets' worst case ----------------------------------------
 

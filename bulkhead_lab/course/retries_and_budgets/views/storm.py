@@ -15,7 +15,8 @@ from bulkhead_lab.course.retries_and_budgets.views.callers import (
     run,
     setup_of,
 )
-from bulkhead_lab.pool.model import EVENT, LESSON_SPLIT, MODES, TRACKING, Params, split_label
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Params, split_label
 from bulkhead_lab.retries.drain import DRAIN_WITHIN, STORM_STOP, drain
 from bulkhead_lab.retries.storm import RetrySetup
 from bulkhead_lab.validation import check_int

@@ -12,7 +12,7 @@ from bulkhead_lab.course.single_pool_vs_bulkhead.views import IdleView, LayoutVi
 from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, IDLE, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
-from bulkhead_lab.pool.model import TOTAL
+from bulkhead_lab.pool.params import TOTAL
 
 DAYS = ("healthy", "slowdown")
 

@@ -13,7 +13,7 @@ from matplotlib.patches import Polygon, Rectangle
 from bulkhead_lab.course.single_pool_vs_bulkhead.views import CompartmentView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, TRACKING
-from bulkhead_lab.pool.model import TOTAL
+from bulkhead_lab.pool.params import TOTAL
 
 
 def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from bulkhead_lab.course.single_pool_vs_bulkhead.views import OccupancyView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, TRACKING
-from bulkhead_lab.pool.model import split_label
+from bulkhead_lab.pool.params import split_label
 
 
 class OccupancyFigure(KeptFigure):

@@ -9,7 +9,7 @@ from matplotlib.lines import Line2D
 from bulkhead_lab.course.single_pool_vs_bulkhead.views import LESSON_SPLITS, SENSITIVITY_SPLIT, TradeoffView
 from bulkhead_lab.course.ui.blit import KeptFigure, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, LIMIT, NEUTRAL, TRACKING
-from bulkhead_lab.pool.model import TOTAL, split_label
+from bulkhead_lab.pool.params import TOTAL, split_label
 
 DAYS = ("healthy", "slowdown")
 

@@ -1,0 +1,198 @@
+"""Lesson 000's rounds: a pool of slots, its calendar of holds, and one round step.
+
+The step between the saved-cells markers is notebook 02's (a learner reads it there): a
+:class:`Pool` of ``total`` slots shared by the two flows, each flow within its own
+:class:`Slots` (a limit, a hold, and a calendar of when its holds end), and
+:func:`play_round`: free the slots whose hold ends, then let each arrival take a slot or be
+dropped. Lesson 000's single pool is a pool whose flows may each take all of it; its
+bulkhead 24/8 gives the flows limits that add up to the pool (two compartments). The same
+step runs the adaptive pool (:mod:`bulkhead_lab.adaptive.pool`: the limits move) and the
+retry storm (:mod:`bulkhead_lab.retries.storm`: retries take their slots first).
+
+Below the markers: one run of the lesson's model (:func:`run`, :func:`run_with_occupancy`),
+exact against ``bulkhead-run.mjs``, and the memos that keep runs for the sliders
+(:func:`counters`, :func:`occupancy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import Counters, Params, canonical
+
+
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+class Slots:
+    """What one flow may hold of the pool: at most ``limit`` slots at once, each for ``hold`` rounds.
+
+    ``ends`` is the flow's calendar: ``ends[t]`` of its slots come free at round ``t``.
+    """
+
+    def __init__(self, limit: int, hold: int, rounds: int) -> None:
+        self.limit = limit
+        self.hold = hold
+        self.busy = 0  # slots it holds now
+        self.dropped = 0  # its arrivals refused
+        self.ends = [0] * rounds
+
+    def take(self, t: int, n: int) -> None:
+        """``n`` arrivals take a slot each at round ``t``, until round ``t + hold``."""
+        self.busy += n
+        if t + self.hold < len(self.ends):  # a hold past the last round never ends
+            self.ends[t + self.hold] += n
+
+    def pool_full(self, inflight: int) -> None:
+        """An arrival of this flow the full pool refused (notebook 05's adaptive limits hear of it)."""
+
+
+class Pool:
+    """``total`` slots that the two flows share, each flow within its own :class:`Slots`.
+
+    Lesson 000's single pool gives each flow a limit of all 32 slots; its bulkhead 24/8
+    gives tracking 24 and events 8: two compartments.
+    """
+
+    def __init__(self, total: int, flows: list[Slots]) -> None:
+        self.total = total
+        self.flows = flows  # by flow code: TRACKING, EVENT
+        self.idle = 0  # free slots beside each refusal, summed
+        self.busy_rounds = 0  # busy slots summed over rounds
+
+    def free(self, t: int) -> None:
+        """Round ``t`` begins: the slots whose hold ends now come free; count the busy ones."""
+        tracking, event = self.flows
+        tracking.busy -= tracking.ends[t]
+        event.busy -= event.ends[t]
+        self.busy_rounds += tracking.busy + event.busy
+
+    def admit(self, t: int, order: tuple[int, ...], counts: tuple[int, int]) -> list[int]:
+        """Round ``t``'s arrivals take a slot each, within their flow's limit and the pool, or are
+        dropped. ``order`` is their flows, shuffled; ``counts``, how many of each. Returns how
+        many of each flow got a slot."""
+        tracking, event = self.flows
+        free = self.total - tracking.busy - event.busy
+        nt, ne = counts
+        if nt + ne <= free and tracking.busy + nt <= tracking.limit and event.busy + ne <= event.limit:
+            taken = [nt, ne]  # everyone fits: the whole round at once
+        else:
+            taken, idle = [0, 0], 0
+            for f in order:  # one arrival at a time, in the shuffled order
+                slots = self.flows[f]
+                if slots.busy + taken[f] >= slots.limit:  # its flow's limit is reached,
+                    idle += free  # while this many slots of the pool stand free
+                elif free == 0:  # the whole pool is full
+                    slots.pool_full(slots.busy + taken[f] + 1)
+                else:
+                    taken[f] += 1
+                    free -= 1
+            self.idle += idle
+            tracking.dropped += nt - taken[0]
+            event.dropped += ne - taken[1]
+        at, ae = taken
+        tracking.busy += at
+        event.busy += ae
+        if t + tracking.hold < len(tracking.ends):
+            tracking.ends[t + tracking.hold] += at
+        if t + event.hold < len(event.ends):
+            event.ends[t + event.hold] += ae
+        return taken
+
+
+def play_round(pool: Pool, t: int, order: tuple[int, ...], counts: tuple[int, int]) -> list[int]:
+    """Round ``t``: free the slots whose hold ends, then admit the round's arrivals."""
+    pool.free(t)
+    return pool.admit(t, order, counts)
+
+
+# <<< saved cells
+
+
+def lesson_pool(params: Params) -> Pool:
+    """The pool of ``params``' split at round 0: one shared pool (``None``) or two compartments."""
+    total, rounds, split = params.total, params.rounds, params.split
+    limits = (total, total) if split is None else (split, total - split)
+    return Pool(
+        total, [Slots(limits[0], params.hold_tracking, rounds), Slots(limits[1], params.hold_event, rounds)]
+    )
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    """Busy slots per flow at the start of each round: after that round's frees, before its arrivals.
+
+    That is the moment the lesson counts its ``busyRounds`` (so ``sum(busy)`` equals the
+    counter, and a mean over the whole run is the lesson's "average busy slots"), and the
+    moment each arrival of the round finds: a compartment full then refuses the whole round.
+    ``tracking[t]`` and ``event[t]`` are the slots each flow holds; ``shared`` says whether
+    they are two shares of one pool of ``total`` (the single pool) or two compartments.
+    """
+
+    tracking: tuple[int, ...]
+    event: tuple[int, ...]
+    shared: bool
+
+    @property
+    def busy(self) -> tuple[int, ...]:
+        """Both flows' busy slots per round (the single pool's whole occupancy)."""
+        return tuple(map(sum, zip(self.tracking, self.event, strict=True)))
+
+
+def run(params: Params = Params(), *, stream: ArrivalStream | None = None) -> Counters:
+    """One run of the lesson's model: the six counters."""
+    return _play(params, stream, None)
+
+
+def run_with_occupancy(
+    params: Params = Params(), *, stream: ArrivalStream | None = None
+) -> tuple[Counters, Occupancy]:
+    """One run plus each flow's busy slots at the start of every round (the step-through's picture)."""
+    seen: tuple[list[int], list[int]] = ([], [])
+    result = _play(params, stream, seen)
+    return result, Occupancy(tuple(seen[TRACKING]), tuple(seen[EVENT]), shared=params.split is None)
+
+
+def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], list[int]] | None) -> Counters:
+    """Every round of ``params``' run through :func:`lesson_pool`; ``seen`` gets each round's busy slots."""
+    if stream is None:
+        stream = arrival_stream(params)
+    if stream.rounds != params.rounds:
+        raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
+    pool = lesson_pool(params)
+    tracking, event = pool.flows
+    slow = params.slow if params.mode == "slowdown" else params.hold_event
+    order, n_tracking, n_event, start = stream.order, stream.tracking, stream.event, params.start
+    for t in range(params.rounds):
+        if t == start:
+            event.hold = slow  # the failure: from this round on an event call holds its slot longer
+        pool.free(t)
+        if seen is not None:
+            seen[TRACKING].append(tracking.busy)
+            seen[EVENT].append(event.busy)
+        pool.admit(t, order[t], (n_tracking[t], n_event[t]))
+    t_drop, e_drop = tracking.dropped, event.dropped
+    return Counters(
+        sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds
+    )
+
+
+# --- the memos the sliders replay from -----------------------------------------------------
+
+_runs: Memo[Params, Counters] = Memo("runs", 1024)
+_occupancies: Memo[Params, Occupancy] = Memo(
+    "occupancies", 64, budget=ROUNDS_BUDGET, weigh=lambda o: 2 * len(o.tracking)
+)
+
+
+def counters(params: Params) -> Counters:
+    """The six counters of one run, replayed from the memoised stream and kept."""
+    key = canonical(params)
+    return _runs.get(key, lambda: run(key, stream=arrivals.stream(key)))
+
+
+def occupancy(params: Params) -> Occupancy:
+    """Each flow's busy slots per round for one run (the step-through's and occupancy's data)."""
+    key = canonical(params)
+    return _occupancies.get(key, lambda: run_with_occupancy(key, stream=arrivals.stream(key))[1])

@@ -1,0 +1,81 @@
+"""The memos: each declared beside its function, all listed, counted, cleared, and bounded in memory."""
+
+from __future__ import annotations
+
+from bulkhead_lab import memo
+from bulkhead_lab.adaptive import pool as adaptive_pool  # noqa: F401  (declares its memo)
+from bulkhead_lab.pool import arrivals, sweep  # noqa: F401  (sweep declares its memos)
+from bulkhead_lab.pool.params import MAX_ARRIVALS_PER_ROUND, MAX_ROUNDS, Params
+from bulkhead_lab.pool.rounds import counters, run
+from bulkhead_lab.retries import storm  # noqa: F401  (declares its memo)
+
+
+def test_every_memo_is_listed_in_the_stats() -> None:
+    assert set(memo.stats()) >= {
+        "streams",
+        "round_orders",
+        "runs",
+        "occupancies",
+        "compartments",
+        "sweeps",
+        "pool_runs",
+        "retry_runs",
+    }
+
+
+def test_a_second_ask_is_a_hit_and_clear_forgets_everything() -> None:
+    memo.clear()
+    p = Params(split=20, seed=4242)
+    first = counters(p)
+    assert memo.stats()["runs"].misses == 1 and memo.stats()["runs"].hits == 0
+    assert counters(p) is first
+    assert memo.stats()["runs"].hits == 1
+    memo.clear()
+    assert all(s.entries == s.hits == s.misses == s.weight == 0 for s in memo.stats().values())
+    assert counters(p) == first == run(p)
+
+
+def test_a_healthy_run_is_one_entry_whatever_the_slowdown_sliders_say() -> None:
+    memo.clear()
+    a = counters(Params(split=24, slow=5, start=10))
+    b = counters(Params(split=24, slow=50, start=3000))
+    assert a is b and memo.stats()["runs"].entries == 1
+
+
+def test_a_memo_keeps_at_most_its_size_and_its_weight_budget() -> None:
+    table: memo.Memo[int, list[int]] = memo.Memo("test-budget", 3, budget=10, weigh=len)
+    try:
+        for key in range(5):
+            table.get(key, lambda: [0] * 4)  # weight 4 each: two fit in 10
+        assert table.stats().entries == 2 and table.stats().weight == 8
+        heavy = table.get(99, lambda: [0] * 11)  # heavier than the whole budget
+        assert len(heavy) == 11 and table.stats().entries == 2  # handed back, not kept
+        assert table.get(4, list) == [0] * 4  # the newest stayed
+    finally:
+        del memo.MEMOS["test-budget"]
+
+
+def test_a_budget_needs_a_weight_and_a_weight_a_budget() -> None:
+    for kwargs in ({"budget": 10}, {"weigh": len}):
+        try:
+            memo.Memo("test-unweighed", 3, **kwargs)  # type: ignore[arg-type]
+        except ValueError as exc:
+            assert "go together" in str(exc)
+        else:
+            raise AssertionError(f"{kwargs} was accepted")
+    assert "test-unweighed" not in memo.MEMOS
+
+
+def test_the_largest_allowed_stream_could_never_stay_in_memory() -> None:
+    # A 10^6-round stream at the top rate has ~10^8 arrivals; the budget keeps at most a few million.
+    largest = MAX_ROUNDS * (1 + 2 * MAX_ARRIVALS_PER_ROUND)
+    assert arrivals.STREAM_BUDGET * 20 < largest
+
+
+def test_a_stream_over_the_budget_is_drawn_but_not_kept() -> None:
+    memo.clear()
+    p = Params(rounds=20_000, tracking_rate=10_000, event_rate=10_000, cycle=100)  # ~4 million arrivals
+    stream = arrivals.stream(p)
+    assert stream.rounds == 20_000
+    assert memo.stats()["streams"].entries == 0
+    assert arrivals.stream(Params()).rounds == 4000 and memo.stats()["streams"].entries == 1
