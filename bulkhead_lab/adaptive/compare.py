@@ -16,15 +16,17 @@ Pure and deterministic (what nbval checks): no I/O, no plotting.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from bulkhead_lab.adaptive.pool import ALGORITHMS, FlowControl, LimitTrace, model_spec, pool_run
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, FlowControl, LimitTrace, model_spec, pool_run
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
-from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
 from bulkhead_lab.validation import check_choice, check_int
 
-FLOWS = ("both", "event")  # which flows an adaptive row governs
+Governed = Literal["both", "event"]  # which flows an adaptive row governs: both, or the event flow only
+FLOWS: tuple[Governed, ...] = ("both", "event")
 SINGLE_POOL = split_label(None)  # 'single pool (32)'
 FIXED = split_label(LESSON_SPLIT)  # '24/8'
 ROW_NAMES = (SINGLE_POOL, FIXED, *ALGORITHMS)
@@ -53,7 +55,9 @@ class ComparisonRow:
         return dict(zip(COLUMNS, values, strict=True))
 
 
-def layout(algorithm: str, flows: str = "both", base: Params = Params()) -> tuple[FlowControl, FlowControl]:
+def layout(
+    algorithm: Algorithm, flows: Governed = "both", base: Params = Params()
+) -> tuple[FlowControl, FlowControl]:
     """How ``algorithm``'s row governs (tracking, event): both adaptive, or the event flow only."""
     check_choice("flows", flows, FLOWS)
     event = model_spec(algorithm, EVENT, base)
@@ -62,18 +66,16 @@ def layout(algorithm: str, flows: str = "both", base: Params = Params()) -> tupl
 
 def adaptive_days(base: Params, tracking: FlowControl, event: FlowControl) -> tuple[Counters, Counters]:
     """(healthy, slowdown) counters of one governed layout on ``base``'s stream."""
-    healthy, slowdown = (
-        pool_run(base.with_(mode=mode), tracking, event).counters for mode in ("healthy", "slowdown")
-    )
+    healthy, slowdown = (pool_run(base.with_(mode=mode), tracking, event).counters for mode in MODES)
     return healthy, slowdown
 
 
-def comparison(base: Params = Params(), flows: str = "both") -> tuple[ComparisonRow, ...]:
+def comparison(base: Params = Params(), flows: Governed = "both") -> tuple[ComparisonRow, ...]:
     """The table: single pool (32), 24/8, then AIMD, Vegas, Gradient2, Envoy, on the same stream."""
     check_choice("flows", flows, FLOWS)
     base = base.with_(split=None)
-    single = [counters(base.with_(mode=m)) for m in ("healthy", "slowdown")]
-    fixed = [counters(base.with_(split=LESSON_SPLIT, mode=m)) for m in ("healthy", "slowdown")]
+    single = [counters(base.with_(mode=m)) for m in MODES]
+    fixed = [counters(base.with_(split=LESSON_SPLIT, mode=m)) for m in MODES]
     lost = single[1].tracking_dropped
     rows = [
         ComparisonRow(SINGLE_POOL, single[0], single[1], 0.0),
@@ -121,8 +123,8 @@ def window(trace: LimitTrace, start: int, before: int, after: int) -> FailureWin
 
 
 def around_failure(
-    algorithm: str,
-    flows: str = "both",
+    algorithm: Algorithm,
+    flows: Governed = "both",
     base: Params = Params(),
     before: int = 200,
     after: int = 1000,

@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bulkhead_lab.adaptive.pool import ALGORITHMS, LimitTrace, model_spec, pool_run
+from bulkhead_lab.adaptive.compare import FLOWS, Governed
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, LimitTrace, model_spec, pool_run
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.params import LESSON_SPLIT, MAX_ROUNDS, Params
 from bulkhead_lab.validation import check_choice, check_int
@@ -149,11 +150,15 @@ class Reaction:
 
 
 def reaction_and_stability(
-    algorithm: str, setting: str, values: Iterable[Any], base: Params = Params(), flows: str = "event"
+    algorithm: Algorithm,
+    setting: str,
+    values: Iterable[Any],
+    base: Params = Params(),
+    flows: Governed = "event",
 ) -> tuple[Reaction, ...]:
     """``setting`` of ``algorithm`` at each of ``values``, on both days (``flows``: who is governed)."""
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
-    check_choice("flows", flows, ("both", "event"))
+    check_choice("flows", flows, FLOWS)
     params = base.with_(split=None)
     known = tuple(name for name, _ in model_spec(algorithm, EVENT, params).settings)
     check_choice("setting", setting, known)

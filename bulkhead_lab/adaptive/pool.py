@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 from bulkhead_lab.adaptive.clocked import EnvoyGradient, Windowed
 from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Gradient2, Vegas
@@ -58,10 +58,11 @@ from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
 from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, canonical
-from bulkhead_lab.pool.rounds import Pool, Slots
+from bulkhead_lab.pool.rounds import Pool, Slots, admit
 from bulkhead_lab.validation import check_choice, check_int
 
-ALGORITHMS: dict[str, type[AdaptiveLimit]] = {
+Algorithm = Literal["AIMD", "Vegas", "Gradient2", "Envoy"]
+ALGORITHMS: dict[Algorithm, type[AdaptiveLimit]] = {
     "AIMD": AIMD,
     "Vegas": Vegas,
     "Gradient2": Gradient2,
@@ -73,14 +74,15 @@ ALGORITHMS: dict[str, type[AdaptiveLimit]] = {
 class LimiterSpec:
     """Which adaptive limit governs a flow, and its settings: plain, hashable, comparable data."""
 
-    algorithm: str
+    algorithm: Algorithm
     settings: tuple[tuple[str, Any], ...] = ()
     windowed: bool = False  # wrap it in Netflix's WindowedLimit (one averaged sample per window)
 
     @classmethod
     def of(cls, algorithm: str, *, windowed: bool = False, **settings: Any) -> LimiterSpec:
-        check_choice("algorithm", algorithm, tuple(ALGORITHMS))
-        return cls(algorithm, tuple(sorted(settings.items())), windowed)
+        """The spec for ``algorithm`` (one of :data:`ALGORITHMS`, checked) with these settings."""
+        name = check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+        return cls(name, tuple(sorted(settings.items())), windowed)
 
     def with_(self, **changes: Any) -> LimiterSpec:
         """A copy with some settings changed or added."""
@@ -103,7 +105,7 @@ class LimiterSpec:
 FlowControl = Union[LimiterSpec, int, Callable[[], AdaptiveLimit], None]  # noqa: UP007  (runtime alias, 3.10)
 
 
-def model_spec(algorithm: str, flow: int, params: Params = Params(), **overrides: Any) -> LimiterSpec:
+def model_spec(algorithm: Algorithm, flow: int, params: Params = Params(), **overrides: Any) -> LimiterSpec:
     """The settings this course uses for ``algorithm`` on ``flow`` in the seeded model.
 
     The sources' defaults, with two kinds of change and no others:
@@ -237,7 +239,7 @@ class _Tracer:
             inflight.append(slots.busy)
             baseline.append(0.0 if slots.limiter is None else slots.limiter.baseline)
 
-    def after_arrivals(self, counts: tuple[int, int], taken: list[int]) -> None:
+    def after_arrivals(self, counts: tuple[int, int], taken: tuple[int, int]) -> None:
         """Each flow's arrivals refused in the round."""
         for dropped, n, admitted in zip(self.dropped, counts, taken, strict=True):
             dropped.append(n - admitted)
@@ -270,7 +272,7 @@ def run_pool(
     ``stop``: the round the slowdown ends (event calls admitted from then on hold
     ``hold_event`` again); ``None``, the default, is the lesson's: it lasts to the end.
     Each round is lesson 000's step (:meth:`~bulkhead_lab.pool.rounds.Pool.free`, then
-    :meth:`~bulkhead_lab.pool.rounds.Pool.admit`) with the limiters told the time and their
+    :func:`~bulkhead_lab.pool.rounds.admit`) with the limiters told the time and their
     samples before the arrivals, as the module docstring says.
     """
     if stream is None:
@@ -287,9 +289,9 @@ def run_pool(
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
     for t in range(params.rounds):
         if t == params.start:
-            flows[EVENT].hold = slow
+            flows[EVENT].hold = slow  # the slowdown: event calls admitted from now on hold longer ...
         if t == stop:
-            flows[EVENT].hold = params.hold_event
+            flows[EVENT].hold = params.hold_event  # ... until it stops
         for limiter in timed:
             limiter.tick(t)
         for slots in governed:
@@ -298,7 +300,7 @@ def run_pool(
         if tracer is not None:
             tracer.before_arrivals(flows)
         counts = (n_tracking[t], n_event[t])
-        taken = pool.admit(t, order[t], counts)
+        taken = admit(pool, t, order[t], *counts)
         for slots in governed:
             slots.admitted(t, taken[slots.flow])
         if tracer is not None:

@@ -26,7 +26,7 @@ from bulkhead_lab.pool.params import Counters, Params, canonical
 
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
 class Slots:
-    """What one flow may hold of the pool: at most ``limit`` slots at once, each for ``hold`` rounds.
+    """One flow's share of the pool: at most ``limit`` slots held at once, each for ``hold`` rounds.
 
     ``ends`` is the flow's calendar: ``ends[t]`` of its slots come free at round ``t``.
     """
@@ -38,21 +38,15 @@ class Slots:
         self.dropped = 0  # its arrivals refused
         self.ends = [0] * rounds
 
-    def take(self, t: int, n: int) -> None:
-        """``n`` arrivals take a slot each at round ``t``, until round ``t + hold``."""
-        self.busy += n
-        if t + self.hold < len(self.ends):  # a hold past the last round never ends
-            self.ends[t + self.hold] += n
-
     def pool_full(self, inflight: int) -> None:
-        """An arrival of this flow the full pool refused (notebook 05's adaptive limits hear of it)."""
+        """An arrival of this flow that the full pool refused (notebook 05's adaptive limits hear of it)."""
 
 
 class Pool:
-    """``total`` slots that the two flows share, each flow within its own :class:`Slots`.
+    """``total`` slots that the two flows share, each within its own :class:`Slots`.
 
-    Lesson 000's single pool gives each flow a limit of all 32 slots; its bulkhead 24/8
-    gives tracking 24 and events 8: two compartments.
+    Lesson 000's single pool lets each flow take all 32 slots; its bulkhead 24/8 gives
+    tracking 24 and events 8: two compartments.
     """
 
     def __init__(self, total: int, flows: list[Slots]) -> None:
@@ -68,43 +62,45 @@ class Pool:
         event.busy -= event.ends[t]
         self.busy_rounds += tracking.busy + event.busy
 
-    def admit(self, t: int, order: tuple[int, ...], counts: tuple[int, int]) -> list[int]:
-        """Round ``t``'s arrivals take a slot each, within their flow's limit and the pool, or are
-        dropped. ``order`` is their flows, shuffled; ``counts``, how many of each. Returns how
-        many of each flow got a slot."""
-        tracking, event = self.flows
-        free = self.total - tracking.busy - event.busy
-        nt, ne = counts
-        if nt + ne <= free and tracking.busy + nt <= tracking.limit and event.busy + ne <= event.limit:
-            taken = [nt, ne]  # everyone fits: the whole round at once
-        else:
-            taken, idle = [0, 0], 0
-            for f in order:  # one arrival at a time, in the shuffled order
-                slots = self.flows[f]
-                if slots.busy + taken[f] >= slots.limit:  # its flow's limit is reached,
-                    idle += free  # while this many slots of the pool stand free
-                elif free == 0:  # the whole pool is full
-                    slots.pool_full(slots.busy + taken[f] + 1)
-                else:
-                    taken[f] += 1
-                    free -= 1
-            self.idle += idle
-            tracking.dropped += nt - taken[0]
-            event.dropped += ne - taken[1]
+
+def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: int) -> tuple[int, int]:
+    """Round ``t``'s arrivals (``order``: their flows, shuffled) each take a slot for their flow's
+    hold, within its limit and the pool's free slots, or are dropped. Returns the slots taken."""
+    tracking, event = pool.flows
+    free = pool.total - tracking.busy - event.busy
+    at, ae = n_tracking, n_event  # everyone fits: the whole round at once ...
+    if at + ae > free or tracking.busy + at > tracking.limit or event.busy + ae > event.limit:
+        taken, room = [0, 0], [tracking.limit - tracking.busy, event.limit - event.busy]
+        for f in order:  # ... unless someone is refused: one at a time, in the shuffled order
+            if taken[f] >= room[f]:  # its flow's limit is reached,
+                pool.idle += free  # while this many slots of the pool stand free
+            elif free:
+                taken[f] += 1
+                free -= 1
+            else:  # the whole pool is full
+                slots = pool.flows[f]
+                slots.pool_full(slots.busy + taken[f] + 1)
+                room[f] = slots.limit - slots.busy  # (an adaptive limit may have moved)
         at, ae = taken
-        tracking.busy += at
-        event.busy += ae
-        if t + tracking.hold < len(tracking.ends):
-            tracking.ends[t + tracking.hold] += at
-        if t + event.hold < len(event.ends):
-            event.ends[t + event.hold] += ae
-        return taken
+        tracking.dropped += n_tracking - at
+        event.dropped += n_event - ae
+    tracking.busy += at
+    event.busy += ae
+    try:  # each comes free a hold later (a hold that ends after the last round never does)
+        tracking.ends[t + tracking.hold] += at
+    except IndexError:
+        pass
+    try:
+        event.ends[t + event.hold] += ae
+    except IndexError:
+        pass
+    return at, ae
 
 
-def play_round(pool: Pool, t: int, order: tuple[int, ...], counts: tuple[int, int]) -> list[int]:
+def play_round(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: int) -> tuple[int, int]:
     """Round ``t``: free the slots whose hold ends, then admit the round's arrivals."""
     pool.free(t)
-    return pool.admit(t, order, counts)
+    return admit(pool, t, order, n_tracking, n_event)
 
 
 # <<< saved cells
@@ -167,11 +163,10 @@ def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], l
     for t in range(params.rounds):
         if t == start:
             event.hold = slow  # the failure: from this round on an event call holds its slot longer
-        pool.free(t)
-        if seen is not None:
-            seen[TRACKING].append(tracking.busy)
-            seen[EVENT].append(event.busy)
-        pool.admit(t, order[t], (n_tracking[t], n_event[t]))
+        at, ae = play_round(pool, t, order[t], n_tracking[t], n_event[t])
+        if seen is not None:  # the round's occupancy: after its frees, before its arrivals
+            seen[TRACKING].append(tracking.busy - at)
+            seen[EVENT].append(event.busy - ae)
     t_drop, e_drop = tracking.dropped, event.dropped
     return Counters(
         sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
-from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.params import MODES, Params
 from bulkhead_lab.retries.storm import RetryRun, RetrySetup, RetryTrace, run
 from bulkhead_lab.validation import check_int
 
@@ -65,9 +65,7 @@ def storm(
 ) -> Storm:
     """Both days of ``params``' layout with ``setup``'s callers, the slowdown ending at ``stop``."""
     setup, stream = setup.with_(stop=stop), arrival_stream(params) if stream is None else stream
-    days = [
-        run(params.with_(mode=mode), setup, stream=stream, trace=True) for mode in ("healthy", "slowdown")
-    ]
+    days = [run(params.with_(mode=mode), setup, stream=stream, trace=True) for mode in MODES]
     traces = [d.trace for d in days]
     assert traces[0] is not None and traces[1] is not None
     flows = ((TRACKING, EVENT), (TRACKING,), (EVENT,))

@@ -11,9 +11,8 @@ split (one flow). In each round ``t``:
    retries due at ``t`` of its flows. If it has room for all, all are admitted; otherwise
    as many as it has free slots, drawn uniformly without replacement among its calls with
    the *compartment's* RNG: the retries that win take their slots, then the originals take
-   the rest, the first in the lesson's shuffled order
-   (:meth:`~bulkhead_lab.pool.rounds.Pool.admit`), so a round with no retry due is exactly
-   lesson 000's.
+   the rest, the first in the lesson's shuffled order (:func:`~bulkhead_lab.pool.rounds.admit`),
+   so a round with no retry due is exactly lesson 000's.
 3. An admitted call holds its slot for its flow's hold (the event hold is ``slow`` from
    ``start`` until ``stop`` on the slowdown day) and is served.
 4. A refused call (a 503) with attempts left asks its flow's budget (originals first, then
@@ -46,7 +45,7 @@ from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
 from bulkhead_lab.pool.params import Params, canonical, event_holds
-from bulkhead_lab.pool.rounds import Pool, lesson_pool
+from bulkhead_lab.pool.rounds import Pool, admit, lesson_pool
 from bulkhead_lab.retries.budgets import Budget, RatioBudget, TokenBucket, ledger_for
 from bulkhead_lab.retries.policy import JITTER_SEED, NO_RETRIES, Jitter, RetryPolicy, delay_rounds
 from bulkhead_lab.validation import check_int, fail
@@ -310,11 +309,10 @@ def _play(
         due = (ct.total[t], ce.total[t])
         if due == (0, 0):  # no retry due: lesson 000's round exactly
             won: tuple[Won, Won] = ((0, ct.nothing, None), (0, ce.nothing, None))
-        else:
+        else:  # the retries the draw lets in take their slots first (all fit) ...
             won = draw(pool, t, counts, due, callers, rngs)
-            for slots, (retries, _, _) in zip(pool.flows, won, strict=True):
-                slots.take(t, retries)  # the retries that won a slot take it first ...
-        taken = pool.admit(t, order[t], counts)  # ... then the originals, as in lesson 000
+            admit(pool, t, (), won[TRACKING][0], won[EVENT][0])
+        taken = admit(pool, t, order[t], *counts)  # ... then the originals, as in lesson 000
         for f in (TRACKING, EVENT):
             retries, lost, where = won[f]
             if taken[f] < counts[f] or retries < due[f]:

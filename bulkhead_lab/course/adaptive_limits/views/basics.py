@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bulkhead_lab.adaptive.compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, layout
-from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec, pool_run
+from bulkhead_lab.adaptive.compare import FLOWS as GOVERNED
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec, pool_run
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
@@ -102,7 +103,7 @@ def vocabulary(base: Params = LESSON) -> pd.DataFrame:
 
 # --- section 2: the four algorithms -----------------------------------------------------------
 
-_SOURCES = {
+_SOURCES: dict[Algorithm, tuple[str, str, str, str]] = {
     "AIMD": (
         "Netflix concurrency-limits AIMDLimit.java (commit 784c960)",
         "loss: a drop, or an RTT over the timeout",
@@ -148,7 +149,7 @@ _SHOWN = {  # the settings the "here" column names, in the sources' order
 _IN_ROUNDS = ("timeout", "update_interval", "min_rtt_interval")
 
 
-def _here(algorithm: str, base: Params) -> str:
+def _here(algorithm: Algorithm, base: Params) -> str:
     event, tracking = model_spec(algorithm, EVENT, base), model_spec(algorithm, TRACKING, base)
     parts = []
     for name in _SHOWN[algorithm]:
@@ -184,8 +185,7 @@ def algorithms(base: Params = LESSON) -> pd.DataFrame:
 
 def comparison_frame(flows: str = "both", base: Params = LESSON) -> pd.DataFrame:
     """The checked table: single pool (32), 24/8, then each algorithm at its sources' defaults."""
-    check_choice("flows", flows, tuple(FLOWS))
-    rows = comparison(base, flows)
+    rows = comparison(base, check_choice("flows", flows, GOVERNED))
     frame = pd.DataFrame([row.as_dict() for row in rows], index=[row.name for row in rows])
     frame.index.name = "layout"
     frame["tracking rescued"] = frame["tracking rescued"].round().astype(int)
@@ -231,7 +231,7 @@ def comparison_view(base: Params = LESSON) -> ComparisonView:
 
 def limits_at_failure(flows: str = "both", base: Params = LESSON) -> pd.DataFrame:
     """Where each limit stands when the slowdown starts, and where the event limit is during it."""
-    check_choice("flows", flows, tuple(FLOWS))
+    governed = check_choice("flows", flows, GOVERNED)
     params = base.with_(split=None, mode="slowdown")
     start, fixed = params.start, base.total - LESSON_SPLIT
     rows = [
@@ -244,7 +244,7 @@ def limits_at_failure(flows: str = "both", base: Params = LESSON) -> pd.DataFram
         }
     ]
     for name in ALGORITHMS:
-        run = pool_run(params, *layout(name, flows, params), trace=True)
+        run = pool_run(params, *layout(name, governed, params), trace=True)
         assert run.trace is not None
         tracking, event = run.trace.tracking_limit, run.trace.event_limit[start:]
         rows.append(

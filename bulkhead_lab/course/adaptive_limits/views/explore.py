@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bulkhead_lab.adaptive.compare import FIXED, SINGLE_POOL
-from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec, pool_run
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params
@@ -29,7 +29,7 @@ BIN = 10  # rounds per point of the in-flight curves (their mean): one point per
 class Knob:
     """An algorithm's main setting, as its slider offers it."""
 
-    algorithm: str
+    algorithm: Algorithm
     setting: str  # model_spec's keyword
     control: str  # the panel's control name
     description: str
@@ -152,12 +152,13 @@ def explore_view(
 ) -> ExploreView:
     """``algorithm`` with its main setting at ``value`` (None: the course's default) on both flows;
     the slowdown holds ``slow`` rounds (None: the lesson's 22) for ``length`` rounds (None: to the end)."""
-    knob = KNOBS[check_choice("algorithm", algorithm, tuple(ALGORITHMS))]
+    chosen = check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+    knob = KNOBS[chosen]
     value = knob.default if value is None else value
     params = base.with_(split=None, slow=base.slow if slow is None else slow)
     most = params.rounds - params.start
     stop = params.start + (most if length is None else check_int("length", length, 0, most))
-    specs = tuple(model_spec(algorithm, flow, params, **{knob.setting: value}) for flow in (TRACKING, EVENT))
+    specs = tuple(model_spec(chosen, flow, params, **{knob.setting: value}) for flow in (TRACKING, EVENT))
     healthy_day, slowdown_day = params.with_(mode="healthy"), params.with_(mode="slowdown")
     layouts: tuple[tuple[str, Any, Any], ...] = (
         (SINGLE_POOL, None, None),

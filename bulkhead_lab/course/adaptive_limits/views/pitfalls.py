@@ -23,7 +23,7 @@ from bulkhead_lab.adaptive.pitfalls import (
     reaction_and_stability,
     vegas_slow_start,
 )
-from bulkhead_lab.adaptive.pool import LimitTrace, model_spec, pool_run
+from bulkhead_lab.adaptive.pool import Algorithm, LimitTrace, model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits.views.basics import LESSON
 from bulkhead_lab.pool.arrivals import EVENT
 from bulkhead_lab.pool.params import LESSON_SPLIT, Params
@@ -199,7 +199,7 @@ class ReactionView:
     frame: pd.DataFrame  # index (setting, value)
 
 
-def _tuned(algorithm: str, setting: str, value: float, base: Params) -> Tuned:
+def _tuned(algorithm: Algorithm, setting: str, value: float, base: Params) -> Tuned:
     params = base.with_(split=None)
     default = model_spec(algorithm, EVENT, params).get(setting)
     chosen, baseline = reaction_and_stability(algorithm, setting, (value, default), base)
@@ -269,10 +269,11 @@ def reaction_sweep(
 ) -> pd.DataFrame:
     """Vegas' smoothing and Gradient2's tolerance over a few values each: reaction against stability."""
     rows = []
-    for algorithm, setting, values in (
+    knobs: tuple[tuple[Algorithm, str, tuple[float, ...]], ...] = (
         ("Vegas", "smoothing", smoothings),
         ("Gradient2", "tolerance", tolerances),
-    ):
+    )
+    for algorithm, setting, values in knobs:
         for reaction in reaction_and_stability(algorithm, setting, values, base):
             rows.append(_reaction_row(f"{algorithm} {setting}", reaction, f"{reaction.value:g}"))
     return pd.DataFrame(rows).set_index(["setting", "value"])
