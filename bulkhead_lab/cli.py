@@ -8,7 +8,6 @@ foreground. A bad value is one line on stderr and exit status 2, never a traceba
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -34,7 +33,12 @@ class _Parser(argparse.ArgumentParser):
 def _simulate_args(p: argparse.ArgumentParser) -> None:
     d = Params()
     add = p.add_argument
-    add("--split", type=int, default=None, help="tracking pool slots; absent = one shared pool")
+    add(
+        "--split",
+        type=int,
+        default=None,
+        help="tracking compartment slots (events get the rest); absent = one shared pool",
+    )
     add("--mode", default=d.mode, help="healthy or slowdown (default %(default)s)")
     add("--seed", type=int, default=d.seed, help="generator seed (default %(default)s)")
     add("--total", type=int, default=d.total, help="slots in all (default %(default)s)")
@@ -99,6 +103,8 @@ def _cmd_simulate(ns: argparse.Namespace) -> int:
     check_work(params, ns.force)
     counters = run(params)
     if ns.json:
+        import json  # here, not at the top: `reproduce` starts without it
+
         print(json.dumps(counters.as_dict()))
         return 0
     from bulkhead_lab.pool.lesson000 import average_busy, utilization

