@@ -1,7 +1,7 @@
 """Lesson 000's ``run()`` transliterated line by line, lists and all.
 
-Slow and obviously faithful: the fast port in ``bulkhead_lab.pool.rounds`` (a counter per
-end round, a precomputed stream) is checked against it on many parameter sets, so the
+Slow and obviously faithful: the fast port in ``bulkhead_lab.pool.rounds`` (a calendar per
+flow, a precomputed stream drawn in floats) is checked against it on many parameter sets, so the
 port is tested even where node is missing.
 """
 

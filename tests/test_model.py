@@ -8,9 +8,9 @@ import pytest
 from js_reference import run_js
 from literal_model import literal_run
 
-from bulkhead_lab.pool.arrivals import arrival_stream
+from bulkhead_lab.pool.arrivals import EVENT, arrival_stream
 from bulkhead_lab.pool.params import MODES, Params
-from bulkhead_lab.pool.rounds import run, run_with_occupancy
+from bulkhead_lab.pool.rounds import Pool, Slots, play_round, run, run_with_occupancy
 
 # Parameter sets chosen to differ from the lesson in every knob (not tuned to pass).
 OTHER_PARAMS = [
@@ -93,6 +93,14 @@ def test_the_port_equals_a_line_by_line_transliteration(p: Params) -> None:
     assert run(p).as_dict() == literal_run(p)
 
 
+@pytest.mark.parametrize("seed", [2**53 - 1, 2**53 - 2, 2147483646, 2147483648, 3 * 2147483647 + 5])
+def test_the_stream_drawn_in_floats_is_the_integer_minstd_stream(seed: int) -> None:
+    # arrivals.draw_stream keeps the generator's state in floats, as the lesson's JavaScript does;
+    # the transliteration keeps it in Python integers. Seeds at the top of the allowed range too.
+    p = Params(seed=seed, rounds=600, start=100, split=12, mode="slowdown", tracking_rate=900, event_rate=300)
+    assert run(p).as_dict() == literal_run(p)
+
+
 @pytest.mark.node
 @pytest.mark.parametrize("p", OTHER_PARAMS + RANDOM_PARAMS[:6], ids=lambda p: f"seed{p.seed}")
 def test_the_port_equals_the_lessons_javascript(p: Params, node: str, seeds, tmp_path) -> None:
@@ -171,3 +179,23 @@ def test_the_occupancy_trace_agrees_with_the_counters() -> None:
 def test_a_stream_of_another_length_is_refused() -> None:
     with pytest.raises(ValueError, match="rounds"):
         run(Params(rounds=10, start=0), stream=arrival_stream(Params(rounds=20, start=0)))
+
+
+@pytest.mark.parametrize("split", [None, 24, 3], ids=["single", "24-8", "3-29"])
+def test_play_round_by_hand_over_every_round_gives_lesson_000s_counters(split: int | None) -> None:
+    # What notebook 02 does with the step it shows: a pool, play_round for each round, the counters.
+    p = Params(split=split, mode="slowdown")
+    stream = arrival_stream(p)
+    limits = (p.total, p.total) if split is None else (split, p.total - split)
+    pool = Pool(
+        p.total, [Slots(limits[0], p.hold_tracking, p.rounds), Slots(limits[1], p.hold_event, p.rounds)]
+    )
+    for t in range(p.rounds):
+        if t == p.start:
+            pool.flows[EVENT].hold = p.slow
+        play_round(pool, t, stream.order[t], stream.tracking[t], stream.event[t])
+    tracking, event = pool.flows
+    by_hand = (tracking.dropped, event.dropped, pool.idle, pool.busy_rounds)
+    c = run(p)
+    assert by_hand == (c.tracking_dropped, c.event_dropped, c.idle, c.busy_rounds)
+    assert tracking.busy <= limits[0] and event.busy <= limits[1]

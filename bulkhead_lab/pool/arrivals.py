@@ -56,13 +56,14 @@ def arrival_stream(params: Params) -> ArrivalStream:
 def draw_stream(
     seed: int, tracking_rate: float, event_rate: float, cycle: float, rounds: int
 ) -> ArrivalStream:
-    # Draws in exactly the lesson's order: tracking's Poisson, event's Poisson, then
-    # the Fisher-Yates shuffle from the top down, all from one MINSTD generator.
-    s = seed % MODULUS
-    lam_t = tracking_rate / cycle
-    lam_e = event_rate / cycle
-    limit_t = math.exp(-lam_t)
-    limit_e = math.exp(-lam_e)
+    """The stream for these knobs, drawn in exactly the lesson's order: tracking's Poisson, event's
+    Poisson, then the Fisher-Yates shuffle from the top down, all from one MINSTD generator."""
+    # In floats, as the lesson's JavaScript computes it: every state is an integer below 2**31
+    # and every product below 2**47, so the multiplication and the remainder are exact.
+    modulus, multiplier, floor = float(MODULUS), float(MULTIPLIER), math.floor
+    s = float(seed % MODULUS)
+    limit_t = math.exp(-(tracking_rate / cycle))
+    limit_e = math.exp(-(event_rate / cycle))
     order: list[tuple[int, ...]] = []
     n_tracking: list[int] = []
     n_event: list[int] = []
@@ -71,8 +72,8 @@ def draw_stream(
         p = 1.0
         while True:  # Knuth's Poisson draw (do ... while p > L)
             k += 1
-            s = (s * MULTIPLIER) % MODULUS
-            p *= s / MODULUS
+            s = (s * multiplier) % modulus
+            p *= s / modulus
             if not p > limit_t:
                 break
         nt = k - 1
@@ -80,15 +81,15 @@ def draw_stream(
         p = 1.0
         while True:
             k += 1
-            s = (s * MULTIPLIER) % MODULUS
-            p *= s / MODULUS
+            s = (s * multiplier) % modulus
+            p *= s / modulus
             if not p > limit_e:
                 break
         ne = k - 1
         arrivals = [TRACKING] * nt + [EVENT] * ne
         for i in range(nt + ne - 1, 0, -1):
-            s = (s * MULTIPLIER) % MODULUS
-            j = math.floor(s / MODULUS * (i + 1))
+            s = (s * multiplier) % modulus
+            j = floor(s / modulus * (i + 1))
             arrivals[i], arrivals[j] = arrivals[j], arrivals[i]
         order.append(tuple(arrivals))
         n_tracking.append(nt)

@@ -67,10 +67,11 @@ def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: 
     """Round ``t``'s arrivals (``order``: their flows, shuffled) each take a slot for their flow's
     hold, within its limit and the pool's free slots, or are dropped. Returns the slots taken."""
     tracking, event = pool.flows
-    free = pool.total - tracking.busy - event.busy
+    busy_t, busy_e = tracking.busy, event.busy
+    free = pool.total - busy_t - busy_e
     at, ae = n_tracking, n_event  # everyone fits: the whole round at once ...
-    if at + ae > free or tracking.busy + at > tracking.limit or event.busy + ae > event.limit:
-        taken, room = [0, 0], [tracking.limit - tracking.busy, event.limit - event.busy]
+    if at + ae > free or busy_t + at > tracking.limit or busy_e + ae > event.limit:
+        taken, room = [0, 0], [tracking.limit - busy_t, event.limit - busy_e]
         for f in order:  # ... unless someone is refused: one at a time, in the shuffled order
             if taken[f] >= room[f]:  # its flow's limit is reached,
                 pool.idle += free  # while this many slots of the pool stand free
@@ -84,8 +85,8 @@ def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: 
         at, ae = taken
         tracking.dropped += n_tracking - at
         event.dropped += n_event - ae
-    tracking.busy += at
-    event.busy += ae
+    tracking.busy = busy_t + at
+    event.busy = busy_e + ae
     try:  # each comes free a hold later (a hold that ends after the last round never does)
         tracking.ends[t + tracking.hold] += at
     except IndexError:
@@ -151,7 +152,8 @@ def run_with_occupancy(
 
 
 def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], list[int]] | None) -> Counters:
-    """Every round of ``params``' run through :func:`lesson_pool`; ``seen`` gets each round's busy slots."""
+    """Every round of ``params``' run through :func:`lesson_pool` (what :func:`play_round` does for
+    each round, written out so ``seen`` can get each round's busy slots between its two halves)."""
     if stream is None:
         stream = arrival_stream(params)
     if stream.rounds != params.rounds:
@@ -163,10 +165,11 @@ def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], l
     for t in range(params.rounds):
         if t == start:
             event.hold = slow  # the failure: from this round on an event call holds its slot longer
-        at, ae = play_round(pool, t, order[t], n_tracking[t], n_event[t])
+        pool.free(t)  # play_round's two halves, with the occupancy read between them
         if seen is not None:  # the round's occupancy: after its frees, before its arrivals
-            seen[TRACKING].append(tracking.busy - at)
-            seen[EVENT].append(event.busy - ae)
+            seen[TRACKING].append(tracking.busy)
+            seen[EVENT].append(event.busy)
+        admit(pool, t, order[t], n_tracking[t], n_event[t])
     t_drop, e_drop = tracking.dropped, event.dropped
     return Counters(
         sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds
