@@ -57,7 +57,7 @@ from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Gradient2, Vegas
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
-from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, canonical
+from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, canonical, event_holds
 from bulkhead_lab.pool.rounds import Pool, Slots, admit
 from bulkhead_lab.validation import check_choice, check_int
 
@@ -202,8 +202,11 @@ class _Governed(Slots):
 
     def admitted(self, t: int, n: int) -> None:
         """``n`` calls were admitted at ``t`` (the slots are taken): note them for their samples."""
-        if n and self.limiter is not None and t + self.hold < len(self.done):
-            self.done[t + self.hold].append((self.hold, self.busy - n, n))
+        if n and self.limiter is not None:
+            try:  # (a call whose hold ends after the last round never completes: no sample)
+                self.done[t + self.hold].append((self.hold, self.busy - n, n))
+            except IndexError:
+                pass
 
 
 def _governed(control: FlowControl, params: Params, flow: int) -> _Governed:
@@ -222,40 +225,28 @@ def _governed(control: FlowControl, params: Params, flow: int) -> _Governed:
 
 
 class _Tracer:
-    """The per-round series of a :class:`LimitTrace`, per flow, filled as the rounds go."""
+    """The per-round series of a :class:`LimitTrace`, filled as the rounds go (in its fields' order)."""
 
     def __init__(self) -> None:
-        self.limit: tuple[list[int], list[int]] = ([], [])
-        self.inflight: tuple[list[int], list[int]] = ([], [])
-        self.baseline: tuple[list[float], list[float]] = ([], [])
-        self.dropped: tuple[list[int], list[int]] = ([], [])
+        self.rows: tuple[list[Any], ...] = tuple([] for _ in range(8))
 
-    def before_arrivals(self, flows: list[_Governed]) -> None:
+    def before_arrivals(self, tracking: _Governed, event: _Governed) -> None:
         """Each flow's limit, in-flight count and limiter baseline after the frees."""
-        for slots, limit, inflight, baseline in zip(
-            flows, self.limit, self.inflight, self.baseline, strict=True
-        ):
-            limit.append(slots.limit)
-            inflight.append(slots.busy)
-            baseline.append(0.0 if slots.limiter is None else slots.limiter.baseline)
+        rows = self.rows
+        rows[0].append(tracking.limit)
+        rows[1].append(event.limit)
+        rows[2].append(tracking.busy)
+        rows[3].append(event.busy)
+        rows[4].append(0.0 if tracking.limiter is None else tracking.limiter.baseline)
+        rows[5].append(0.0 if event.limiter is None else event.limiter.baseline)
 
-    def after_arrivals(self, counts: tuple[int, int], taken: tuple[int, int]) -> None:
+    def after_arrivals(self, refused_tracking: int, refused_event: int) -> None:
         """Each flow's arrivals refused in the round."""
-        for dropped, n, admitted in zip(self.dropped, counts, taken, strict=True):
-            dropped.append(n - admitted)
+        self.rows[6].append(refused_tracking)
+        self.rows[7].append(refused_event)
 
     def trace(self) -> LimitTrace:
-        limit, inflight, baseline, dropped = self.limit, self.inflight, self.baseline, self.dropped
-        return LimitTrace(
-            tuple(limit[0]),
-            tuple(limit[1]),
-            tuple(inflight[0]),
-            tuple(inflight[1]),
-            tuple(baseline[0]),
-            tuple(baseline[1]),
-            tuple(dropped[0]),
-            tuple(dropped[1]),
-        )
+        return LimitTrace(*(tuple(row) for row in self.rows))
 
 
 def run_pool(
@@ -284,27 +275,24 @@ def run_pool(
     pool = Pool(params.total, [flows[TRACKING], flows[EVENT]])
     governed = [slots for slots in flows if slots.limiter is not None]  # the flows whose limit moves
     timed = [slots.limiter for slots in governed if slots.limiter is not None and slots.limiter.timed]
-    slow = params.slow if params.mode == "slowdown" else params.hold_event
+    holds = event_holds(params, stop)  # an event call's hold, by the round it is admitted in
     tracer = _Tracer() if trace else None
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
     for t in range(params.rounds):
-        if t == params.start:
-            flows[EVENT].hold = slow  # the slowdown: event calls admitted from now on hold longer ...
-        if t == stop:
-            flows[EVENT].hold = params.hold_event  # ... until it stops
+        flows[EVENT].hold = holds[t]
         for limiter in timed:
             limiter.tick(t)
         for slots in governed:
             slots.complete(t)
         pool.free(t)
         if tracer is not None:
-            tracer.before_arrivals(flows)
-        counts = (n_tracking[t], n_event[t])
-        taken = admit(pool, t, order[t], *counts)
+            tracer.before_arrivals(flows[TRACKING], flows[EVENT])
+        nt, ne = n_tracking[t], n_event[t]
+        taken = admit(pool, t, order[t], nt, ne)
         for slots in governed:
             slots.admitted(t, taken[slots.flow])
         if tracer is not None:
-            tracer.after_arrivals(counts, taken)
+            tracer.after_arrivals(nt - taken[TRACKING], ne - taken[EVENT])
     t_drop, e_drop = flows[TRACKING].dropped, flows[EVENT].dropped
     counters = Counters(
         sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds

@@ -296,6 +296,7 @@ def _play(
     """Every round through lesson 000's step: the frees, the retries the draw admits, then the
     originals as in lesson 000; returns the busy slot-rounds."""
     pool = lesson_pool(params)
+    tracking, event = pool.flows
     holds = event_holds(params, setup.stop)
     rngs = (random.Random(setup.seed * 4 + 2).random, random.Random(setup.seed * 4 + 3).random)
     draw = _shared_draw if params.split is None else _split_draw
@@ -303,24 +304,26 @@ def _play(
     tokens, traced = ct.tokens, ct.rows is not None
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
     for t in range(params.rounds):
-        pool.flows[EVENT].hold = holds[t]
+        event.hold = holds[t]
         pool.free(t)
-        counts = (n_tracking[t], n_event[t])
-        due = (ct.total[t], ce.total[t])
-        if due == (0, 0):  # no retry due: lesson 000's round exactly
-            won: tuple[Won, Won] = ((0, ct.nothing, None), (0, ce.nothing, None))
-        else:  # the retries the draw lets in take their slots first (all fit) ...
-            won = draw(pool, t, counts, due, callers, rngs)
-            admit(pool, t, (), won[TRACKING][0], won[EVENT][0])
-        taken = admit(pool, t, order[t], *counts)  # ... then the originals, as in lesson 000
-        for f in (TRACKING, EVENT):
-            retries, lost, where = won[f]
-            if taken[f] < counts[f] or retries < due[f]:
-                callers[f].refuse(t, counts[f] - taken[f], lost, where)
-            if tokens:  # their responses arrive a hold later
-                callers[f].ledger.served(t + pool.flows[f].hold, taken[f], retries)
-            if traced:
-                callers[f].note(t, counts[f] + due[f], due[f], taken[f] + retries)
+        nt, ne, mt, me = n_tracking[t], n_event[t], ct.total[t], ce.total[t]
+        if mt or me:  # the retries the draw lets in take their slots first (all fit) ...
+            won_t, won_e = draw(pool, t, (nt, ne), (mt, me), callers, rngs)
+            admit(pool, t, (), won_t[0], won_e[0])
+        else:  # (no retry due: lesson 000's round exactly)
+            won_t, won_e = (0, ct.nothing, None), (0, ce.nothing, None)
+        at, ae = admit(pool, t, order[t], nt, ne)  # ... then the originals, as in lesson 000
+        wt, we = won_t[0], won_e[0]
+        if at < nt or wt < mt:
+            ct.refuse(t, nt - at, won_t[1], won_t[2])
+        if ae < ne or we < me:
+            ce.refuse(t, ne - ae, won_e[1], won_e[2])
+        if tokens:  # their responses arrive a hold later
+            ct.ledger.served(t + tracking.hold, at, wt)
+            ce.ledger.served(t + event.hold, ae, we)
+        if traced:
+            ct.note(t, nt + mt, mt, at + wt)
+            ce.note(t, ne + me, me, ae + we)
     return pool.busy_rounds
 
 
