@@ -9,14 +9,13 @@ of :func:`bulkhead_lab.pool.rounds.run`, exactly (``tests/test_sweep.py`` checks
 Why this module keeps its own round loop instead of :func:`bulkhead_lab.pool.rounds.play_round`:
 a compartment holds one flow, so its round is a few integer operations on local names, with
 no shuffled order to walk (the ``idle`` counter is rebuilt afterwards from the compartments'
-free slots). Both compartments of 24/8 on the slowdown day cost 11.9 million instructions
-(valgrind) against 33.3 million for the shared step's run of that split, which keeps its
-state on :class:`~bulkhead_lab.pool.rounds.Slots` objects and walks the order whenever
-anyone is refused; and a hold or day slider reruns only one side of each split. Notebook
-02's hold and day sliders rerun up to 31 compartments on two days when they move to a new
-value: ``benchmarks/bench_views.py`` prints those "new value" moves, which the shared step
-would make about five times dearer (``tests/test_sweep.py`` pins that both give the same
-counters).
+free slots); both compartments of 24/8 on the slowdown day cost 11.9 million instructions
+(valgrind) against 33.3 million for the shared step's run of that split, and a hold or day
+slider reruns only one side of each split. Measured as ``benchmarks/bench_views.py`` moves
+notebook 02's trade-off panel to new values (median kernel time, one machine): hold_event
+107 ms with this sweep against 495 ms with every split run by the shared step, hold_tracking
+187 against 596 ms, slow 127 against 307 ms. ``tests/test_sweep.py`` pins that both give the
+same counters.
 
 Its memos (the compartments, each stream's :class:`RoundOrder`, the sweeps) are declared
 here; the module is kept apart from the model so ``reproduce`` does not pay for it at start-up.
