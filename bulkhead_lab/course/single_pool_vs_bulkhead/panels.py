@@ -2,7 +2,7 @@
 
 Every panel is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over the model's sliders
 (:mod:`bulkhead_lab.course.ui.controls`); its values reach the views as a
-:class:`~bulkhead_lab.pool.model.Params`, so ``panel.set(split=None)`` is the single pool.
+:class:`~bulkhead_lab.pool.params.Params`, so ``panel.set(split=None)`` is the single pool.
 """
 
 from __future__ import annotations
