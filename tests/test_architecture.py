@@ -14,12 +14,6 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "bulkhead_lab"
 MAX_LINES = 450
 MAX_FUNCTION_LINES = 60
-# The live side's long functions, shortened on another branch (issue 17): flip these when it lands.
-LIVE_LONG_FUNCTIONS = (
-    "bulkhead_lab.live.orders.load",
-    "bulkhead_lab.live.orders.steady",
-    "bulkhead_lab.live.placement.batch",
-)
 # The model side: everything but the live services, the notebooks' course side and the command line.
 IMPURE = ("bulkhead_lab.live", "bulkhead_lab.course", "bulkhead_lab.cli", "bulkhead_lab.__main__")
 PRESENTATION_LIBRARIES = ("pandas", "matplotlib", "ipywidgets", "IPython", "aiohttp", "numpy")
@@ -97,18 +91,7 @@ def _long_functions(name: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            m,
-            marks=pytest.mark.xfail(strict=True, reason="issue 17: live side, another branch"),
-        )
-        if m in LIVE_LONG_FUNCTIONS
-        else m
-        for m in sorted(MODULES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_function_is_over_60_lines(name: str) -> None:
     assert _long_functions(name) == [], f"{name}: {', '.join(_long_functions(name))}"
 
@@ -150,19 +133,3 @@ def test_a_notebook_reaches_what_it_shows_through_its_own_course_package(noteboo
     imported = set(re.findall(r"^from bulkhead_lab\.course\.(\w+) import", code, re.M))
     assert imported == {topic}, f"{notebook.name} imports course packages {imported}"
     assert not re.search(r"^from bulkhead_lab\.course import", code, re.M)
-
-
-MAX_FUNCTION_LINES = 60
-LIVE = sorted(m for m in MODULES if m.startswith("bulkhead_lab.live"))
-
-
-@pytest.mark.parametrize("name", LIVE)
-def test_no_function_on_the_live_side_is_over_60_lines(name: str) -> None:
-    tree = ast.parse(MODULES[name].read_text())
-    long = [
-        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"  # type: ignore[operator]
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES  # type: ignore[operator]
-    ]
-    assert not long, f"{name}: {', '.join(long)}"

@@ -31,7 +31,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple
 
 import aiohttp
 
@@ -324,8 +324,8 @@ class PoolsReading:
     @classmethod
     def read(cls, answer: Mapping[str, Any]) -> PoolsReading:
         return cls(
-            variant=cast(Variant, check_choice("variant", answer.get("variant"), ALL_VARIANTS)),
-            pool_rule=cast(PoolRule, check_choice("pool_rule", answer.get("pool_rule"), POOL_RULES)),
+            variant=check_choice("variant", answer.get("variant"), ALL_VARIANTS),
+            pool_rule=check_choice("pool_rule", answer.get("pool_rule"), POOL_RULES),
             payment=PoolStats(**answer["payment"]),
             inventory=PoolStats(**answer["inventory"]),
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Literal, cast, get_args
+from typing import Literal, get_args
 
 import aiohttp
 
@@ -76,7 +76,7 @@ def check_placement(placement: object, notif: object, cat: object) -> tuple[Plac
     Under ``single`` the one pool has ``notif + cat`` connections, so their sum is bounded
     too, and the message names both (not the pool's ``limit``, which the caller never typed).
     """
-    p = cast(Placement, check_choice("placement", placement, PLACEMENTS))
+    p = check_choice("placement", placement, PLACEMENTS)
     n = check_int("notif", notif, 1, MAX_POOL_SLOTS)
     c = check_int("cat", cat, 1, MAX_POOL_SLOTS)
     if p == "single" and n + c > MAX_POOL_SLOTS:
