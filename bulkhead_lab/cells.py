@@ -5,7 +5,8 @@ cells a learner reads, runs and may change. A cell whose first line is
 
     #@save bulkhead_lab/pool/rounds.py
 
-is exported, as written, into that module, between the module's markers
+(or ``# @save ...``, as ruff format writes it) is exported, as written, into that module,
+between the module's markers
 
     # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
     ...
@@ -30,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
-SAVE = re.compile(r"^#@save (bulkhead_lab/[\w/]+\.py)\s*$")
+SAVE = re.compile(r"^# ?@save (bulkhead_lab/[\w/]+\.py)\s*$")  # ruff format writes "# @save"
 BEGIN = "# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`"
 END = "# <<< saved cells"
 SECTION = re.compile(r"^## (\d+\.\s.*)$", re.M)
@@ -80,7 +81,8 @@ def exported(module_text: str, cells: list[SavedCell], target: str) -> str:
         raise ValueError(f"{target} must hold the saved-cells markers once each:\n{BEGIN}\n{END}")
     head, _, tail = module_text.partition(BEGIN)
     _, _, tail = tail.partition(END)
-    return f"{head}{BEGIN}\n{region(cells)}\n{END}{tail}"
+    # two blank lines before the end marker: what ruff format leaves after a top-level def or class
+    return f"{head}{BEGIN}\n{region(cells)}\n\n\n{END}{tail}"
 
 
 def plan(repo: Path = REPO) -> dict[Path, tuple[str, str]]:

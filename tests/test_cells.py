@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,7 +41,7 @@ def repo(tmp_path: Path) -> Path:
             ("code", "#@save bulkhead_lab/demo.py\ndef one() -> int:\n    return 1\n"),
             ("code", "one()"),
             ("markdown", "## 2. Second\n"),
-            ("code", "#@save bulkhead_lab/demo.py\n\ndef two() -> int:\n    return 2\n"),
+            ("code", "# @save bulkhead_lab/demo.py\n\ndef two() -> int:\n    return 2\n"),  # as ruff has it
         ],
     )
     module = f'"""Demo."""\n\nimport math\n\n{cells.BEGIN}\nstale\n{cells.END}\n\nTAIL = 1\n'
@@ -55,7 +57,7 @@ def test_a_saved_cell_lands_between_the_markers_with_where_it_is_defined(repo: P
     region = want.split(cells.BEGIN + "\n")[1].split(cells.END)[0]
     assert region == (
         "# Defined in notebooks/02_demo.ipynb, section 1. First\ndef one() -> int:\n    return 1\n\n\n"
-        "# Defined in notebooks/02_demo.ipynb, section 2. Second\ndef two() -> int:\n    return 2\n"
+        "# Defined in notebooks/02_demo.ipynb, section 2. Second\ndef two() -> int:\n    return 2\n\n\n"
     )
 
 
@@ -77,3 +79,16 @@ def test_a_cell_saved_to_a_missing_module_is_refused(repo: Path) -> None:
     (repo / "bulkhead_lab" / "demo.py").unlink()
     with pytest.raises(ValueError, match="which does not exist"):
         cells.plan(repo)
+
+
+def test_an_exported_module_is_as_ruff_format_leaves_it(repo: Path, tmp_path: Path) -> None:
+    """The cells end in a def, the module goes on below the end marker: no blank line for ruff to add."""
+    target = repo / "bulkhead_lab" / "demo.py"
+    target.write_text(cells.plan(repo)[target][1].replace("import math\n", ""))
+    ruff = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--diff", "--no-cache", str(target)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
