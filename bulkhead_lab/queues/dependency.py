@@ -1,0 +1,85 @@
+"""The dependency at work: its workers, its queue, and what it drops (notebook 07, section 2).
+
+:class:`Server` is a :class:`~bulkhead_lab.queues.settings.Dependency` running, one round at a
+time. :meth:`Server.finish` frees the workers whose calls end now; :meth:`Server.serve` lets the
+free workers take waiting calls (oldest or newest first), dropping those that waited too long
+(CoDel) or whose caller's deadline rules them out, then starts, queues or refuses the round's new
+calls. The dependency never knows whether a caller still waits: a call whose caller has gone is
+served all the same unless a rule drops it. That is the work a storm wastes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from bulkhead_lab.queues.calls import Call
+from bulkhead_lab.queues.settings import Dependency
+
+
+# fmt: off
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+class Server:
+    """A dependency at work: ``workers`` calls in service, the others in its queue."""
+
+    def __init__(self, dependency: Dependency, rounds: int, longest: int) -> None:
+        self.settings = dependency
+        self.queue: deque[Call] = deque()
+        self.busy = 0  # workers serving a call
+        self.ends: list[list[Call]] = [[] for _ in range(rounds + longest + 1)]  # by the round they end
+        self.emptied = 0  # the last round its queue was empty
+        self.strict = dependency.deadline != "ignored" or dependency.codel is not None  # it drops calls
+
+    def finish(self, t: int) -> list[Call]:
+        """The calls whose service ends in round ``t``: their workers are free again."""
+        done = self.ends[t]
+        self.busy -= len(done)
+        return done
+
+    def serve(self, t: int, calls: list[Call], service: int) -> tuple[list[Call], list[Call]]:
+        """Round ``t``: free workers take waiting calls, then ``calls`` start, wait or are refused.
+        A call started now takes ``service`` rounds. Returns (refused, dropped)."""
+        d, queue = self.settings, self.queue
+        dropped: list[Call] = []
+        refused: list[Call] = []
+        if not calls and not queue:
+            self.emptied = t
+            return refused, dropped
+        forming = bool(queue) and t - self.emptied > d.interval  # a queue has stood a while
+        newest = d.order == "lifo" or (d.order == "adaptive lifo" and forming)
+        ends, strict = self.ends[t + service], self.strict
+        while self.busy < d.workers and queue:
+            call = queue.pop() if newest else queue.popleft()
+            if strict and not self.may_start(call, t, service):
+                dropped.append(call)
+                continue
+            self.busy += 1
+            ends.append(call)  # it ends ``service`` rounds from now
+        for call in calls:
+            call.sent = call.queued = t
+            if self.busy < d.workers and not queue:
+                if strict and not self.may_start(call, t, service):
+                    dropped.append(call)
+                    continue
+                self.busy += 1
+                ends.append(call)
+            elif d.queue is None or len(queue) < d.queue:
+                queue.append(call)
+            else:
+                refused.append(call)  # the queue is full: refused at once
+        if not queue:
+            self.emptied = t
+        return refused, dropped
+
+    def may_start(self, call: Call, t: int, service: int) -> bool:
+        """May a worker start ``call`` in round ``t``? Not if a rule of the dependency drops it."""
+        d = self.settings
+        if d.deadline == "expired" and t >= call.deadline:
+            return False  # its caller has already given up
+        if d.deadline == "cannot finish" and t + service > call.deadline:
+            return False  # its caller would give up before it is done
+        if d.codel is not None and t > call.queued:
+            stood = t - self.emptied > d.codel.interval  # not empty once in the last interval
+            return t - call.queued <= (d.codel.target if stood else d.codel.interval)
+        return True
+# <<< saved cells
+# fmt: on

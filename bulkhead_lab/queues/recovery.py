@@ -1,0 +1,83 @@
+"""How long the storm outlives its trigger: goodput against the healthy day's, after the slowdown ends.
+
+The healthy day is the same setup with no trigger (same arrivals, callers and fixes). Goodput is
+*back* from round ``r`` when, over the ``window`` rounds from ``r``, the calls answered in time
+are at least ``share`` of the healthy day's in the same rounds. :func:`recovery` is the first such
+``r`` from the slowdown's end, minus that end (``None``: never in the run); :func:`collapse` is the
+first such window from the slowdown's start where goodput is *not* back (``None``: it never fell).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+
+from bulkhead_lab.queues.rounds import QueueRun, Trace, kept_run
+from bulkhead_lab.queues.settings import Setup, Slowdown
+from bulkhead_lab.validation import check_int, check_real, fail
+
+WINDOW = 20  # rounds (200 ms) a recovery is judged over
+SHARE = 0.5  # "back": at least half the healthy day's goodput
+
+
+def _back(trace: Trace, healthy: Trace, window: int, share: float) -> list[bool]:
+    """For each round ``r`` with a full window after it: is goodput back over ``r .. r + window - 1``?"""
+    check_int("window", window, 1, trace.rounds)
+    check_real("share", share, 0.0, 1.0)
+    if healthy.rounds != trace.rounds:
+        raise fail("healthy", f"{healthy.rounds} rounds", f"a run of {trace.rounds} rounds")
+    got, want = [0, *accumulate(trace.goodput)], [0, *accumulate(healthy.goodput)]
+    return [
+        got[r + window] - got[r] >= share * (want[r + window] - want[r])
+        for r in range(trace.rounds - window + 1)
+    ]
+
+
+def recovery(
+    trace: Trace, healthy: Trace, stop: int, window: int = WINDOW, share: float = SHARE
+) -> int | None:
+    """Rounds from ``stop`` (the trigger's end) until goodput is back; ``None``: not in the run."""
+    back = _back(trace, healthy, window, share)
+    check_int("stop", stop, 0, trace.rounds)
+    return next((r - stop for r in range(stop, len(back)) if back[r]), None)
+
+
+def collapse(
+    trace: Trace, healthy: Trace, start: int, stop: int, window: int = WINDOW, share: float = SHARE
+) -> int | None:
+    """The first round of ``start .. stop - 1`` (the trigger) from which goodput is not back."""
+    back = _back(trace, healthy, window, share)
+    check_int("start", start, 0, trace.rounds)
+    return next((r for r in range(start, min(stop, len(back))) if not back[r]), None)
+
+
+@dataclass(frozen=True)
+class Storm:
+    """One setup through its slowdown and on the healthy day, and what the slowdown cost."""
+
+    run: QueueRun
+    healthy: QueueRun
+    trigger: Slowdown
+    fell: int | None  # the first round of the trigger from which goodput was under half (None: never)
+    recovery: int | None  # rounds after the trigger's end until it was back (None: not in the run)
+
+    @property
+    def below_half(self) -> int | None:
+        """Rounds goodput stayed under half, from its fall to its recovery (None: to the run's end)."""
+        if self.fell is None:
+            return 0
+        return None if self.recovery is None else self.trigger.stop + self.recovery - self.fell
+
+    def after(self, name: str) -> int:
+        """One series summed from the trigger's end to the run's end."""
+        return self.run.trace.total(name, self.trigger.stop)
+
+
+def storm(setup: Setup, window: int = WINDOW, share: float = SHARE) -> Storm:
+    """``setup`` through its slowdown, beside its healthy day (``setup.trigger`` must be a slowdown)."""
+    if setup.trigger is None:
+        raise fail("trigger", None, "a Slowdown (a storm needs a trigger)")
+    sick, healthy, slow = kept_run(setup), kept_run(setup.healthy), setup.trigger
+    fell = collapse(sick.trace, healthy.trace, slow.start, slow.stop, window, share)
+    back = recovery(sick.trace, healthy.trace, slow.stop, window, share)
+    return Storm(sick, healthy, slow, fell, back)

@@ -1,0 +1,142 @@
+"""The storm that stays: with no fix it outlives its trigger (retries keep the load above what the
+healed dependency serves, and its queue full of abandoned work); each fix ends it; the timeouts'
+arithmetic (Little's Law) against the model; adaptive limits finding the knee."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from bulkhead_lab.queues import limits, timeouts
+from bulkhead_lab.queues.fixes import FIXES, TABLE, with_fix
+from bulkhead_lab.queues.recovery import collapse, recovery, storm
+from bulkhead_lab.queues.rounds import SERIES, Trace, arrivals, kept_run, run
+from bulkhead_lab.queues.settings import Callers, Dependency, Setup
+
+DEFAULT = Setup()
+
+
+def _trace(goodput: list[int]) -> Trace:
+    zeros = tuple(0 for _ in goodput)
+    return Trace(**{name: tuple(goodput) if name == "goodput" else zeros for name in SERIES})
+
+
+def test_recovery_is_the_first_window_after_the_trigger_back_to_a_share_of_the_healthy_day() -> None:
+    sick, healthy = _trace([1, 1, 0, 0, 0, 0, 1, 1, 1, 1]), _trace([1] * 10)
+    # window 2, share 0.75: a window needs both its rounds answered. From round 3: windows 3-4 and
+    # 4-5 have none, 5-6 has one, 6-7 two: back 3 rounds after the end.
+    assert recovery(sick, healthy, stop=3, window=2, share=0.75) == 3
+    assert collapse(sick, healthy, start=0, stop=3, window=2, share=0.75) == 1  # rounds 1-2: one of two
+    assert recovery(_trace([0] * 10), healthy, stop=3, window=2) is None
+
+
+def test_with_no_fix_the_storm_outlives_its_trigger_to_the_end_of_the_run() -> None:
+    s = storm(DEFAULT)
+    assert s.fell is not None and s.fell < s.trigger.stop
+    assert s.recovery is None and s.below_half is None
+    trace, stop = s.run.trace, s.trigger.stop
+    assert trace.total("goodput", stop + 100) == 0  # nothing answered in time, ever again
+    assert trace.total("wasted", stop) == trace.total("served", stop)  # every call served, for no one
+    capacity = DEFAULT.dependency.capacity * (trace.rounds - stop)
+    assert trace.total("offered", stop) > 1.5 * capacity  # retries hold the load above what it serves
+    assert trace.queue[-1] > trace.queue[stop] > 0  # and the queue of abandoned work grows
+
+
+def test_the_healthy_day_answers_every_request_in_time_with_no_fix() -> None:
+    healthy = kept_run(DEFAULT.healthy).trace
+    requests = sum(arrivals(DEFAULT.rate, DEFAULT.rounds, DEFAULT.seed))
+    assert healthy.total("goodput") >= 0.99 * requests and healthy.total("wasted") == 0
+
+
+@pytest.mark.parametrize("fix", [f for f in TABLE if f != "no fix"])
+def test_each_fix_ends_the_storm_within_the_run(fix) -> None:
+    s = storm(with_fix(DEFAULT, fix))
+    assert s.recovery is not None, fix
+    after = s.run.trace.total("goodput", s.trigger.stop + s.recovery)
+    healthy = s.healthy.trace.total("goodput", s.trigger.stop + s.recovery)
+    assert after >= 0.9 * healthy
+
+
+def test_dropping_only_expired_work_does_not_end_the_storm_under_fifo() -> None:
+    # the oldest call still in time is always the next one served: it finishes after its deadline
+    s = storm(with_fix(DEFAULT, "drop expired"))
+    assert s.recovery is None and s.after("goodput") < 0.01 * s.healthy.trace.total("goodput", 1500)
+
+
+def test_fixes_that_shed_work_at_the_dependency_waste_none_after_the_trigger() -> None:
+    for fix in ("deadline drop", "CoDel"):
+        assert storm(with_fix(DEFAULT, fix)).after("wasted") == 0, fix
+
+
+def test_a_fix_keeps_what_the_setup_already_chose() -> None:
+    chosen = DEFAULT.with_(dependency=Dependency(queue=5))
+    assert with_fix(chosen, "bounded queue").dependency.queue == 5
+    assert with_fix(DEFAULT, "bounded queue").dependency.queue == 20
+    assert [with_fix(DEFAULT, f) for f in FIXES].count(DEFAULT) == 1  # only "no fix" changes nothing
+
+
+def test_a_queue_longer_than_the_timeout_allows_keeps_the_storm() -> None:
+    # at a 30-round timeout, 32 calls may wait (24 rounds of service ahead): bound 32 recovers,
+    # 40 (30 rounds of waiting, then 6 of service) never does
+    assert timeouts.longest_queue(DEFAULT.dependency, 30) == 32
+    short, long = (storm(DEFAULT.with_(dependency=Dependency(queue=q))) for q in (32, 40))
+    assert short.recovery is not None and long.recovery is None
+
+
+def test_occupancy_is_rate_times_the_shorter_of_latency_and_timeout() -> None:
+    assert timeouts.occupancy(0.9722, 22, 10) == pytest.approx(9.722)
+    assert timeouts.occupancy(0.9722, 6, 30) == pytest.approx(5.8332)
+    requests = arrivals(97.22, 4000, DEFAULT.seed)
+    realised = sum(requests[timeouts.WARM_UP :]) / (4000 - timeouts.WARM_UP)
+    for latency, timeout in ((6, 30), (22, 10), (22, 30), (22, 5)):
+        simulated = timeouts.held(97.22, latency, timeout)
+        assert simulated == pytest.approx(realised * min(latency, timeout), rel=0.01), (latency, timeout)
+
+
+def test_a_queued_calls_latency_is_its_share_of_the_work_ahead_then_its_own() -> None:
+    d = Dependency()  # 8 workers, 6 rounds: one frees every 0.75 rounds
+    assert timeouts.queued_latency(d, 0) == pytest.approx(6.75)
+    assert timeouts.queued_latency(d, 31) == pytest.approx(30.0)
+    assert timeouts.longest_queue(d, 6) == 0 and timeouts.longest_queue(d, 5) == 0
+
+
+def test_latency_bends_at_the_knee() -> None:
+    d = Dependency()
+    assert [limits.latency_at(d, n) for n in (1, 8, 16, 24)] == [6, 6, 12, 18]
+
+
+def test_under_overload_vegas_finds_the_knee_where_too_high_a_fixed_limit_collapses() -> None:
+    runs = {name: limits.overload(name).trace for name in limits.LIMITS}
+    good = {name: trace.total("goodput") for name, trace in runs.items()}
+    most = DEFAULT.dependency.capacity * DEFAULT.rounds  # what 8 workers can answer in the run
+    assert good["Vegas"] >= 0.99 * most and good["fixed at the knee (8)"] >= 0.9 * most
+    assert good["fixed, too high (200)"] < 0.1 * most
+    vegas = statistics.median(runs["Vegas"].limit[1000:])
+    assert (
+        DEFAULT.dependency.workers
+        <= vegas
+        <= DEFAULT.dependency.workers + timeouts.longest_queue(DEFAULT.dependency, DEFAULT.callers.timeout)
+    )
+
+
+def test_gradient2s_baseline_follows_the_latency_up_to_its_ceiling() -> None:
+    trace = limits.overload("Gradient2").trace
+    assert max(trace.limit) == 200 and trace.total("goodput") < 0.1 * trace.total("offered")
+
+
+def test_a_run_is_the_same_every_time_and_a_cell_may_play_the_dependency() -> None:
+    setup = DEFAULT.with_(callers=Callers(timeout=20))
+    assert run(setup) == run(setup) == kept_run(setup)
+
+    from bulkhead_lab.queues.dependency import Server
+
+    class Lifo(Server):
+        """a learner's edit: always the newest first"""
+
+        def serve(self, t, calls, service):  # type: ignore[no-untyped-def]
+            self.settings = Dependency(order="lifo")
+            return super().serve(t, calls, service)
+
+    assert storm(DEFAULT).recovery is None
+    assert recovery(run(DEFAULT, Lifo).trace, kept_run(DEFAULT.healthy).trace, 1500) is not None
