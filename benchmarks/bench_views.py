@@ -37,6 +37,7 @@ from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02  # noqa: E402
+from bulkhead_lab.course.timeouts_and_queues import panels as panels07  # noqa: E402
 from bulkhead_lab.course.ui.panel import SliderView  # noqa: E402
 
 GOAL_MS = 40.0
@@ -138,6 +139,18 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "jitter": (("full", "equal"), ["none", "decorrelated", "at once"]),
             "budget": (("none", "5%"), ["10% (SRE)", "20%, at least 3 (Envoy)", "30%", "50%", "AWS quota"]),
             "stop": ((2000, 2100), [2200, 2300, 2400, 1900, 1800, 1700, 2500, 2600, 1600, 2700, 1500]),
+        },
+    ),
+    # Notebook 07: the storm's panel, each slider over a few of its values (the fix's six in all).
+    "07 storm": (
+        panels07.storm_panel,
+        {
+            "rate": ((97.22, 110.0), [120.0, 130.0, 80.0, 60.0]),
+            "timeout": ((30, 35), [40, 45, 50, 25, 20, 15, 55, 60, 10]),
+            "bound": (("no bound", "20"), ["32", "40", "10", "5", "80"]),
+            "attempts": ((3, 4), [2, 5, 1]),
+            "budget": (("none", "10% (SRE)"), ["5%", "20%"]),
+            "fix": (("no fix", "CoDel"), ["drop expired", "deadline drop", "adaptive LIFO", "bulkhead"]),
         },
     ),
 }

@@ -18,6 +18,21 @@ from bulkhead_lab.queues.settings import Dependency
 
 # fmt: off
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/07_timeouts_and_queues.ipynb, section 2. The storm that stays
+def may_start(d: Dependency, call: Call, t: int, service: int, emptied: int) -> bool:
+    """May a worker of ``d`` start ``call`` in round ``t``? Not if one of its rules drops it.
+    ``service``: how long the call would take; ``emptied``: the last round the queue was empty."""
+    if d.deadline == "expired" and t >= call.deadline:
+        return False  # its caller has already given up
+    if d.deadline == "cannot finish" and t + service > call.deadline:
+        return False  # its caller would give up before it is done
+    if d.codel is not None and t > call.queued:
+        stood = t - emptied > d.codel.interval  # the queue has not been empty for an interval
+        return t - call.queued <= (d.codel.target if stood else d.codel.interval)
+    return True
+
+
+# Defined in notebooks/07_timeouts_and_queues.ipynb, section 2. The storm that stays
 class Server:
     """A dependency at work: ``workers`` calls in service, the others in its queue."""
 
@@ -38,48 +53,31 @@ class Server:
     def serve(self, t: int, calls: list[Call], service: int) -> tuple[list[Call], list[Call]]:
         """Round ``t``: free workers take waiting calls, then ``calls`` start, wait or are refused.
         A call started now takes ``service`` rounds. Returns (refused, dropped)."""
-        d, queue = self.settings, self.queue
-        dropped: list[Call] = []
+        d, queue, ends = self.settings, self.queue, self.ends[t + service]
         refused: list[Call] = []
-        if not calls and not queue:
-            self.emptied = t
-            return refused, dropped
-        forming = bool(queue) and t - self.emptied > d.interval  # a queue has stood a while
-        newest = d.order == "lifo" or (d.order == "adaptive lifo" and forming)
-        ends, strict = self.ends[t + service], self.strict
+        dropped: list[Call] = []
+        newest = d.order == "lifo" or (d.order == "adaptive lifo" and t - self.emptied > d.interval)
         while self.busy < d.workers and queue:
             call = queue.pop() if newest else queue.popleft()
-            if strict and not self.may_start(call, t, service):
+            if self.strict and not may_start(d, call, t, service, self.emptied):
                 dropped.append(call)
-                continue
-            self.busy += 1
-            ends.append(call)  # it ends ``service`` rounds from now
+            else:
+                self.busy += 1
+                ends.append(call)  # it ends ``service`` rounds from now
         for call in calls:
             call.sent = call.queued = t
             if self.busy < d.workers and not queue:
-                if strict and not self.may_start(call, t, service):
+                if self.strict and not may_start(d, call, t, service, self.emptied):
                     dropped.append(call)
-                    continue
-                self.busy += 1
-                ends.append(call)
+                else:
+                    self.busy += 1
+                    ends.append(call)
             elif d.queue is None or len(queue) < d.queue:
                 queue.append(call)
             else:
-                refused.append(call)  # the queue is full: refused at once
+                refused.append(call)  # its queue is full: refused at once
         if not queue:
             self.emptied = t
         return refused, dropped
-
-    def may_start(self, call: Call, t: int, service: int) -> bool:
-        """May a worker start ``call`` in round ``t``? Not if a rule of the dependency drops it."""
-        d = self.settings
-        if d.deadline == "expired" and t >= call.deadline:
-            return False  # its caller has already given up
-        if d.deadline == "cannot finish" and t + service > call.deadline:
-            return False  # its caller would give up before it is done
-        if d.codel is not None and t > call.queued:
-            stood = t - self.emptied > d.codel.interval  # not empty once in the last interval
-            return t - call.queued <= (d.codel.target if stood else d.codel.interval)
-        return True
 # <<< saved cells
 # fmt: on

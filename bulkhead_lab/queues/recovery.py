@@ -1,6 +1,8 @@
 """How long the storm outlives its trigger: goodput against the healthy day's, after the slowdown ends.
 
-The healthy day is the same setup with no trigger (same arrivals, callers and fixes). Goodput is
+The healthy day is :attr:`~bulkhead_lab.queues.settings.Setup.reference`: the same requests with no
+slowdown and no fix, the dependency and callers as they are by default (so every fix of one load is
+measured against one day, kept once). Goodput is
 *back* from round ``r`` when, over the ``window`` rounds from ``r``, the calls answered in time
 are at least ``share`` of the healthy day's in the same rounds. :func:`recovery` is the first such
 ``r`` from the slowdown's end, minus that end (``None``: never in the run); :func:`collapse` is the
@@ -12,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from bulkhead_lab.queues.rounds import QueueRun, Trace, kept_run
+from bulkhead_lab.queues.callers import Clients
+from bulkhead_lab.queues.dependency import Server
+from bulkhead_lab.queues.rounds import QueueRun, Trace, kept_run, run
 from bulkhead_lab.queues.settings import Setup, Slowdown
 from bulkhead_lab.validation import check_int, check_real, fail
 
@@ -73,11 +77,21 @@ class Storm:
         return self.run.trace.total(name, self.trigger.stop)
 
 
-def storm(setup: Setup, window: int = WINDOW, share: float = SHARE) -> Storm:
-    """``setup`` through its slowdown, beside its healthy day (``setup.trigger`` must be a slowdown)."""
+def storm(
+    setup: Setup,
+    window: int = WINDOW,
+    share: float = SHARE,
+    *,
+    server: type[Server] = Server,
+    clients: type[Clients] = Clients,
+) -> Storm:
+    """``setup`` through its slowdown, beside the healthy day (``setup.trigger`` must be a slowdown);
+    ``server`` and ``clients`` play the dependency and the callers (kept runs: the package's own)."""
     if setup.trigger is None:
         raise fail("trigger", None, "a Slowdown (a storm needs a trigger)")
-    sick, healthy, slow = kept_run(setup), kept_run(setup.healthy), setup.trigger
+    own = server is Server and clients is Clients
+    sick, healthy = kept_run(setup) if own else run(setup, server, clients), kept_run(setup.reference)
+    slow = setup.trigger
     fell = collapse(sick.trace, healthy.trace, slow.start, slow.stop, window, share)
     back = recovery(sick.trace, healthy.trace, slow.stop, window, share)
     return Storm(sick, healthy, slow, fell, back)

@@ -192,8 +192,14 @@ class Setup:
 
     @property
     def healthy(self) -> Setup:
-        """The same run with no trigger: the healthy day's."""
+        """The same run with no trigger."""
         return self.with_(trigger=None)
+
+    @property
+    def reference(self) -> Setup:
+        """The healthy day a storm is measured against: the same requests, no slowdown, and the
+        dependency and callers as they are with no fix (the defaults)."""
+        return Setup(trigger=None, rate=self.rate, rounds=self.rounds, seed=self.seed, arrivals=self.arrivals)
 
     @property
     def per_round(self) -> float:

@@ -1,0 +1,1 @@
+"""Notebook 07 · Timeouts, queues and the storm that stays."""

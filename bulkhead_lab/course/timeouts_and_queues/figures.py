@@ -1,0 +1,120 @@
+"""Notebook 07's figures: the storm over time (offered load, goodput, wasted work, the queue, the
+slowdown shaded), and the limits at the dependency's knee (numbers in from :mod:`.views`).
+
+Colours are :mod:`bulkhead_lab.course.ui.style`'s, one meaning each: the event flow's calls orange,
+the work wasted and the slowdown vermillion, calls waiting sky blue, capacity and limits black,
+requests and the healthy day grey, goodput the further series' green.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure
+
+from bulkhead_lab.course.timeouts_and_queues.views import StormView
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, IDLE, LIMIT, NEUTRAL, REFUSED, figure
+from bulkhead_lab.pool.model import CYCLE
+from bulkhead_lab.queues import limits, timeouts
+from bulkhead_lab.queues.rounds import QueueRun
+from bulkhead_lab.queues.settings import Dependency
+
+LINES: dict[str, dict[str, Any]] = {
+    "requests": {"color": NEUTRAL, "linestyle": ":", "linewidth": 1.5, "label": "new requests"},
+    "healthy goodput": {"color": NEUTRAL, "linewidth": 1, "label": "goodput, healthy day"},
+    "offered": {"color": EVENT, "linewidth": 2, "label": "offered: requests + retries"},
+    "goodput": {"color": EXTRA[0], "linewidth": 2, "label": "goodput: answered in time"},
+    "wasted": {"color": REFUSED, "linewidth": 1.5, "label": "wasted: served for no one"},
+}
+
+
+class StormFigure(KeptFigure):
+    """Calls/s over the run (top) and the calls waiting in the dependency's queue (bottom), the
+    slowdown shaded. Kept by the panel: the lines and the title move; the frame is drawn again when
+    a scale steps."""
+
+    def __init__(self) -> None:
+        super().__init__(10, 5.4, left=0.08, right=0.74, top=0.9, bottom=0.1, hspace=0.12)
+        self._start: tuple[float, float] | None = None
+
+    def _layout(self, view: StormView) -> None:
+        fig = self.rebuild()
+        self._calls, self._queue = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        self._lines = {k: self._calls.plot([], [], **style)[0] for k, style in LINES.items()}
+        capacity = view.storm.run.setup.dependency.capacity * CYCLE
+        self._calls.axhline(capacity, color=LIMIT, linestyle="--", linewidth=1, label="what it serves")
+        (self._waiting,) = self._queue.plot([], [], color=IDLE, linewidth=2, label="calls in its queue")
+        slow = view.storm.trigger
+        self._start = (slow.start / CYCLE, slow.stop / CYCLE)
+        for ax in (self._calls, self._queue):
+            ax.axvspan(*self._start, color=FAILURE, alpha=0.12, linewidth=0, label="the slowdown")
+            ax.set_xlim(0, view.time[-1] + view.time[1])
+        self._calls.set_ylabel("calls/s")
+        self._queue.set_ylabel("calls waiting")
+        self._queue.set_xlabel("time (s)")
+        self._calls.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+        self._queue.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+        self._title = moving_title(self._calls, fontsize="large")
+
+    def update(self, view: StormView) -> StormFigure:
+        slow = view.storm.trigger
+        if self._start != (slow.start / CYCLE, slow.stop / CYCLE):
+            self._layout(view)
+        for key, line in self._lines.items():
+            line.set_data(view.time, view.series[key])
+        self._waiting.set_data(view.time, view.series["queue"])
+        top = max(max(view.series["offered"]), view.storm.run.setup.dependency.capacity * CYCLE)
+        self._calls.set_ylim(0, nice_ceiling(top * 1.05))
+        self._queue.set_ylim(0, nice_ceiling(max(view.series["queue"]) * 1.1))
+        self._title.set_text(view.label)
+        return self
+
+    def frame_key(self) -> object:
+        return self._calls.get_ylim(), self._queue.get_ylim()
+
+    def moving(self) -> list[Artist]:
+        return [*self._lines.values(), self._waiting, *spines(self._calls, self._queue), self._title]
+
+
+def storm_figure(view: StormView) -> Figure:
+    """The storm over time (a :class:`StormFigure` drawn once)."""
+    return StormFigure().update(view).figure
+
+
+LIMIT_STYLES: dict[str, dict[str, Any]] = {
+    "fixed at the knee (8)": {"color": LIMIT, "linewidth": 1.5},
+    "fixed, too high (200)": {"color": NEUTRAL, "linewidth": 1.5, "linestyle": "--"},
+    "Vegas": {"color": EXTRA[0], "linewidth": 1.5},
+    "Gradient2": {"color": EXTRA[1], "linewidth": 1.5},
+}
+
+
+def knee_figure(runs: dict[str, QueueRun], dependency: Dependency, timeout: int) -> Figure:
+    """Left: a call's latency against the calls in flight (the knee at the workers). Right: each
+    bulkhead's limit over an overloaded run, beside the knee and the most that still answers in time."""
+    fig = figure(10, 4.0, left=0.07, right=0.74, top=0.86, bottom=0.14, wspace=0.28)
+    curve, over = fig.subplots(1, 2)
+    edge = dependency.workers + timeouts.longest_queue(dependency, timeout)
+    flights = list(range(1, 2 * edge + 1))
+    curve.plot(flights, [limits.latency_at(dependency, n) for n in flights], color=EVENT, linewidth=2)
+    curve.axhline(timeout, color=REFUSED, linestyle=":", linewidth=1.5, label="the callers' timeout")
+    curve.axvline(dependency.workers, color=LIMIT, linestyle="--", linewidth=1, label="the knee: its workers")
+    curve.set_xlabel("calls in flight at the dependency")
+    curve.set_ylabel("latency (rounds)")
+    curve.set_title("latency grows past the knee")
+    for name, run in runs.items():
+        time = [t / CYCLE for t in range(run.trace.rounds)]
+        over.plot(time, run.trace.limit, label=name, **LIMIT_STYLES.get(name, {}))
+    over.axhline(dependency.workers, color=LIMIT, linestyle="--", linewidth=1)
+    over.axhline(edge, color=REFUSED, linestyle=":", linewidth=1.5, label="answered in time up to here")
+    over.set_yscale("log")
+    over.set_xlabel("time (s)")
+    over.set_ylabel("bulkhead limit (log)")
+    over.set_title(f"the callers' limit under {limits.OVERLOAD:g} calls/s")
+    handles = [*curve.get_legend_handles_labels()[0], *over.get_legend_handles_labels()[0]]
+    labels = [*curve.get_legend_handles_labels()[1], *over.get_legend_handles_labels()[1]]
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.75, 0.5))
+    fig.suptitle("A dependency with a queue: where a limit should sit")
+    return fig

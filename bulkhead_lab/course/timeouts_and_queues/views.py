@@ -1,0 +1,372 @@
+"""The numbers notebook 07 shows, as sentences and tables: timeouts against Little's Law, a tiny run
+traced round by round, the storm and why it stays, the fixes side by side, the limits at the knee.
+
+Every number comes from :mod:`bulkhead_lab.queues` in this run (its kept runs, so a slider moved
+back and forth replays nothing). Times in rounds, as the model counts them (100 rounds = 1 s).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pandas as pd
+
+from bulkhead_lab.pool.model import CYCLE, EVENT_RATE
+from bulkhead_lab.queues import limits, timeouts
+from bulkhead_lab.queues.callers import Clients
+from bulkhead_lab.queues.dependency import Server
+from bulkhead_lab.queues.fixes import TABLE, Fix, with_fix
+from bulkhead_lab.queues.recovery import WINDOW, Storm, storm
+from bulkhead_lab.queues.rounds import SERIES, QueueRun
+from bulkhead_lab.queues.settings import SERVICE, SLOW_SERVICE, Callers, Dependency, Setup
+from bulkhead_lab.retries.policy import RatioBudget, RetryPolicy
+
+DEFAULT = Setup()
+NEVER = "never in the run"
+BIN = 20  # rounds per point of the storm figure (200 ms)
+# A tiny run to trace by hand: 1 worker, 2 rounds a call, callers who give up after 3 rounds and
+# retry once at once; two requests in round 0.
+TINY = Setup(
+    Dependency(workers=1, service=2),
+    Callers(timeout=3, policy=RetryPolicy(attempts=2, backoff=None)),
+    None,
+    rounds=8,
+    arrivals=(2, 0, 0, 0, 0, 0, 0, 0),
+)
+
+
+def _ms(rounds: float) -> str:
+    return f"{rounds * 1000 / CYCLE:g} ms"
+
+
+def _rounds(value: int | None) -> object:
+    return NEVER if value is None else value
+
+
+# --- 1. timeouts -------------------------------------------------------------------------------
+
+
+def occupancy_table(timeouts_: tuple[int, ...] = (5, 10, 30, 1000)) -> pd.DataFrame:
+    """Calls held at once by lesson 000's event flow (97.22 calls/s), a healthy (60 ms) and a slow
+    (220 ms) call, under each timeout: rate x min(latency, timeout), and the same simulated."""
+    rows = []
+    for latency in (SERVICE, SLOW_SERVICE):
+        for timeout in timeouts_:
+            rows.append(
+                {
+                    "latency": _ms(latency),
+                    "timeout": "none" if timeout >= 1000 else _ms(timeout),
+                    "held: rate x min(latency, timeout)": round(
+                        timeouts.occupancy(EVENT_RATE / CYCLE, latency, timeout), 2
+                    ),
+                    "held: simulated": round(timeouts.held(EVENT_RATE, latency, timeout), 2),
+                }
+            )
+    return pd.DataFrame(rows).set_index(["latency", "timeout"])
+
+
+def occupancy_fact() -> str:
+    """What the table says, for the slow call: held without a timeout, with 100 ms, and the stream's rate."""
+    rate = EVENT_RATE / CYCLE
+    stream = timeouts.held(EVENT_RATE, 1, 1000)  # each call held one round: the stream's own rate
+    return (
+        f"a slow call (220 ms) at {EVENT_RATE:g} calls/s: {timeouts.occupancy(rate, SLOW_SERVICE, 1000):.1f}"
+        f" held without a timeout, {timeouts.occupancy(rate, SLOW_SERVICE, 10):.1f} with a 100 ms timeout"
+        f" (lesson 000 gives the event flow 8 slots); the seeded stream brings {stream * CYCLE:.1f} calls/s"
+        " over these rounds, so the simulated figures are that much higher"
+    )
+
+
+def queue_table(timeout: int = DEFAULT.callers.timeout, ahead: tuple[int, ...] = (0, 8, 16, 24, 31, 32, 40)):
+    """A call joining the healthy dependency's queue behind ``ahead`` calls: its latency, in time?"""
+    d = DEFAULT.dependency
+    rows = [
+        {
+            "calls ahead": n,
+            "latency (rounds)": timeouts.queued_latency(d, n),
+            f"answered inside {timeout} rounds": timeouts.queued_latency(d, n) <= timeout,
+        }
+        for n in ahead
+    ]
+    return pd.DataFrame(rows).set_index("calls ahead")
+
+
+def queue_fact(timeout: int = DEFAULT.callers.timeout) -> str:
+    d = DEFAULT.dependency
+    return (
+        f"{d.workers} workers, {d.service} rounds a call: one frees every {d.service / d.workers:g} rounds; "
+        f"with a {timeout}-round timeout at most {timeouts.longest_queue(d, timeout)} calls may wait "
+        f"and the last still be answered in time"
+    )
+
+
+# --- 2. the mechanism, traced, and the storm ----------------------------------------------------
+
+
+def round_table(run: QueueRun) -> pd.DataFrame:
+    """What each round of ``run`` counted, one row a round."""
+    frame = pd.DataFrame({name: getattr(run.trace, name) for name in SERIES})
+    frame.index.name = "round"
+    return frame.drop(columns=["limit"] if not any(run.trace.limit) else [])
+
+
+def the_storm(server: type[Server] = Server, clients: type[Clients] = Clients) -> Storm:
+    """The default setup through its slowdown, with these classes playing dependency and callers."""
+    return storm(DEFAULT, server=server, clients=clients)
+
+
+def storm_facts(s: Storm) -> str:
+    """When the trigger ended, how long goodput stayed below half the healthy day's, and why."""
+    trace, stop, rounds = s.run.trace, s.trigger.stop, s.run.trace.rounds
+    after = rounds - stop
+    offered = trace.total("offered", stop) / after * CYCLE
+    capacity = s.run.setup.dependency.capacity * CYCLE
+    served = trace.total("served", stop)
+    wasted = trace.total("wasted", stop)
+    below = "to the end of the run" if s.recovery is None else f"{s.recovery} rounds more"
+    return "\n".join(
+        [
+            f"the dependency slowed from round {s.trigger.start} to round {stop}"
+            f" ({s.trigger.service} rounds a call instead of {s.run.setup.dependency.service})",
+            f"goodput fell below half the healthy day's at round {s.fell}",
+            f"after the slowdown ended, it stayed below half: {below}",
+            f"after the end the callers offered {offered:.0f} calls/s; the dependency serves {capacity:.0f}",
+            f"retries were {trace.total('retries', stop) / max(1, trace.total('offered', stop)):.0%} of them",
+            f"of the {served} calls it served after the end, {wasted} were for callers who had given up",
+            f"its queue held {trace.queue[stop]} calls when the slowdown ended, {trace.queue[-1]} at the end",
+        ]
+    )
+
+
+def recovery_row(s: Storm, label: str) -> dict[str, object]:
+    trace, healthy, stop, start = s.run.trace, s.healthy.trace, s.trigger.stop, s.trigger.start
+
+    def share(first: int, last: int | None = None) -> str:
+        return f"{trace.total('goodput', first, last) / max(1, healthy.total('goodput', first, last)):.0%}"
+
+    return {
+        "fix": label,
+        "rounds to recover": _rounds(s.recovery),
+        "goodput through the slowdown": share(start, stop),
+        "goodput after it": share(stop),
+        "wasted after it": trace.total("wasted", stop),
+        "refused or dropped after it": trace.total("refused", stop) + trace.total("dropped", stop),
+        "longest queue": max(trace.queue),
+    }
+
+
+def recovery_table(fixes: tuple[Fix, ...] = TABLE, base: Setup = DEFAULT) -> pd.DataFrame:
+    """Each fix alone on the same stream: rounds from the slowdown's end until goodput is back to
+    half the healthy day's (over 200 ms), and what it cost."""
+    return pd.DataFrame([recovery_row(storm(with_fix(base, f)), f) for f in fixes]).set_index("fix")
+
+
+def recovery_fact(table: pd.DataFrame) -> str:
+    rounds = table["rounds to recover"]
+    parts = [f"{fix}: {value}" for fix, value in rounds.items()]
+    return f"rounds after the slowdown's end until goodput is back (over {WINDOW} rounds): " + "; ".join(
+        parts
+    )
+
+
+# --- the panel's view ---------------------------------------------------------------------------
+
+BOUNDS: dict[str, int | None] = {"no bound": None, "5": 5, "10": 10, "20": 20, "32": 32, "40": 40, "80": 80}
+BUDGETS: dict[str, RatioBudget | None] = {
+    "none": None,
+    "5%": RatioBudget(0.05),
+    "10% (SRE)": RatioBudget(0.10),
+    "20%": RatioBudget(0.20),
+}
+RATES = (60.0, 80.0, EVENT_RATE, 110.0, 120.0, 130.0)
+PANEL_FIXES: tuple[Fix, ...] = (
+    "no fix",
+    "drop expired",
+    "deadline drop",
+    "adaptive LIFO",
+    "CoDel",
+    "bulkhead",
+)
+
+
+def setup_of(
+    rate: float = EVENT_RATE,
+    timeout: int = DEFAULT.callers.timeout,
+    bound: str = "no bound",
+    attempts: int = 3,
+    budget: str = "none",
+    fix: Fix = "no fix",
+) -> Setup:
+    """The setup the panel's sliders describe (their labels as they read)."""
+    callers = Callers(timeout, RetryPolicy(attempts, DEFAULT.callers.policy.backoff), BUDGETS[budget])
+    base = DEFAULT.with_(rate=rate, dependency=Dependency(queue=BOUNDS[bound]), callers=callers)
+    return with_fix(base, fix)
+
+
+@dataclass(frozen=True)
+class StormView:
+    """One setup's storm, binned per :data:`BIN` rounds in calls/s (the queue in calls)."""
+
+    storm: Storm
+    time: tuple[float, ...]  # each bin's start, in seconds
+    series: dict[str, tuple[float, ...]]  # offered, goodput, wasted, requests, healthy goodput, queue
+    frame: pd.DataFrame
+    what: str  # the setup, as the title says it
+
+    @property
+    def label(self) -> str:
+        back = self.storm.recovery
+        return "not back in the run" if back is None else f"back {back} rounds after the slowdown ends"
+
+
+def _binned(values: tuple[int, ...], per_second: bool = True) -> tuple[float, ...]:
+    scale = CYCLE / BIN if per_second else 1 / BIN
+    return tuple(sum(values[i : i + BIN]) * scale for i in range(0, len(values), BIN))
+
+
+def describe(setup: Setup) -> str:
+    """A setup in a few words: the dependency's queue and rules, the callers' timeout and retries."""
+    d, c = setup.dependency, setup.callers
+    parts = ["no queue bound" if d.queue is None else f"queue {d.queue}"]
+    parts += [d.order] if d.order != "fifo" else []
+    parts += [f"drop {d.deadline}"] if d.deadline != "ignored" else []
+    parts += ["CoDel"] if d.codel is not None else []
+    parts += [f"timeout {c.timeout}", f"{c.policy.attempts} attempts"]
+    parts += [c.budget.label] if c.budget is not None else []
+    parts += [f"bulkhead {c.bulkhead.limit}+{c.bulkhead.queue}"] if c.bulkhead is not None else []
+    return ", ".join(parts)
+
+
+@lru_cache(maxsize=64)
+def storm_view(setup: Setup = DEFAULT, label: str | None = None) -> StormView:
+    """``setup``'s storm, binned for the figure; ``label`` names it (default: :func:`describe`)."""
+    label = describe(setup) if label is None else label
+    s = storm(setup)
+    trace = s.run.trace
+    requests = tuple(o - r for o, r in zip(trace.offered, trace.retries, strict=True))
+    series = {
+        "offered": _binned(trace.offered),
+        "goodput": _binned(trace.goodput),
+        "wasted": _binned(trace.wasted),
+        "requests": _binned(requests),
+        "healthy goodput": _binned(s.healthy.trace.goodput),
+        "queue": _binned(trace.queue, per_second=False),
+    }
+    time = tuple(i / CYCLE for i in range(0, trace.rounds, BIN))
+    frame = pd.DataFrame([recovery_row(s, label)]).set_index("fix").T  # one column: this setup
+    frame.columns.name = None
+    return StormView(s, time, series, frame, label)
+
+
+# --- 4. limits at the knee ----------------------------------------------------------------------
+
+
+def knee_runs(rate: float = limits.OVERLOAD) -> dict[str, QueueRun]:
+    """Each of :data:`~bulkhead_lab.queues.limits.LIMITS` under overload (kept runs)."""
+    return {name: limits.overload(name, rate) for name in limits.LIMITS}
+
+
+def knee_table(rate: float = limits.OVERLOAD) -> pd.DataFrame:
+    """Each bulkhead limit under overload, and through the storm: where its limit sat, what it answered."""
+    most = DEFAULT.dependency.capacity * DEFAULT.rounds
+    rows = []
+    for name in limits.LIMITS:
+        trace = limits.overload(name, rate).trace
+        s = storm(limits.limited(name, DEFAULT))
+        rows.append(
+            {
+                "bulkhead limit": name,
+                "limit (median)": statistics.median(trace.limit[WINDOW * 50 :]),
+                "overload: goodput of the most": f"{trace.total('goodput') / most:.0%}",
+                "overload: wasted": trace.total("wasted"),
+                "storm: rounds to recover": _rounds(s.recovery),
+            }
+        )
+    return pd.DataFrame(rows).set_index("bulkhead limit")
+
+
+# --- appendix: the sources beside this run ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WideTable:
+    """A table whose text cells show in full (a bare frame cuts them at 50 characters)."""
+
+    frame: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return self.frame.to_string()
+
+    def _repr_html_(self) -> str:
+        return self.frame.to_html()
+
+
+def sources() -> WideTable:
+    """Each source's claim this notebook uses, beside what this run computed for it."""
+    table = recovery_table()
+    back = table["rounds to recover"]
+    s = the_storm()
+    once = storm(DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None))))
+    knee = knee_table()
+    rows = [
+        (
+            "Bronson et al., HotOS '21",
+            "a metastable failure outlives its trigger, held up by the work the failure itself makes",
+            f"the slowdown ends at round {s.trigger.stop}; goodput back: {back['no fix']};"
+            f" {s.after('retries')} retries after the end",
+        ),
+        (
+            "Huang et al., OSDI '22",
+            "22 such failures in 11 organisations' incident reports; triggers that add load or take"
+            " capacity, amplified by extra work or by lost capacity",
+            "a trigger that takes capacity (the slowdown), amplified by work (retries): with 1 attempt"
+            f" goodput is back {_rounds(once.recovery)} rounds after the end",
+        ),
+        (
+            "AWS, Avoiding insurmountable queue backlogs",
+            "bound the queue, and drop or deprioritise old work: a backlog drains slowly",
+            f"bounded queue: back after {back['bounded queue']}; adaptive LIFO: {back['adaptive LIFO']}",
+        ),
+        (
+            "AWS, Using load shedding to avoid overload",
+            "work for a caller that timed out is wasted; a server can use the caller's deadline to skip it",
+            f"no fix: {s.after('wasted')} calls served for no one after the end; deadline drop: "
+            f"{table.loc['deadline drop', 'wasted after it']}",
+        ),
+        (
+            "Maurer, Fail at Scale (ACM Queue 2015)",
+            "CoDel (M 5 ms, N 100 ms) and adaptive LIFO keep queues short and serve fresh calls",
+            f"CoDel: back after {back['CoDel']} rounds; adaptive LIFO: {back['adaptive LIFO']}",
+        ),
+        (
+            "Google SRE book ch. 21",
+            "a 10% retry budget holds retries near a tenth of the load",
+            f"retry budget: back after {back['retry budget']} rounds (the backlog still drains)",
+        ),
+        (
+            "Little's Law",
+            "calls held = arrival rate x time held",
+            f"{timeouts.occupancy(EVENT_RATE / CYCLE, SLOW_SERVICE, 10):.2f} held at 97.22/s, 220 ms calls,"
+            " a 100 ms timeout",
+        ),
+        (
+            "Netflix concurrency-limits (Vegas, Gradient2)",
+            "delay-based limits find the concurrency past which latency grows",
+            f"Vegas' median limit {knee.loc['Vegas', 'limit (median)']:g} (the knee: 8);"
+            f" Gradient2's {knee.loc['Gradient2', 'limit (median)']:g}",
+        ),
+    ]
+    return WideTable(pd.DataFrame(rows, columns=["source", "says", "here"]).set_index("source"))
+
+
+def retries_fact() -> str:
+    """The same slowdown with callers that do not retry: the storm's sustaining effect, removed."""
+    once = storm(DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None))))
+    thrice = storm(DEFAULT)
+    return (
+        f"1 attempt per request: goodput back {_rounds(once.recovery)} rounds after the end"
+        f" (its queue held {once.run.trace.queue[once.trigger.stop]} calls);"
+        f" {DEFAULT.callers.policy.attempts} attempts: {_rounds(thrice.recovery)}"
+    )
