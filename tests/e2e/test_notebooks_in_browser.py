@@ -276,6 +276,39 @@ def a_budget_leaves_nothing_to_drain(before: ld.View, after: ld.View, was: str, 
         assert number(row(after, layout=layout)["every flow back after"]) == 0
 
 
+def _measure(view: ld.View, name: str) -> str:
+    """Notebook 07's one-setup table (measures as rows, the setup as its one column): ``name``'s value."""
+    rows = [r for r in view.table() if r.get("") == name]
+    assert len(rows) == 1, f"expected one row named {name!r}, table has {view.table()}"
+    return next(v for k, v in rows[0].items() if k != "")
+
+
+def no_fix_leaves_the_storm(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("CoDel", "no fix")
+    assert number(_measure(before, "rounds to recover")) >= 0
+    assert _measure(after, "rounds to recover") == "never in the run"
+    assert number(_measure(after, "wasted after it")) > 0 == number(_measure(before, "wasted after it"))
+
+
+def a_bounded_queue_ends_it(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("no bound", "20")
+    assert _measure(before, "rounds to recover") == "never in the run"
+    assert number(_measure(after, "rounds to recover")) <= 30  # a timeout's worth of rounds
+    assert number(_measure(after, "longest queue")) <= 20
+
+
+def too_short_a_timeout_brings_it_back(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("30", "15")
+    assert number(_measure(before, "rounds to recover")) <= 30
+    assert _measure(after, "rounds to recover") == "never in the run"
+
+
+def without_retries_the_backlog_drains(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert (was, now) == ("3", "1")
+    assert _measure(before, "rounds to recover") == "never in the run"
+    assert number(_measure(after, "rounds to recover")) >= 0
+
+
 def _by_layout(view: ld.View) -> dict[str, dict[str, str]]:
     return {r["layout"]: r for r in view.table()}
 
@@ -458,6 +491,18 @@ MOVES: dict[str, tuple[Move, ...]] = {
              "a longer slowdown: more orders meet the slow Payment, still refused only while it is slow",
              longer_slowdown_sends_more_orders_while_slow, live=True),
     ),
+    "07_timeouts_and_queues.ipynb": (
+        # Run All leaves the panel at section 3's last cell: CoDel, no queue bound, timeout 30, 3 attempts.
+        Move("storm", "fix", "storm", "ArrowLeft", 4,
+             "with no fix the storm outlives the slowdown to the end of the run", no_fix_leaves_the_storm),
+        Move("storm", "queue-bound", "storm", "ArrowRight", 3,
+             "a queue of 20 drains inside the timeout: the storm ends", a_bounded_queue_ends_it),
+        Move("storm", "timeout", "storm", "ArrowLeft", 3,
+             "a 15-round timeout is shorter than that queue's wait: the storm stays",
+             too_short_a_timeout_brings_it_back),
+        Move("storm", "attempts", "storm", "ArrowLeft", 2,
+             "one attempt: no retries feed it, the backlog drains", without_retries_the_backlog_drains),
+    ),
 }  # fmt: skip
 
 
@@ -512,6 +557,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
     from bulkhead_lab.course.pool_placement import exercises as ex03
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
+    from bulkhead_lab.course.timeouts_and_queues import exercises as ex07
 
     return {
         "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
@@ -538,11 +584,18 @@ def _right_answers() -> dict[str, dict[int, str]]:
             1: str(ex06.largest_ratio_under()),
             2: str(ex06.smallest_shared_ratio()),
         },
+        "07_timeouts_and_queues.ipynb": {
+            1: "{}, {}".format(*ex07.a_right_design()),
+            2: "yes" if ex07.expired_only_ends() else "no",
+            3: str(ex07.largest_limit()),
+        },
     }
 
 
 # What a learner types, and how the line under the box must begin: a wrong answer, nonsense, the right one.
 TYPED = (("-7", "Not yet:"), ("21/11 or so", "Not yet:"), ("banana", "Not yet: I could not find a number"))
+# An exercise whose answer is no number says so its own way (a prediction, yes or no).
+NOT_A_NUMBER = {("07_timeouts_and_queues.ipynb", 2): "Not yet: this asks for a prediction"}
 
 
 def _exercise(notebook: str, number: int) -> Any:
@@ -557,7 +610,8 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
         box = page.locator(f".bl-answer-{number} input").first
         box.scroll_into_view_if_needed()
         exercise = _exercise(notebook, number)
-        for typed, start in (*TYPED, (right, "Right:")):
+        typed_here = [(t, NOT_A_NUMBER.get((notebook, number), s) if t == "banana" else s) for t, s in TYPED]
+        for typed, start in (*typed_here, (right, "Right:")):
             # The box must show the package's own verdict on what was typed, exactly: waiting for
             # that line, not a prefix, never mistakes the previous answer's line for it.
             said = exercise.check(typed)

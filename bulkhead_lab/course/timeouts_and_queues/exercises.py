@@ -23,6 +23,7 @@ WITHIN = 10  # exercise 1: rounds after the slowdown's end
 SLO = 30  # exercise 1: the callers want an answer within 300 ms
 REFUSED_AT_MOST = 0.01  # exercise 1: of the calls on a healthy day
 ENOUGH = 0.9  # exercise 3: of what the dependency can answer
+DESIGNS = ((2, 5, 10, 20, 32), (10, 30))  # exercise 1's worked answer: queue bounds, timeouts
 
 # --- exercise 1: a queue and a timeout that end the storm ------------------------------------------
 
@@ -34,7 +35,10 @@ def read_design(answer: object) -> tuple[int, int]:
     elif isinstance(answer, str) and len(found := re.findall(r"\d+(?:\.\d+)?", answer)) == 2:
         parts = list(found)
     else:
-        raise NotUnderstood("this asks for two numbers, the queue bound then the timeout, like 10, 30.")
+        raise NotUnderstood(
+            f"I could not find a number for both the queue bound and the timeout in {answer!r:.40}; "
+            "this asks for two, like 10, 30."
+        )
     bound = read_whole(parts[0], 0, 1000, "a queue bound in calls (0..1000)")
     timeout = read_whole(parts[1], 1, SLO, f"a timeout in rounds, at most {SLO} (the callers' 300 ms)")
     return bound, timeout
@@ -48,6 +52,18 @@ def refused_share(bound: int, timeout: int) -> float:
     """The share of calls the dependency refuses on a healthy day with this design."""
     trace = kept_run(design(bound, timeout).healthy).trace
     return trace.total("refused") / max(1, trace.total("offered"))
+
+
+def works(bound: int, timeout: int) -> bool:
+    """Does this design refuse under 1% on a healthy day and recover within :data:`WITHIN` rounds?"""
+    back = storm(design(bound, timeout)).recovery
+    return refused_share(bound, timeout) <= REFUSED_AT_MOST and back is not None and back <= WITHIN
+
+
+def a_right_design() -> tuple[int, int]:
+    """The first design of the worked answer's table that works."""
+    bounds, timeouts_ = DESIGNS
+    return next((b, t) for t in timeouts_ for b in bounds if works(b, t))
 
 
 def _judge_1(answer: object) -> Feedback:
@@ -65,7 +81,9 @@ def _judge_1(answer: object) -> Feedback:
     )
 
 
-def design_table(bounds: tuple[int, ...] = (2, 5, 10, 20, 32), timeouts_: tuple[int, ...] = (10, 20, 30)):
+def design_table(
+    bounds: tuple[int, ...] = DESIGNS[0], timeouts_: tuple[int, ...] = DESIGNS[1]
+) -> pd.DataFrame:
     rows = [
         {
             "queue bound": b,
@@ -81,13 +99,13 @@ def design_table(bounds: tuple[int, ...] = (2, 5, 10, 20, 32), timeouts_: tuple[
 
 
 def _answer_1() -> list[object]:
-    d = views.DEFAULT.dependency
+    d, (bound, timeout) = views.DEFAULT.dependency, a_right_design()
     return [
         "A queue that drains inside the timeout ends the storm: at most (timeout - service) x workers / "
         f"service calls may wait ({timeouts.longest_queue(d, SLO)} at {SLO} rounds), and the fewer wait, the "
         "sooner the queue full of abandoned calls is gone. A queue too short refuses calls on a normal day "
         "(its bursts need a few places). Any design in the table with at most 1% refused and a recovery "
-        f"within {WITHIN} rounds is right, for example a queue of 5 to 10 with a timeout of 20 to 30.",
+        f"within {WITHIN} rounds is right, for example `{bound}, {timeout}`.",
         design_table(),
     ]
 
@@ -161,6 +179,15 @@ def goodput_share(limit: int) -> float:
     """Under section 4's overload, behind a fixed bulkhead ``limit``: goodput of the most it can answer."""
     setup = Setup(trigger=None, rate=limits.OVERLOAD, callers=Callers(bulkhead=Bulkhead(limit, 0)))
     return kept_run(setup).trace.total("goodput") / (views.DEFAULT.dependency.capacity * setup.rounds)
+
+
+def largest_limit(low: int = WORKERS, high: int = 200) -> int:
+    """The largest fixed limit that answers :data:`ENOUGH` of the most under the overload, between the
+    knee (``low``, which does) and section 4's too-high limit (``high``, which does not), by bisection."""
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if goodput_share(middle) >= ENOUGH else (low, middle)
+    return low
 
 
 def _judge_3(answer: object) -> Feedback:

@@ -1,0 +1,125 @@
+"""Notebook 07's views, figures, panel and exercises: the tables are the model's numbers, the kept
+figure paints what a fresh one paints, the panel is classed for the browser, and each checker takes
+anything, accepts what the model says is right and only that."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bulkhead_lab.course.timeouts_and_queues import exercises as ex
+from bulkhead_lab.course.timeouts_and_queues import figures, panels, views
+from bulkhead_lab.queues.fixes import TABLE
+from bulkhead_lab.queues.rounds import run
+
+
+def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").tobytes(), image.size
+
+
+def test_the_recovery_table_has_each_fix_and_only_no_fix_never_recovers() -> None:
+    table = views.recovery_table()
+    assert list(table.index) == list(TABLE)
+    never = [fix for fix, value in table["rounds to recover"].items() if value == views.NEVER]
+    assert never == ["no fix"]
+    assert table.loc["no fix", "wasted after it"] > 0 == table.loc["deadline drop", "wasted after it"]
+
+
+def test_the_storm_facts_say_when_the_trigger_ended_and_that_goodput_stayed_down() -> None:
+    lines = views.storm_facts(views.the_storm()).splitlines()
+    assert lines[0].startswith("the dependency slowed from round 1000 to round 1500")
+    assert lines[2] == "after the slowdown ended, it stayed below half: to the end of the run"
+
+
+def test_the_tiny_run_table_is_the_hand_traced_one() -> None:
+    frame = views.round_table(run(views.TINY))
+    assert list(frame["goodput"]) == [0, 0, 1, 0, 0, 0, 1, 0]
+    assert list(frame["wasted"]) == [0, 0, 0, 0, 1, 0, 0, 0]
+    assert "limit" not in frame.columns  # no bulkhead: no limit column
+
+
+def test_the_storm_figure_draws_the_views_series() -> None:
+    view = views.storm_view()
+    fig = figures.storm_figure(view)
+    calls, queue = fig.axes
+    lines = {line.get_label(): line for line in calls.get_lines()}
+    assert list(lines[figures.LINES["goodput"]["label"]].get_ydata()) == list(view.series["goodput"])
+    assert list(queue.get_lines()[0].get_ydata()) == list(view.series["queue"])
+
+
+def test_the_kept_storm_figure_redrawn_in_place_paints_what_a_fresh_one_paints() -> None:
+    kept = figures.StormFigure()
+    kept.update(views.storm_view()).png()
+    second = views.storm_view(views.setup_of(bound="20", fix="CoDel"))
+    (moved, size), (fresh, fresh_size) = (
+        _pixels(kept.update(second).png()),
+        _pixels(figures.StormFigure().update(second).png()),
+    )
+    assert size == fresh_size
+    differing = sum(1 for i in range(0, len(moved), 3) if moved[i : i + 3] != fresh[i : i + 3])
+    assert differing < 0.005 * size[0] * size[1], f"{differing} pixels differ"
+
+
+def test_the_panel_is_classed_for_the_browser_and_set_moves_its_sliders() -> None:
+    panel = panels.storm_panel()
+    assert "bl-panel-storm" in panel.widget._dom_classes
+    assert {c for w in panel.controls.values() for c in w._dom_classes if c.startswith("bl-slider-")} == {
+        "bl-slider-load",
+        "bl-slider-timeout",
+        "bl-slider-queue-bound",
+        "bl-slider-attempts",
+        "bl-slider-budget",
+        "bl-slider-fix",
+    }
+    assert panel.result.storm.recovery is None
+    view = panel.set(fix="CoDel", bound="20")
+    assert view.storm.run.setup.dependency.queue == 20 and view.storm.recovery is not None
+    assert list(view.frame.columns) == [view.what]
+
+
+def test_a_bad_slider_value_is_one_line_in_the_panel() -> None:
+    with pytest.raises(ValueError, match="slider must be one of"):
+        panels.storm_panel().set(speed=3)
+
+
+@pytest.mark.parametrize(
+    ("exercise", "right"),
+    [
+        (ex.exercise_1, lambda: "{}, {}".format(*ex.a_right_design())),
+        (ex.exercise_2, lambda: "yes" if ex.expired_only_ends() else "no"),
+        (ex.exercise_3, lambda: str(ex.largest_limit())),
+    ],
+    ids=["design", "expired", "limit"],
+)
+def test_each_checker_accepts_the_models_answer_and_answers_anything_in_one_line(exercise, right) -> None:
+    assert exercise.check(right()).message.startswith("Right:")
+    for typed in (None, "", "banana", -7, "21/11 or so", [1], True, 3.5, "1, 2, 3"):
+        said = exercise.check(typed)
+        assert said.ok is not True and "\n" not in said.message, (typed, said.message)
+
+
+def test_exercise_1_refuses_a_queue_too_long_for_the_timeout_and_one_too_short_for_a_healthy_day() -> None:
+    assert ex.exercise_1.check("40, 30").message.startswith("Not yet: queue 40, timeout 30: the storm stays")
+    assert "healthy day refuses" in ex.exercise_1.check("0, 30").message
+    assert "at most 30" in ex.exercise_1.check("10, 45").message
+
+
+def test_exercise_3_says_which_way_to_go() -> None:
+    right = ex.largest_limit()
+    assert "go higher" in ex.exercise_3.check(right - 8).message
+    assert "under 90%" in ex.exercise_3.check(right + 1).message
+
+
+def test_the_worked_answers_carry_the_right_answer() -> None:
+    design = "{}, {}".format(*ex.a_right_design())
+    assert design in ex.exercise_1.worked_answer()[0]
+    assert ex.exercise_3.worked_answer()[0].startswith(f"**{ex.largest_limit()}**")
+
+
+def test_the_sources_table_puts_each_claim_beside_this_runs_number() -> None:
+    table = views.sources().frame
+    assert "Bronson et al., HotOS '21" in table.index and "Huang et al., OSDI '22" in table.index
+    assert "never in the run" in table.loc["Bronson et al., HotOS '21", "here"]
