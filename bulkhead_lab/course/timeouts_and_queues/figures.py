@@ -1,5 +1,6 @@
 """Notebook 07's figures: the storm over time (offered load, goodput, wasted work, the queue, the
-slowdown shaded), and the limits at the dependency's knee (numbers in from :mod:`.views`).
+slowdown shaded), the limits at the dependency's knee (numbers in from :mod:`.views`), and the live
+storm's goodput (from :mod:`.live`).
 
 Colours are :mod:`bulkhead_lab.course.ui.style`'s, one meaning each: the event flow's calls orange,
 the work wasted and the slowdown vermillion, calls waiting sky blue, capacity and limits black,
@@ -13,9 +14,11 @@ from typing import Any
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
+from bulkhead_lab.course.timeouts_and_queues import live
 from bulkhead_lab.course.timeouts_and_queues.views import StormView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, IDLE, LIMIT, NEUTRAL, REFUSED, figure
+from bulkhead_lab.live.orders.storm import LiveStorm
 from bulkhead_lab.pool.model import CYCLE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.rounds import QueueRun
@@ -117,4 +120,26 @@ def knee_figure(runs: dict[str, QueueRun], dependency: Dependency, timeout: int)
     labels = [*curve.get_legend_handles_labels()[1], *over.get_legend_handles_labels()[1]]
     fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.75, 0.5))
     fig.suptitle("A dependency with a queue: where a limit should sit")
+    return fig
+
+
+def live_figure(storms: tuple[LiveStorm, ...]) -> Figure:
+    """Orders answered in time per second, no fix against the fix, on real sockets; Payment's slow
+    seconds shaded, the load dotted."""
+    fig = figure(10, 3.6, left=0.07, right=0.74, top=0.86, bottom=0.16)
+    ax = fig.subplots()
+    for storm, colour in zip(storms, (REFUSED, EXTRA[0]), strict=True):
+        time, rate = live.series(storm)
+        ax.step(
+            time, rate, where="post", color=colour, linewidth=2, label=f"goodput, {live.NAMES[storm.fix]}"
+        )
+    plan = storms[0].plan
+    ax.axhline(plan.rate, color=NEUTRAL, linestyle=":", linewidth=1.5, label="orders sent (the load)")
+    ax.axvspan(plan.before, plan.healed, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
+    ax.set_xlim(0, plan.seconds)
+    ax.set_ylim(0, plan.rate * 1.6)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("orders answered in time / s")
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+    fig.suptitle("Live: lesson 004's Order Service, callers with a 1 s timeout, a queued Payment")
     return fig

@@ -1,5 +1,6 @@
 """Notebook 07's slider panel: load, timeout, queue bound, retry attempts and budget, and the fix in;
 the storm over time and its numbers out (a :class:`~bulkhead_lab.course.ui.panel.SliderView`).
+And section 5's live run under a progress bar (``bl-progress-storms``, ``bl-status-storms``).
 
 Every run comes from the kept runs of :mod:`bulkhead_lab.queues.rounds` (a slider moved back and
 forth replays nothing); the figure is kept and redrawn in place.
@@ -11,8 +12,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from bulkhead_lab.course.timeouts_and_queues import figures, views
-from bulkhead_lab.course.ui.panel import SliderView, slider
+from bulkhead_lab.course.timeouts_and_queues import figures, live, views
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.orders.storm import LiveStorm
 from bulkhead_lab.pool.model import EVENT_RATE
 
 
@@ -25,9 +28,9 @@ def storm_panel(
     fix: str = "no fix",
 ) -> SliderView:
     """The storm for the sliders' setup: offered load, goodput, wasted work and the queue over time."""
-    rates = [(f"{r:g} calls/s" + (" (lesson 000)" if r == EVENT_RATE else ""), r) for r in views.RATES]
+    rates = [(f"{r:g}" + (" (lesson 000)" if r == EVENT_RATE else ""), r) for r in views.RATES]
     controls = {
-        "rate": slider(w.SelectionSlider, "load", "load (event calls/s)", options=rates, value=rate),
+        "rate": slider(w.SelectionSlider, "load", "load (calls/s)", options=rates, value=rate),
         "timeout": slider(w.IntSlider, "timeout", "timeout (rounds)", min=10, max=60, step=5, value=timeout),
         "bound": slider(
             w.SelectionSlider, "queue-bound", "queue bound (calls)", options=list(views.BOUNDS), value=bound
@@ -45,3 +48,18 @@ def storm_panel(
         return view, [figure.update(view)], [view.frame]
 
     return SliderView("storm", controls, render)
+
+
+def live_storms() -> tuple[LiveStorm, ...]:
+    """Section 5's two live runs side by side (:func:`.live.run`) under a progress bar counting the
+    orders finished; it says done, or where an interrupt stopped them."""
+    progress = LiveProgress("storms", unit="orders finished", total=2 * live.PLAN.orders)
+    display_widget(progress.widget, "Run this cell to run the live storms (a bar counts the orders).")
+    progress.running()
+    try:
+        storms = live.run(progress.on_progress)
+    except Interrupted as stop:
+        progress.interrupted(stop.why)
+        raise
+    progress.done(f"done: {2 * live.PLAN.orders} orders, {max(s.duration for s in storms):.1f} s")
+    return storms

@@ -1,0 +1,120 @@
+"""Notebook 07's section 5 on real sockets: after Payment heals the storm goes on, and Payment's own
+counters say how much it served for callers who had already gone; with the bulkhead's bounded queue
+and the drop of abandoned calls it recovers. Also: a queued Payment served by its workers in order,
+its counters over HTTP, bad input in one line, and an interrupt that leaves nothing listening."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+
+import aiohttp
+import pytest
+from loopback import listening_ports
+
+from bulkhead_lab.course.timeouts_and_queues import figures, live
+from bulkhead_lab.live.orders.queued import QueuedPayment
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def storms():
+    progress: list[tuple[int, int]] = []
+    storms = live.run(lambda done, total: progress.append((done, total)))
+    assert progress[-1][1] == 2 * live.PLAN.orders
+    return storms
+
+
+def test_with_no_fix_payment_serves_abandoned_calls_and_goodput_stays_down(storms) -> None:
+    none = storms[0]
+    plan = none.plan
+    assert none.wasted_after_heal >= 30  # about 60 to 100 here: a queue full of calls no one waits for
+    assert none.back_after() is None
+    assert none.rate(plan.seconds - 2, plan.seconds) < plan.rate / 4
+    assert none.payment.longest > plan.rate * plan.timeout  # longer than a timeout's worth of orders
+
+
+def test_the_bulkhead_and_the_drop_bring_goodput_back_at_once(storms) -> None:
+    none, fix = storms
+    plan = fix.plan
+    back = fix.back_after()
+    assert back is not None and back <= live.BACK_WITHIN
+    assert fix.rate(plan.healed + 1, plan.seconds) >= 0.6 * plan.rate  # the no-fix run's is about 0
+    assert fix.wasted_after_heal * 5 < none.wasted_after_heal
+    assert fix.payment.longest <= 2 * plan.workers  # the bulkhead's running and waiting places
+
+
+def test_every_fact_the_notebook_checks_holds(storms) -> None:
+    lines = live.facts(storms).splitlines()
+    assert lines[0].startswith("10 orders/s, callers give up after 1 s and make up to 3 attempts")
+    assert len(lines) == 5 and all(line.endswith(": True") for line in lines[1:]), lines
+
+
+def test_the_table_and_the_figure_show_both_runs(storms) -> None:
+    frame = live.table(storms)
+    assert list(frame.index) == ["no fix", "bulkhead + drop"]
+    assert frame.loc["no fix", "back after (s)"] == "never in the run"
+    fig = figures.live_figure(storms)
+    (ax,) = fig.axes
+    assert [line.get_label() for line in ax.get_lines()][:2] == [
+        "goodput, no fix",
+        "goodput, bulkhead + drop",
+    ]
+
+
+def test_a_queued_payment_serves_in_order_counts_over_http_and_refuses_bad_input() -> None:
+    async def scenario() -> None:
+        async with QueuedPayment(workers=1, latency=0.05) as pay, aiohttp.ClientSession() as session:
+            started = time.monotonic()
+            answers = await asyncio.gather(*(session.post(f"{pay.url}/pay") for _ in range(3)))
+            assert [a.status for a in answers] == [200] * 3
+            assert time.monotonic() - started >= 0.15  # one worker: one call after the other
+            async with session.get(f"{pay.url}/admin/stats") as r:
+                assert await r.json() == {
+                    "calls": 3, "answered": 3, "wasted": 0, "dropped": 0, "waiting": 0, "longest": 3,
+                }  # fmt: skip
+            async with session.post(f"{pay.url}/admin/slow?on=yes") as r:
+                assert r.status == 400 and "on must be 1 or 0 (got 'yes')" in await r.text()
+
+    asyncio.run(scenario())
+
+
+def test_a_call_whose_caller_left_is_served_for_no_one_or_dropped() -> None:
+    async def once(drop: bool) -> tuple[int, int]:
+        async with QueuedPayment(workers=1, latency=0.2, drop_gone=drop) as pay:
+            async with aiohttp.ClientSession() as session:
+                first = asyncio.ensure_future(session.post(f"{pay.url}/pay"))
+                await asyncio.sleep(0.05)
+                with pytest.raises(asyncio.TimeoutError):  # the second caller gives up while it waits
+                    await session.post(f"{pay.url}/pay", timeout=aiohttp.ClientTimeout(total=0.1))
+                assert (await first).status == 200
+            await asyncio.sleep(0.3)  # the worker reaches the abandoned call
+            return pay.stats().wasted, pay.stats().dropped
+
+    assert asyncio.run(once(False)) == (1, 0)
+    assert asyncio.run(once(True)) == (0, 1)
+
+
+@pytest.mark.usefixtures("kernel_sigint")
+def test_interrupted_live_storms_leave_nothing_listening() -> None:
+    before = listening_ports()
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+
+    async def cell() -> None:
+        timer.start()
+        live.run()
+
+    loop = asyncio.new_event_loop()
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(cell())
+        assert time.monotonic() - started < 4.0  # well before the run's own end
+        assert listening_ports() == before
+    finally:
+        timer.cancel()
+        loop.close()
