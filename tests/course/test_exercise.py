@@ -76,8 +76,8 @@ def test_every_notebook_with_exercises_has_at_least_two() -> None:
     for ex in EXERCISES:
         module = ex.right.__module__
         by_module[module] = by_module.get(module, 0) + 1
-    assert len(by_module) == 6 and all(n >= 2 for n in by_module.values()), by_module
-    assert len(EXERCISES) == 17
+    assert len(by_module) == 7 and all(n >= 2 for n in by_module.values()), by_module
+    assert len(EXERCISES) == 20
 
 
 @pytest.mark.parametrize(

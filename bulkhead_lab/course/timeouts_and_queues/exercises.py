@@ -12,10 +12,10 @@ import re
 import pandas as pd
 
 from bulkhead_lab.course.timeouts_and_queues import views
-from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_whole
+from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.fixes import with_fix
-from bulkhead_lab.queues.recovery import storm
+from bulkhead_lab.queues.recovery import Storm, storm
 from bulkhead_lab.queues.rounds import kept_run
 from bulkhead_lab.queues.settings import WORKERS, Bulkhead, Callers, Dependency, Setup
 
@@ -54,9 +54,14 @@ def refused_share(bound: int, timeout: int) -> float:
     return trace.total("refused") / max(1, trace.total("offered"))
 
 
+def recovers(bound: int, timeout: int) -> int | None:
+    """Rounds after the slowdown's end until goodput is back with this design (None: never in the run)."""
+    return storm(design(bound, timeout)).recovery
+
+
 def works(bound: int, timeout: int) -> bool:
-    """Does this design refuse under 1% on a healthy day and recover within :data:`WITHIN` rounds?"""
-    back = storm(design(bound, timeout)).recovery
+    """Does this design refuse at most 1% on a healthy day and recover within :data:`WITHIN` rounds?"""
+    back = recovers(bound, timeout)
     return refused_share(bound, timeout) <= REFUSED_AT_MOST and back is not None and back <= WITHIN
 
 
@@ -64,21 +69,6 @@ def a_right_design() -> tuple[int, int]:
     """The first design of the worked answer's table that works."""
     bounds, timeouts_ = DESIGNS
     return next((b, t) for t in timeouts_ for b in bounds if works(b, t))
-
-
-def _judge_1(answer: object) -> Feedback:
-    bound, timeout = read_design(answer)
-    back, refused = storm(design(bound, timeout)).recovery, refused_share(bound, timeout)
-    ran = f"queue {bound}, timeout {timeout}:"
-    if refused > REFUSED_AT_MOST:
-        return Feedback(False, f"Not yet: {ran} a healthy day refuses {refused:.1%} of the calls, over 1%.")
-    if back is None:
-        return Feedback(False, f"Not yet: {ran} the storm stays to the end of the run.")
-    if back > WITHIN:
-        return Feedback(False, f"Not yet: {ran} goodput is back {back} rounds after the end, not {WITHIN}.")
-    return Feedback(
-        True, f"Right: {ran} back {back} rounds after the end, {refused:.1%} refused when healthy."
-    )
 
 
 def design_table(
@@ -90,7 +80,7 @@ def design_table(
             "timeout": t,
             "longest queue in time": timeouts.longest_queue(views.DEFAULT.dependency, t),
             "healthy day: refused": f"{refused_share(b, t):.1%}",
-            "rounds to recover": views._rounds(storm(design(b, t)).recovery),
+            "rounds to recover": views._rounds(recovers(b, t)),
         }
         for t in timeouts_
         for b in bounds
@@ -98,25 +88,46 @@ def design_table(
     return pd.DataFrame(rows).set_index(["timeout", "queue bound"])
 
 
-def _answer_1() -> list[object]:
-    d, (bound, timeout) = views.DEFAULT.dependency, a_right_design()
-    return [
+def _design_figures(value: tuple[int, int]) -> dict[str, object]:
+    bound, timeout = value
+    return {"bound": bound, "timeout": timeout, "back": recovers(bound, timeout),
+            "refused": refused_share(bound, timeout), "within": WITHIN}  # fmt: skip
+
+
+def _worked_1(a: Answer) -> str:
+    d, (bound, timeout) = views.DEFAULT.dependency, a.right
+    return (
         "A queue that drains inside the timeout ends the storm: at most (timeout - service) x workers / "
         f"service calls may wait ({timeouts.longest_queue(d, SLO)} at {SLO} rounds), and the fewer wait, the "
         "sooner the queue full of abandoned calls is gone. A queue too short refuses calls on a normal day "
         "(its bursts need a few places). Any design in the table with at most 1% refused and a recovery "
-        f"within {WITHIN} rounds is right, for example `{bound}, {timeout}`.",
-        design_table(),
-    ]
+        f"within {WITHIN} rounds is right, for example `{bound}, {timeout}`."
+    )
 
 
 exercise_1 = Exercise(
     1,
     "A queue and a timeout that end the storm",
-    judge=_judge_1,
+    read=read_design,
+    right=a_right_design,
+    right_when=lambda a: works(*a.value),
+    figures=_design_figures,
+    right_says="queue {bound}, timeout {timeout}: back {back} rounds after the end, {refused:.1%} refused "
+    "when healthy.",
+    wrong=(
+        Wrong(
+            lambda a: a.refused > REFUSED_AT_MOST,
+            "queue {bound}, timeout {timeout}: a healthy day refuses {refused:.1%} of the calls, over 1%.",
+        ),
+        Wrong(
+            lambda a: a.back is None,
+            "queue {bound}, timeout {timeout}: the storm stays to the end of the run.",
+        ),
+    ),
+    otherwise="queue {bound}, timeout {timeout}: goodput is back {back} rounds after the end, not {within}.",
     hint="the last call in a full queue waits about bound x service / workers rounds; it must be answered "
     "inside the timeout. Try your design in section 3's panel first.",
-    answer=_answer_1,
+    worked=(_worked_1, lambda _: design_table()),
     placeholder="bound, timeout",
 )
 
@@ -127,47 +138,41 @@ _YES_NO = (("no", False), ("never", False), ("not", False), ("stays", False), ("
 
 
 def read_yes_no(answer: object) -> bool:
-    text = answer.strip().lower() if isinstance(answer, str) else ""
-    words = re.findall(r"[a-z']+", text)
+    words = re.findall(r"[a-z']+", answer.lower()) if isinstance(answer, str) else []
     for word, meaning in _YES_NO:
         if word in words:
             return meaning
     raise NotUnderstood("this asks for a prediction: yes (the storm ends) or no (it stays).")
 
 
+def _expired_only() -> Storm:
+    return storm(with_fix(views.DEFAULT, "drop expired"))
+
+
 def expired_only_ends() -> bool:
-    return storm(with_fix(views.DEFAULT, "drop expired")).recovery is not None
-
-
-def _judge_2(answer: object) -> Feedback:
-    predicted, ends = read_yes_no(answer), expired_only_ends()
-    run = storm(with_fix(views.DEFAULT, "drop expired"))
-    said = "ends" if ends else "stays to the end of the run"
-    if predicted == ends:
-        return Feedback(
-            True, f"Right: it {said}; it served {run.after('wasted')} calls for no one after the end."
-        )
-    return Feedback(False, f"Not yet: run it (the panel's fix 'drop expired'): the storm {said}.")
-
-
-def _answer_2() -> list[object]:
-    table = views.recovery_table(("no fix", "drop expired", "deadline drop"))
-    return [
-        "**No.** In a FIFO queue the next call served is the oldest one whose deadline has not passed: "
-        "it is just about to pass. Served now, it finishes after its caller has gone, so every call served "
-        "is still wasted, and every caller still times out and retries. Dropping what *cannot finish* in "
-        "time (the deadline minus the service time) leaves only calls that will be answered in time: that "
-        "ends it.",
-        table,
-    ]
+    return _expired_only().recovery is not None
 
 
 exercise_2 = Exercise(
     2,
     "Drop only what has expired",
-    judge=_judge_2,
+    read=read_yes_no,
+    right=expired_only_ends,
+    figures=lambda _: {
+        "said": "ends" if expired_only_ends() else "stays to the end of the run",
+        "wasted": _expired_only().after("wasted"),
+    },
+    right_says="it {said}; it served {wasted} calls for no one after the end.",
+    otherwise="run it (the panel's fix 'drop expired'): the storm {said}.",
     hint="think of which call a FIFO worker takes next once the expired ones are gone, and when it ends.",
-    answer=_answer_2,
+    worked=(
+        "**No.** In a FIFO queue the next call served is the oldest one whose deadline has not passed: it "
+        "is just about to pass. Served now, it finishes after its caller has gone, so every call served is "
+        "still wasted, and every caller still times out and retries. Dropping what *cannot finish* in "
+        "time (the deadline minus the service time) leaves only calls that will be answered in time: that "
+        "ends it.",
+        lambda _: views.recovery_table(("no fix", "drop expired", "deadline drop")),
+    ),
     placeholder="yes or no",
 )
 
@@ -190,40 +195,33 @@ def largest_limit(low: int = WORKERS, high: int = 200) -> int:
     return low
 
 
-def _judge_3(answer: object) -> Feedback:
-    limit = read_whole(answer, 1, 1000, "a bulkhead limit, in calls")
-    here, above = goodput_share(limit), goodput_share(limit + 1)
-    if here >= ENOUGH and above < ENOUGH:
-        return Feedback(True, f"Right: {limit} answers {here:.0%}; {limit + 1} only {above:.0%}.")
-    if here < ENOUGH:
-        return Feedback(False, f"Not yet: a limit of {limit} answers {here:.0%} of what it can, under 90%.")
-    return Feedback(
-        False, f"Not yet: {limit} answers {here:.0%}, and {limit + 1} still {above:.0%}: go higher."
+def _worked_3(a: Answer) -> str:
+    queue = timeouts.longest_queue(views.DEFAULT.dependency, views.DEFAULT.callers.timeout)
+    return (
+        f"**{a.right}**: the {WORKERS} workers plus the {queue} calls that may wait and still be answered "
+        f"inside {views.DEFAULT.callers.timeout} rounds. One more in flight and the call at the back of the "
+        "queue is always late: it times out, retries and the storm takes over. A fixed limit works while it "
+        "sits between the knee and that edge; Vegas finds that band on its own."
     )
 
 
-def _answer_3() -> list[object]:
-    d, timeout = views.DEFAULT.dependency, views.DEFAULT.callers.timeout
-    queue = timeouts.longest_queue(d, timeout)
-    edge = WORKERS + queue
-    rows = [
-        {"limit": n, "goodput of the most": f"{goodput_share(n):.0%}"}
-        for n in (8, 16, 32, edge, edge + 1, 64)
-    ]
-    return [
-        f"**{edge}**: the {WORKERS} workers plus the {queue} calls that may wait "
-        f"and still be answered inside {timeout} rounds. One more in flight and the call at the back of the "
-        "queue is always late: it times out, retries and the storm takes over. A fixed limit works while it "
-        "sits between the knee and that edge; Vegas finds that band on its own.",
-        pd.DataFrame(rows).set_index("limit"),
-    ]
+def _limit_table(right: int) -> pd.DataFrame:
+    rows = {n: [f"{goodput_share(n):.0%}"] for n in (WORKERS, 16, 32, right, right + 1, 64)}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["goodput of the most"]).rename_axis("limit")
 
 
 exercise_3 = Exercise(
     3,
     "The largest limit the overload leaves room for",
-    judge=_judge_3,
+    read=lambda a: read_whole(a, 1, 1000, "a bulkhead limit, in calls"),
+    right=largest_limit,
+    figures=lambda n: {"here": goodput_share(n), "above": goodput_share(n + 1), "next": n + 1},
+    right_says="{value} answers {here:.0%}; {next} only {above:.0%}.",
+    wrong=(
+        Wrong(lambda a: a.here < ENOUGH, "a limit of {value} answers {here:.0%} of what it can, under 90%."),
+    ),
+    otherwise="{value} answers {here:.0%}, and {next} still {above:.0%}: go higher.",
     hint="the knee is the workers; past it each call waits; the timeout says how long a queue may be.",
-    answer=_answer_3,
+    worked=(_worked_3, lambda a: _limit_table(a.right)),
     placeholder="a limit, in calls",
 )
