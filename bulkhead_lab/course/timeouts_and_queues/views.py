@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, fact, table
 from bulkhead_lab.pool.model import CYCLE, EVENT_RATE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.callers import Clients
@@ -20,7 +21,7 @@ from bulkhead_lab.queues.dependency import Server
 from bulkhead_lab.queues.fixes import TABLE, Fix, with_fix
 from bulkhead_lab.queues.recovery import WINDOW, Storm, storm
 from bulkhead_lab.queues.rounds import SERIES, QueueRun
-from bulkhead_lab.queues.settings import SERVICE, SLOW_SERVICE, Callers, Dependency, Setup
+from bulkhead_lab.queues.settings import SERVICE, SLOW_SERVICE, WORKERS, Callers, Dependency, Setup
 from bulkhead_lab.retries.policy import RatioBudget, RetryPolicy
 
 DEFAULT = Setup()
@@ -289,76 +290,62 @@ def knee_table(rate: float = limits.OVERLOAD) -> pd.DataFrame:
 
 # --- appendix: the sources beside this run ------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class WideTable:
-    """A table whose text cells show in full (a bare frame cuts them at 50 characters)."""
-
-    frame: pd.DataFrame
-
-    def __repr__(self) -> str:
-        return self.frame.to_string()
-
-    def _repr_html_(self) -> str:
-        return self.frame.to_html()
+SOURCES = "each source"
 
 
-def sources() -> WideTable:
-    """Each source's claim this notebook uses, beside what this run computed for it."""
-    table = recovery_table()
-    back = table["rounds to recover"]
-    s = the_storm()
+def source_claims() -> list[Claim]:
+    """Each claim of the sources this notebook uses, beside what this run computed (timing-free facts)."""
+    fixes = recovery_table()
+    back = fixes["rounds to recover"]
+    s, knee = the_storm(), knee_table()
     once = storm(DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None))))
-    knee = knee_table()
-    rows = [
-        (
-            "Bronson et al., HotOS '21",
-            "a metastable failure outlives its trigger, held up by the work the failure itself makes",
-            f"the slowdown ends at round {s.trigger.stop}; goodput back: {back['no fix']};"
-            f" {s.after('retries')} retries after the end",
-        ),
-        (
-            "Huang et al., OSDI '22",
-            "22 such failures in 11 organisations' incident reports; triggers that add load or take"
-            " capacity, amplified by extra work or by lost capacity",
-            "a trigger that takes capacity (the slowdown), amplified by work (retries): with 1 attempt"
-            f" goodput is back {_rounds(once.recovery)} rounds after the end",
-        ),
-        (
-            "AWS, Avoiding insurmountable queue backlogs",
-            "bound the queue, and drop or deprioritise old work: a backlog drains slowly",
-            f"bounded queue: back after {back['bounded queue']}; adaptive LIFO: {back['adaptive LIFO']}",
-        ),
-        (
-            "AWS, Using load shedding to avoid overload",
-            "work for a caller that timed out is wasted; a server can use the caller's deadline to skip it",
-            f"no fix: {s.after('wasted')} calls served for no one after the end; deadline drop: "
-            f"{table.loc['deadline drop', 'wasted after it']}",
-        ),
-        (
-            "Maurer, Fail at Scale (ACM Queue 2015)",
-            "CoDel (M 5 ms, N 100 ms) and adaptive LIFO keep queues short and serve fresh calls",
-            f"CoDel: back after {back['CoDel']} rounds; adaptive LIFO: {back['adaptive LIFO']}",
-        ),
-        (
-            "Google SRE book ch. 21",
-            "a 10% retry budget holds retries near a tenth of the load",
-            f"retry budget: back after {back['retry budget']} rounds (the backlog still drains)",
-        ),
-        (
-            "Little's Law",
-            "calls held = arrival rate x time held",
-            f"{timeouts.occupancy(EVENT_RATE / CYCLE, SLOW_SERVICE, 10):.2f} held at 97.22/s, 220 ms calls,"
-            " a 100 ms timeout",
-        ),
-        (
-            "Netflix concurrency-limits (Vegas, Gradient2)",
-            "delay-based limits find the concurrency past which latency grows",
-            f"Vegas' median limit {knee.loc['Vegas', 'limit (median)']:g} (the knee: 8);"
-            f" Gradient2's {knee.loc['Gradient2', 'limit (median)']:g}",
-        ),
-    ]
-    return WideTable(pd.DataFrame(rows, columns=["source", "says", "here"]).set_index("source"))
+    vegas, gradient = knee.loc["Vegas", "limit (median)"], knee.loc["Gradient2", "limit (median)"]
+    held = timeouts.occupancy(EVENT_RATE / CYCLE, SLOW_SERVICE, 10)
+    edge = WORKERS + timeouts.longest_queue(DEFAULT.dependency, DEFAULT.callers.timeout)
+    return [
+        fact("Bronson et al., HotOS '21", "a metastable failure outlives its trigger, held up by work the "
+             "failure itself makes", "it stays after the trigger is gone", s.recovery is None,
+             f"the slowdown ends at round {s.trigger.stop}; goodput back: never in the run",
+             f"back {s.recovery} rounds after the end"),
+        fact("Huang et al., OSDI '22", "22 such failures in 11 organisations; triggers that take capacity, "
+             "amplified by extra work (retries)", "retries sustain it", once.recovery is not None,
+             f"with 1 attempt goodput is back {_rounds(once.recovery)} rounds after the end; with 3, never",
+             "it stays without retries too"),
+        fact("AWS, Avoiding insurmountable queue backlogs", "bound the queue, serve the newest first: an "
+             "old backlog drains slowly", "bounded queue, LIFO", back["bounded queue"] != NEVER,
+             f"bounded queue: back after {back['bounded queue']}; adaptive LIFO: {back['adaptive LIFO']}",
+             "the bounded queue never recovers"),
+        fact("AWS, Using load shedding to avoid overload", "work for a caller that timed out is wasted; "
+             "use the caller's deadline to skip it", "skip what cannot be in time",
+             fixes.loc["deadline drop", "wasted after it"] == 0,
+             f"no fix: {s.after('wasted')} calls served for no one after the end; deadline drop: 0",
+             "the deadline drop still wastes work"),
+        fact("Maurer, Fail at Scale (ACM Queue 2015)", "CoDel (M = 5 ms, N = 100 ms) and adaptive LIFO keep "
+             "queues short and serve fresh calls", "both end the storm",
+             back["CoDel"] != NEVER and back["adaptive LIFO"] != NEVER,
+             f"CoDel: back after {back['CoDel']} rounds; adaptive LIFO: {back['adaptive LIFO']}",
+             "one of them never recovers"),
+        fact("Google SRE book ch. 21", "a 10% retry budget holds retries near a tenth of the load",
+             "the storm stops feeding itself", back["retry budget"] != NEVER,
+             f"retry budget: back after {back['retry budget']} rounds (the backlog still drains)",
+             "the budgeted storm never ends"),
+        fact("Little's Law", "calls held = arrival rate x time held", "97.22/s x 0.1 s = 9.72",
+             f"{held:.2f}" == "9.72", f"{held:.2f} held at 97.22/s, 220 ms calls, a 100 ms timeout",
+             f"{held:.2f}"),
+        fact("Netflix concurrency-limits (Vegas, Gradient2)", "delay-based limits find the concurrency past "
+             "which latency grows", "a limit near the knee", WORKERS <= vegas <= edge,
+             f"Vegas' median limit {vegas:g}, from the knee ({WORKERS}) to {edge}; Gradient2's {gradient:g}",
+             f"Vegas' median limit {vegas:g}"),
+    ]  # fmt: skip
+
+
+def claims_table(claims: list[Claim]) -> WideFrame:
+    """Every claim, numbered, with where the source says it and whether this run reproduces it."""
+    return table(claims, SOURCES, appendix=True)
+
+
+def claims_count(claims: list[Claim]) -> str:
+    return count(claims, SOURCES, "each a fact of the seeded runs")
 
 
 def retries_fact() -> str:
