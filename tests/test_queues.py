@@ -12,7 +12,8 @@ from bulkhead_lab.queues.calls import Call
 from bulkhead_lab.queues.dependency import Server
 from bulkhead_lab.queues.rounds import SERIES, run
 from bulkhead_lab.queues.settings import Bulkhead, Callers, CoDel, Dependency, Setup, Slowdown
-from bulkhead_lab.retries.policy import NO_RETRIES, RatioBudget, RetryPolicy
+from bulkhead_lab.retries.budgets import RatioBudget
+from bulkhead_lab.retries.policy import NO_RETRIES, RetryPolicy
 
 AT_ONCE_TWICE = RetryPolicy(attempts=2, backoff=None)  # one retry, the next round
 

@@ -4,7 +4,7 @@ timeout (notebook 07, section 2).
 :class:`Deadlines` are callers who give up on a call at its deadline; :class:`Clients` (a
 :class:`~bulkhead_lab.queues.settings.Callers` running) also try again. Its retries are
 notebook 06's: a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (attempts and backoff) and a
-budget's books (:func:`~bulkhead_lab.retries.policy.books`), so the backoff and the budgets are
+budget's books (:func:`~bulkhead_lab.retries.budgets.ledger_for`), so the backoff and the budgets are
 the ones :mod:`bulkhead_lab.retries` defines, not a second copy. A caller that gives up on a call
 does not tell the dependency: the call stays in its queue, or in service, all the same.
 """
@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 
 from bulkhead_lab.queues.calls import ANSWERED, GONE, SENT, Call
 from bulkhead_lab.queues.settings import Callers
-from bulkhead_lab.retries.policy import RetryPolicy, books, delay_rounds
+from bulkhead_lab.retries.budgets import ledger_for
+from bulkhead_lab.retries.policy import RetryPolicy, delay_rounds
 
 
 # fmt: off
@@ -79,7 +80,7 @@ class Clients(Deadlines):
 
     def __init__(self, callers: Callers, originals: Sequence[int]) -> None:
         super().__init__(callers, originals)
-        self.books = books(callers.budget, originals)  # the budget's books (none: every retry may go)
+        self.books = ledger_for(callers.budget, originals)  # the budget's books (none: every retry may go)
         self.grant = None if callers.budget is None else self.books.grant  # of n retries, how many go
         self.draw = random.Random(callers.seed).random  # the backoff's draws
         backoff = callers.policy.backoff

@@ -21,9 +21,10 @@ stream. Pure and seeded: the same :class:`~bulkhead_lab.queues.settings.Setup` g
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from bulkhead_lab.pool.model import Params, arrival_stream
+from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
+from bulkhead_lab.pool.arrivals import stream
+from bulkhead_lab.pool.params import Params
 from bulkhead_lab.queues.bulkhead import ANSWERED_IN_TIME, TIMED_OUT, TURNED_AWAY, Places
 from bulkhead_lab.queues.callers import Clients
 from bulkhead_lab.queues.calls import SENT, Call
@@ -78,10 +79,10 @@ class QueueRun:
     trace: Trace
 
 
-@lru_cache(maxsize=16)
 def arrivals(rate: float, rounds: int, seed: int) -> tuple[int, ...]:
-    """Lesson 000's seeded event arrivals per round at ``rate`` calls/s (its stream, its generator)."""
-    return arrival_stream(Params(event_rate=rate, rounds=rounds, seed=seed)).event
+    """Lesson 000's seeded event arrivals per round at ``rate`` calls/s (its stream, its generator,
+    kept by :func:`bulkhead_lab.pool.arrivals.stream`)."""
+    return stream(Params(event_rate=rate, rounds=rounds, seed=seed)).event
 
 
 def run(setup: Setup, server: type[Server] = Server, clients: type[Clients] = Clients) -> QueueRun:
@@ -125,17 +126,14 @@ def run(setup: Setup, server: type[Server] = Server, clients: type[Clients] = Cl
     return QueueRun(setup, Trace(*(tuple(values) for values in rows)))
 
 
-KEEP_ROUNDS = 10_000  # runs up to this long are kept (about 0.9 MB each at 10,000 rounds)
+_queue_runs: Memo[Setup, QueueRun] = Memo(
+    "queue_runs", 128, budget=ROUNDS_BUDGET, weigh=lambda r: len(SERIES) * r.trace.rounds
+)
 
 
 def kept_run(setup: Setup) -> QueueRun:
     """:func:`run` with the package's classes, kept for the next ask (slider moves replay it)."""
-    return _kept(setup) if setup.rounds <= KEEP_ROUNDS else run(setup)
-
-
-@lru_cache(maxsize=64)
-def _kept(setup: Setup) -> QueueRun:
-    return run(setup)
+    return _queue_runs.get(setup, lambda: run(setup))
 
 
 def _turn_away(callers: Clients, places: Places | None, t: int, calls: list[Call]) -> None:

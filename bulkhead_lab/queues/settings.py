@@ -18,16 +18,9 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bulkhead_lab.adaptive.pool import LimiterSpec
-from bulkhead_lab.pool.model import CYCLE, EVENT_RATE, HOLD_EVENT, LESSON_SPLIT, SEED, SLOW, START, TOTAL
-from bulkhead_lab.retries.policy import (
-    JITTER_SEED,
-    SRE_MAX_ATTEMPTS,
-    Backoff,
-    Budget,
-    RatioBudget,
-    RetryPolicy,
-    TokenBucket,
-)
+from bulkhead_lab.pool.params import CYCLE, EVENT_RATE, HOLD_EVENT, LESSON_SPLIT, SEED, SLOW, START, TOTAL
+from bulkhead_lab.retries.budgets import Budget, RatioBudget, TokenBucket
+from bulkhead_lab.retries.policy import JITTER_SEED, SRE_MAX_ATTEMPTS, Backoff, RetryPolicy
 from bulkhead_lab.validation import check_choice, check_int, check_real, fail
 
 WORKERS = TOTAL - LESSON_SPLIT  # 8: lesson 000's event compartment, here the dependency's workers

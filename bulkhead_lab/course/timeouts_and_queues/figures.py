@@ -19,7 +19,7 @@ from bulkhead_lab.course.timeouts_and_queues.views import StormView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, IDLE, LIMIT, NEUTRAL, REFUSED, figure
 from bulkhead_lab.live.orders.storm import LiveStorm
-from bulkhead_lab.pool.model import CYCLE
+from bulkhead_lab.pool.params import CYCLE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.rounds import QueueRun
 from bulkhead_lab.queues.settings import Dependency

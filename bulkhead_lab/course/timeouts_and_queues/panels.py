@@ -16,7 +16,7 @@ from bulkhead_lab.course.timeouts_and_queues import figures, live, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
 from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.orders.storm import LiveStorm
-from bulkhead_lab.pool.model import EVENT_RATE
+from bulkhead_lab.pool.params import EVENT_RATE
 
 
 def storm_panel(

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pandas as pd
 
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, fact, table
-from bulkhead_lab.pool.model import CYCLE, EVENT_RATE
+from bulkhead_lab.memo import Memo
+from bulkhead_lab.pool.params import CYCLE, EVENT_RATE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.callers import Clients
 from bulkhead_lab.queues.dependency import Server
@@ -22,7 +22,8 @@ from bulkhead_lab.queues.fixes import TABLE, Fix, with_fix
 from bulkhead_lab.queues.recovery import WINDOW, Storm, storm
 from bulkhead_lab.queues.rounds import SERIES, QueueRun
 from bulkhead_lab.queues.settings import SERVICE, SLOW_SERVICE, WORKERS, Callers, Dependency, Setup
-from bulkhead_lab.retries.policy import RatioBudget, RetryPolicy
+from bulkhead_lab.retries.budgets import RatioBudget
+from bulkhead_lab.retries.policy import RetryPolicy
 
 DEFAULT = Setup()
 NEVER = "never in the run"
@@ -240,10 +241,16 @@ def describe(setup: Setup) -> str:
     return ", ".join(parts)
 
 
-@lru_cache(maxsize=64)
+_storm_views: Memo[tuple[Setup, str], StormView] = Memo("storm_views", 64)
+
+
 def storm_view(setup: Setup = DEFAULT, label: str | None = None) -> StormView:
-    """``setup``'s storm, binned for the figure; ``label`` names it (default: :func:`describe`)."""
+    """``setup``'s storm, binned for the figure (kept); ``label`` names it (default: :func:`describe`)."""
     label = describe(setup) if label is None else label
+    return _storm_views.get((setup, label), lambda: _storm_view(setup, label))
+
+
+def _storm_view(setup: Setup, label: str) -> StormView:
     s = storm(setup)
     trace = s.run.trace
     requests = tuple(o - r for o, r in zip(trace.offered, trace.retries, strict=True))
