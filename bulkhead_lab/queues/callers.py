@@ -103,5 +103,7 @@ class Clients(Deadlines):
                 self.due[t + wait].append((call.attempt + 1, sleep))
         else:
             super().fail(call, t)
+
+
 # <<< saved cells
 # fmt: on

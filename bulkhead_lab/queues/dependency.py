@@ -79,5 +79,7 @@ class Server:
         if not queue:
             self.emptied = t
         return refused, dropped
+
+
 # <<< saved cells
 # fmt: on
