@@ -1,32 +1,68 @@
-"""Retry budgets: how many retries a client may send at all, and each one's bookkeeping over a run.
+"""Retry budgets: how many retries a client may send at all, and how each is kept over a run.
 
-A per-request cap (:class:`~bulkhead_lab.retries.policy.RetryPolicy`) bounds one request's
-attempts; a budget bounds a client's retries against its traffic. Sources:
+A per-request cap (the ``attempts`` of :class:`~bulkhead_lab.retries.policy.RetryPolicy`)
+bounds one request's attempts; a budget bounds a client's retries against its traffic. The
+class between the saved-cells markers is notebook 06's: :class:`RetryBudget`, the SRE book's
+10% per client, with the interface the retry loop asks (``on_request``, ``can_retry``,
+``on_retry``). Everything below extends it. Sources, and where the ports depart from them:
 
 - **Per-client budget.** Google SRE book, ch. 21 "Handling Overload", "Deciding to Retry": a
-  client retries only while fewer than 10% of its requests are retries (:class:`RatioBudget`,
-  :data:`SRE_BUDGET`).
-- **Envoy** ``retry_budget``: ``budget_percent`` (default 20%) of the active and pending
-  requests may be retries, at least ``min_retry_concurrency`` (default 3).
-  :func:`envoy_retry_limit`; Envoy counts concurrent retries, the seeded model counts
-  retries over a window (:class:`RatioBudget` with Envoy's numbers, :data:`ENVOY_BUDGET`).
-- **AWS SDK retry quota** (``standard`` mode, aws-sdk-js-v3 ``middleware-retry``): 500
-  tokens; a retry takes 5 (10 after a timeout), refused when fewer are left; a success
-  puts back 1, or its last retry's cost if it needed retries; never above 500.
-  :class:`TokenBucket`, :class:`RetryQuota`.
+  client retries only while fewer than 10% of its requests are retries. :class:`RatioBudget`
+  (:data:`SRE_BUDGET`) is its rule with a floor and a window: the book names no window, so
+  the seeded runs count the last :data:`BUDGET_WINDOW` rounds (10 s) and the live client 1000 s.
+- **Envoy** ``retry_budget`` (``source/common/upstream/resource_manager_impl.h``): a retry may
+  start while the retries *in flight* are fewer than ``max(budget_percent / 100 x (active +
+  pending requests), min_retry_concurrency)``, the product rounded down to an integer first
+  (``count() < max()``, ``max`` a ``uint64_t``); defaults 20% and 3. :class:`EnvoyBudget`
+  keeps that arithmetic exactly (3 retries of 17 calls: 0.2 x 17 = 3.4, rounded down to 3,
+  refused), but counts retries and calls *over a window* where Envoy counts those in flight:
+  a departure, stated where the notebook shows it.
+- **AWS SDK retry quota** (``standard`` mode: botocore ``botocore/retries/quota.py`` and
+  ``standard.py``, aws-sdk-js-v3 ``middleware-retry/src/defaultRetryQuota.ts``): 500 tokens; a
+  retry takes 5 (10 after a timeout), refused when fewer are left; a success puts back 1, or
+  its last retry's cost if it needed retries; never above 500. :class:`TokenBucket`,
+  :class:`RetryQuota`. botocore's newer cost (14 a retry, 5 after throttling) is behind a flag
+  it does not support for outside use; the SDKs' standard mode is the one here.
 
-A *ledger* is one client's budget kept over a run's rounds, as the seeded models need it:
-:func:`ledger_for` gives the right one (:class:`Ledger` for no budget, :class:`RatioLedger`,
-:class:`QuotaLedger`).
+A *ledger* is one client's budget kept over a seeded run's rounds (:func:`ledger_for`:
+:class:`Ledger` for no budget, :class:`RatioLedger`, :class:`QuotaLedger`); the live client keeps
+its budget over seconds (:func:`client_budget`: :class:`SlidingBudget`, :class:`RetryQuota`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
 from bulkhead_lab.validation import check_int, check_real
+
+
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/06_retries_and_budgets.ipynb, section 2. A retry loop, in code
+class RetryBudget:
+    """The SRE book's retry budget for one client: a refused call may be retried
+    only while retries are under `ratio` of all the calls the client sent."""
+
+    def __init__(self, ratio: float = 0.10) -> None:
+        self.ratio = ratio
+        self.calls = 0  # every call sent: requests and retries
+        self.retries = 0  # the retries among them
+
+    def on_request(self) -> None:
+        self.calls += 1
+
+    def can_retry(self) -> bool:
+        return self.retries < self.ratio * self.calls
+
+    def on_retry(self) -> None:
+        self.calls += 1
+        self.retries += 1
+
+
+# <<< saved cells
+
 
 SRE_RETRY_RATIO = 0.10  # SRE ch. 21: retry while retries are below 10% of a client's requests
 ENVOY_BUDGET_PERCENT = 20.0  # Envoy retry_budget.budget_percent default
@@ -40,9 +76,9 @@ BUDGET_WINDOW = 1000  # rounds (10 s) a ratio budget counts over; the SRE book n
 
 @dataclass(frozen=True)
 class RatioBudget:
-    """A retry may go while ``retries < max(minimum, ratio * calls)``, ``calls`` counting the
-    client's originals and retries (the SRE book's "ratio of requests that correspond to
-    retries"); the seeded models count both over the last ``window`` rounds."""
+    """The cell's rule as a client's setting: a retry may go while ``retries < max(minimum, ratio
+    x calls)``, ``calls`` counting originals and retries; kept over the last ``window`` rounds
+    in the seeded runs (seconds live)."""
 
     ratio: float = SRE_RETRY_RATIO
     minimum: int = 0
@@ -63,16 +99,33 @@ class RatioBudget:
         return f"retries < {self.ratio:.0%} of calls{floor}"
 
 
+@dataclass(frozen=True)
+class EnvoyBudget(RatioBudget):
+    """Envoy's ``retry_budget``: its limit ``max(int(ratio x calls), minimum)`` is a whole number
+    (``uint64_t`` in Envoy), so a retry goes while ``retries < that``, over a window here."""
+
+    ratio: float = ENVOY_BUDGET_PERCENT / 100.0  # Envoy divides budget_percent by 100.0 first
+    minimum: int = ENVOY_MIN_RETRY_CONCURRENCY
+
+    def allows(self, retries: int, calls: int) -> bool:
+        return retries < max(int(self.ratio * calls), self.minimum)
+
+    @property
+    def label(self) -> str:
+        return f"retries < {self.ratio:.0%} of calls rounded down, at least {self.minimum} (Envoy)"
+
+
 SRE_BUDGET = RatioBudget(SRE_RETRY_RATIO, 0)
-ENVOY_BUDGET = RatioBudget(ENVOY_BUDGET_PERCENT / 100, ENVOY_MIN_RETRY_CONCURRENCY)
+ENVOY_BUDGET = EnvoyBudget()
 
 
 def envoy_retry_limit(
     active: int, percent: float = ENVOY_BUDGET_PERCENT, minimum: int = ENVOY_MIN_RETRY_CONCURRENCY
 ) -> int:
-    """Envoy's limit on concurrent retries for ``active`` (+ pending) requests."""
+    """Envoy's ``max()`` for ``active`` (+ pending) requests: ``percent / 100.0 x active`` rounded
+    down, at least ``minimum`` (in Envoy's order of operations, so the rounding is its own)."""
     check_int("active", active, 0)
-    return max(int(active * percent / 100.0), minimum)
+    return max(int(percent / 100.0 * active), minimum)
 
 
 @dataclass(frozen=True)
@@ -99,13 +152,22 @@ AWS_QUOTA = TokenBucket()
 Budget = RatioBudget | TokenBucket
 
 
-class RetryQuota:
-    """One client's token bucket as the SDK keeps it: a retry takes ``retry_cost`` tokens
-    (``timeout_cost`` after a timeout), refused if fewer are left; :meth:`success` puts back
-    the request's last retry's cost, or ``refund``; never above ``capacity``."""
+class RetryQuota(RetryBudget):
+    """One client's token bucket as the SDKs keep it, behind the cell's interface: a retry takes
+    ``retry_cost`` tokens (``timeout_cost`` after a timeout), refused if fewer are left;
+    :meth:`success` puts back the request's last retry's cost, or ``refund``; never above
+    ``capacity``."""
 
     def __init__(self, bucket: TokenBucket = AWS_QUOTA) -> None:
+        super().__init__(1.0)
         self.bucket, self.tokens = bucket, bucket.capacity
+
+    def can_retry(self) -> bool:
+        return self.bucket.retry_cost <= self.tokens  # a refusal (a 503) is no timeout
+
+    def on_retry(self) -> None:
+        super().on_retry()
+        self.take()
 
     def take(self, timeout: bool = False) -> int | None:
         """Take a retry's tokens and return how many, or ``None`` (no retry) if too few."""
@@ -121,8 +183,44 @@ class RetryQuota:
         self.tokens = min(self.bucket.capacity, self.tokens + amount)
 
 
+class SlidingBudget(RetryBudget):
+    """The cell's budget with a :class:`RatioBudget`'s floor, over the last ``window`` units of
+    ``clock()`` (the live client's seconds): calls older than that no longer count."""
+
+    def __init__(self, budget: RatioBudget, clock: Callable[[], float]) -> None:
+        super().__init__(budget.ratio)
+        self.budget, self.clock = budget, clock
+        self.sent: deque[tuple[float, bool]] = deque()  # (when, a retry) for each call counted
+
+    def on_request(self) -> None:
+        super().on_request()
+        self.sent.append((self.clock(), False))
+
+    def on_retry(self) -> None:
+        super().on_retry()
+        self.sent.append((self.clock(), True))
+
+    def can_retry(self) -> bool:
+        low = self.clock() - self.budget.window
+        while self.sent and self.sent[0][0] <= low:
+            _, retry = self.sent.popleft()
+            self.calls -= 1
+            self.retries -= retry
+        return self.budget.allows(self.retries, self.calls)
+
+
+def client_budget(budget: Budget | None, clock: Callable[[], float]) -> RetryBudget:
+    """What a live client keeps for ``budget``: no budget is a ratio of 1 (``retries < calls``
+    always holds, so it never refuses), a ratio budget slides over ``clock``, a bucket is a quota."""
+    if isinstance(budget, RatioBudget):
+        return SlidingBudget(budget, clock)
+    if isinstance(budget, TokenBucket):
+        return RetryQuota(budget)
+    return RetryBudget(1.0)
+
+
 class Ledger:
-    """One client's budget over a run's rounds, kept as the seeded models need it: no budget."""
+    """One client's budget over a seeded run's rounds: no budget (every retry may go)."""
 
     def grant(self, t: int, n: int) -> int:
         """How many of ``n`` retries may go in round ``t`` (those are charged)."""
@@ -132,27 +230,33 @@ class Ledger:
         """Successes whose responses arrive in round ``t`` (a token bucket refills)."""
 
 
-class RatioLedger(Ledger):
-    """A :class:`RatioBudget` over a sliding window: the originals sent per round are known
-    (``originals``); retries count as calls when granted. A denial changes nothing, so once
-    one retry is denied in a round, the rest are too."""
+class RatioLedger(Ledger, RetryBudget):
+    """A :class:`RatioBudget` over a sliding window of rounds: the cell's counters hold the
+    window's calls and retries; the originals sent per round are known (``originals``), a
+    retry counts when granted (:meth:`on_retry`). A denial changes nothing, so once one retry
+    is denied in a round, the rest are too."""
 
     def __init__(self, budget: RatioBudget, originals: Sequence[int]) -> None:
+        RetryBudget.__init__(self, budget.ratio)
         self.budget, self.cum = budget, [0, *accumulate(originals)]
         self.granted = [0] * len(originals)
-        self.retries = self.low = 0  # retries granted in rounds low..now
+        self.kept = self.low = 0  # retries granted in rounds low..now
+
+    def can_retry(self) -> bool:
+        return self.budget.allows(self.retries, self.calls)  # the cell's rule, with its floor
 
     def grant(self, t: int, n: int) -> int:
         low = t - self.budget.window + 1
         while self.low < low:
-            self.retries -= self.granted[self.low]
+            self.kept -= self.granted[self.low]
             self.low += 1
-        retries, calls = self.retries, self.cum[t + 1] - self.cum[max(low, 0)] + self.retries
+        self.retries, self.calls = self.kept, self.cum[t + 1] - self.cum[max(low, 0)] + self.kept
         allowed = 0
-        while allowed < n and self.budget.allows(retries, calls):
-            retries, calls, allowed = retries + 1, calls + 1, allowed + 1
+        while allowed < n and self.can_retry():
+            self.on_retry()
+            allowed += 1
         self.granted[t] += allowed
-        self.retries = retries
+        self.kept += allowed
         return allowed
 
 

@@ -4,8 +4,10 @@
 attempt it made. :class:`Client` sends them; it may retry a 503 ("busy, try again") under
 a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (attempts and a backoff whose ``base`` and
 ``cap`` are in **seconds** here, :data:`LIVE_BACKOFF`), within a budget
-(:class:`~bulkhead_lab.retries.policy.RatioBudget` or :class:`~bulkhead_lab.retries.policy.TokenBucket`)
-that the one client keeps for its whole drive:
+(:class:`~bulkhead_lab.retries.budgets.RatioBudget` or :class:`~bulkhead_lab.retries.budgets.TokenBucket`)
+that the one client keeps for its whole drive, through notebook 06's retry loop
+(:func:`~bulkhead_lab.retries.policy.call_with_retries`) and budget
+(:func:`~bulkhead_lab.retries.budgets.client_budget`):
 
 - a ratio budget lets a retry go while ``retries < max(minimum, ratio x calls)`` over the
   last ``window`` **seconds** (the default 1000 s covers any drive), ``calls`` counting
@@ -23,13 +25,11 @@ Payment and Inventory, :class:`Received` for Order Service, :class:`PoolsReading
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import random
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -39,8 +39,8 @@ from bulkhead_lab.live.net.dependency import DependencyStats
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.settings import ALL_VARIANTS, Variant
 from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule, PoolStats
-from bulkhead_lab.retries.budgets import Budget, RatioBudget, RetryQuota, TokenBucket
-from bulkhead_lab.retries.policy import JITTER_SEED, Backoff, RetryPolicy
+from bulkhead_lab.retries.budgets import Budget, RatioBudget, RetryQuota, TokenBucket, client_budget
+from bulkhead_lab.retries.policy import JITTER_SEED, REFUSED, Backoff, RetryPolicy, call_with_retries
 from bulkhead_lab.validation import check_choice
 
 #: What became of a request: answered 200, refused (503: the bulkhead was full), another status, or none.
@@ -50,7 +50,7 @@ Kind = Literal["order", "stock"]
 #: Why a refused request stopped retrying: its attempts ran out, the budget denied it, or it did not stop.
 GaveUp = Literal["attempts", "budget", ""]
 
-RETRY_ON = 503  # what a client retries: the bulkhead's "busy, try again" (a refused order)
+RETRY_ON = REFUSED  # what a client retries: the bulkhead's "busy, try again" (a refused order)
 LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
 LIVE_RETRY = RetryPolicy(3, LIVE_BACKOFF)  # ... and its (and the SRE book's) 3 attempts
 
@@ -135,46 +135,9 @@ def check_policy(retry: object) -> RetryPolicy | None:
     raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
 
 
-class _Spending:
-    """One client's budget over its drive: who may retry now."""
-
-    def __init__(self, budget: Budget | None) -> None:
-        self.budget = budget
-        self.quota = RetryQuota(budget) if isinstance(budget, TokenBucket) else None
-        self.events: deque[tuple[float, bool]] = deque()  # (when, is a retry) in the window
-        self.retries = 0
-        self.calls = 0
-
-    def sent(self, now: float) -> None:
-        """An original went out (a call in the ratio)."""
-        self._add(now, False)
-
-    def _add(self, now: float, retry: bool) -> None:
-        self.events.append((now, retry))
-        self.calls += 1
-        self.retries += retry
-
-    def grant(self, now: float) -> int | None:
-        """May a retry go now? Its token cost (0 for a ratio or no budget), or None: denied."""
-        if self.quota is not None:
-            return self.quota.take()
-        if isinstance(self.budget, RatioBudget):
-            while self.events and self.events[0][0] <= now - self.budget.window:
-                _, retry = self.events.popleft()
-                self.calls -= 1
-                self.retries -= retry
-            if not self.budget.allows(self.retries, self.calls):
-                return None
-        self._add(now, True)
-        return 0
-
-    def served(self, last_cost: int | None) -> None:
-        if self.quota is not None:
-            self.quota.success(last_cost)
-
-
 class Client:
-    """One outside client over ``session``: sends requests, retrying 503s under ``retry`` and ``budget``."""
+    """One outside client over ``session``: sends requests, retrying 503s under ``retry`` and ``budget``
+    through notebook 06's loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`)."""
 
     def __init__(
         self,
@@ -190,11 +153,24 @@ class Client:
         self.session = session
         self.t0 = t0
         self.retry = check_policy(retry)
-        self.spending = _Spending(check_budget(budget))
+        self.budget = client_budget(check_budget(budget), lambda: time.monotonic() - t0)
         self.random = random.Random(seed)
         self.total = total
         self.done = 0
         self.on_progress = on_progress
+
+    def _backoff(self, policy: RetryPolicy) -> Callable[[int], float]:
+        """One request's sleeps: the policy's backoff, each drawn from the client's RNG (decorrelated
+        jitter from that request's last sleep)."""
+        last: list[float | None] = [None]
+
+        def after(n: int) -> float:
+            b = policy.backoff
+            sleep = 0.0 if b is None else b.delay(n, self.random.random(), last[0])
+            last[0] = sleep
+            return sleep
+
+        return after
 
     async def send(
         self, kind: Kind, index: int, method: str, url: str, *, retry: bool = True
@@ -202,27 +178,22 @@ class Client:
         """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done."""
         policy = self.retry if retry else None
         tries: list[Try] = []
-        if policy is not None:
-            self.spending.sent(time.monotonic() - self.t0)  # an original: a call in the budget's ratio
-        status, body = await self._once(method, url, tries)
-        sleep: float | None = None
-        cost: int | None = None
-        gave_up: GaveUp = ""
-        while status == RETRY_ON and policy is not None:
-            if len(tries) >= policy.attempts:
-                gave_up = "attempts" if policy.attempts > 1 else ""
-                break
-            granted = self.spending.grant(time.monotonic() - self.t0)
-            if granted is None:
-                gave_up = "budget"
-                break
-            cost = granted or None
-            b = policy.backoff
-            sleep = 0.0 if b is None else b.delay(len(tries), self.random.random(), sleep)
-            await asyncio.sleep(sleep)
+        body: dict[str, Any] = {}
+
+        async def once() -> int:
+            nonlocal body
             status, body = await self._once(method, url, tries)
-        if status == 200:
-            self.spending.served(cost)
+            return status
+
+        if policy is None:
+            status = await once()
+        else:
+            status = await call_with_retries(once, self.budget, policy.attempts, self._backoff(policy))
+        gave_up: GaveUp = ""
+        if status == RETRY_ON and policy is not None and policy.attempts > 1:
+            gave_up = "attempts" if len(tries) >= policy.attempts else "budget"
+        if status == 200 and isinstance(self.budget, RetryQuota):  # its last retry's cost back, or 1
+            self.budget.success(self.budget.bucket.retry_cost if len(tries) > 1 else None)
         self.done += 1
         if self.on_progress is not None:
             self.on_progress(self.done, self.total)
