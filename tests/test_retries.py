@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -14,8 +15,11 @@ from bulkhead_lab.retries.budgets import (
     QuotaLedger,
     RatioBudget,
     RatioLedger,
+    RetryBudget,
     RetryQuota,
+    SlidingBudget,
     TokenBucket,
+    client_budget,
     envoy_retry_limit,
     ledger_for,
 )
@@ -27,9 +31,114 @@ from bulkhead_lab.retries.experiments import (
     calls_per_layer,
     contention,
     contention_table,
+    every_call_refused,
     worst_case_load,
 )
-from bulkhead_lab.retries.policy import NO_RETRIES, Backoff, RetryPolicy, delay_rounds
+from bulkhead_lab.retries.policy import (
+    NO_RETRIES,
+    REFUSED,
+    Backoff,
+    RetryPolicy,
+    call_with_retries,
+    capped_exponential,
+    delay_rounds,
+    full_jitter,
+)
+
+# --- notebook 06's cells: the retry loop and the SRE budget ------------------------------------------
+
+
+def test_the_cells_budget_retries_while_retries_are_under_10_percent_of_calls() -> None:
+    b = RetryBudget()
+    assert not b.can_retry()  # no call sent: 10% of nothing
+    b.on_request()
+    assert b.can_retry()  # 0 < 0.1
+    b.on_retry()
+    assert (b.calls, b.retries) == (2, 1) and not b.can_retry()  # 1 < 0.2 fails
+    for _ in range(9):
+        b.on_request()
+    assert b.can_retry()  # 1 < 1.1: the eleventh call makes room
+
+
+def test_the_cells_loop_stops_on_an_answer_on_its_last_attempt_or_when_the_budget_says_no() -> None:
+    answers, slept = [REFUSED, REFUSED, 200], []
+
+    async def call() -> int:
+        return answers.pop(0)
+
+    def backoff(n: int) -> float:
+        slept.append(n)
+        return 0.0
+
+    assert asyncio.run(call_with_retries(call, RetryBudget(1.0), 5, backoff)) == 200
+    assert slept == [1, 2] and answers == []  # a sleep after each refusal, none after the answer
+
+    async def refuse() -> int:
+        calls.append(1)
+        return REFUSED
+
+    calls: list[int] = []
+    assert asyncio.run(call_with_retries(refuse, RetryBudget(1.0), 3, lambda n: 0.0)) == REFUSED
+    assert len(calls) == 3  # the per-request cap
+    calls.clear()
+    assert asyncio.run(call_with_retries(refuse, RetryBudget(0.0), 3, lambda n: 0.0)) == REFUSED
+    assert len(calls) == 1  # a budget of 0% never lets a retry go
+
+
+def test_the_cells_full_jitter_is_a_share_of_the_capped_exponential() -> None:
+    assert [capped_exponential(n, 0.1, 1.0) for n in range(1, 5)] == [0.2, 0.4, 0.8, 1.0]
+    assert full_jitter(2, 0.1, 20.0, 0.5) == 0.2 and full_jitter(9, 1, 20, 0.999) < 20
+    assert Backoff(0.1, 20.0, "full").delay(2, 0.5) == full_jitter(2, 0.1, 20.0, 0.5)
+
+
+def test_every_call_refused_through_the_cells_loop_is_3x_without_a_budget_and_1_11x_with_it() -> None:
+    assert asyncio.run(every_call_refused(RetryBudget(1.0))).attempts == 3000  # a ratio of 1 never says no
+    sre = asyncio.run(every_call_refused(RetryBudget(0.10)))
+    assert sre.attempts == 1112  # retries granted while r < 0.1 * (1000 + r): 0..111
+    assert round(sre.load, 1) == 1.1 and asyncio.run(every_call_refused(RetryBudget(0.2))).load == 1.25
+
+
+def test_the_seeded_ratio_ledger_grants_what_the_cells_budget_grants() -> None:
+    rng = random.Random(5)
+    originals = [rng.randrange(0, 12) for _ in range(300)]
+    ledger, cell = RatioLedger(RatioBudget(0.1, 0, window=len(originals)), originals), RetryBudget(0.1)
+    for t, n in enumerate(originals):
+        for _ in range(n):
+            cell.on_request()
+        asked = rng.randrange(0, 6)
+        by_cell = 0
+        while by_cell < asked and cell.can_retry():
+            cell.on_retry()
+            by_cell += 1
+        assert ledger.grant(t, asked) == by_cell
+
+
+def test_a_sliding_budget_forgets_calls_older_than_its_window() -> None:
+    now = [0.0]
+    b = SlidingBudget(RatioBudget(0.5, 0, window=10), lambda: now[0])
+    for _ in range(4):
+        b.on_request()
+    granted = 0
+    while b.can_retry():  # r < 0.5 * (4 + r): 0, 1, 2, 3
+        b.on_retry()
+        granted += 1
+    assert granted == 4
+    now[0] = 9.5
+    assert not b.can_retry() and b.calls == 8
+    now[0] = 10.0  # the window passes: every call so far is forgotten
+    assert not b.can_retry() and (b.calls, b.retries) == (0, 0)
+    b.on_request()
+    assert b.can_retry()
+
+
+def test_a_live_client_without_a_budget_never_refuses_a_retry() -> None:
+    free = client_budget(None, lambda: 0.0)
+    free.on_request()
+    for _ in range(1000):
+        assert free.can_retry()
+        free.on_retry()
+    assert isinstance(client_budget(AWS_QUOTA, lambda: 0.0), RetryQuota)
+
 
 # --- amplification ------------------------------------------------------------------------------
 
@@ -112,8 +221,8 @@ def test_the_sre_budget_retries_only_while_retries_are_below_10_percent_of_calls
 
 
 def test_a_ratio_budget_allows_at_least_its_minimum() -> None:
-    b = RatioBudget(ratio=0.2, minimum=3)  # Envoy's numbers
-    assert b == ENVOY_BUDGET
+    b = RatioBudget(ratio=0.2, minimum=3)  # Envoy's numbers, unrounded
+    assert (b.ratio, b.minimum) == (ENVOY_BUDGET.ratio, ENVOY_BUDGET.minimum)
     assert b.allows(0, 0) and b.allows(2, 0)
     assert not b.allows(3, 0)
     assert b.allows(3, 20)  # 20% of 20 is 4 > 3
@@ -148,7 +257,7 @@ def test_a_success_puts_back_1_or_its_last_retrys_cost_never_above_500() -> None
     assert q.tokens == 500  # 506, capped
 
 
-def test_ratio_books_count_originals_and_granted_retries_over_the_window() -> None:
+def test_a_ratio_ledger_counts_originals_and_granted_retries_over_the_window() -> None:
     # ratio 0.5 over 2 rounds; originals per round 2, 0, 0, 4
     b = RatioLedger(RatioBudget(ratio=0.5, minimum=0, window=2), [2, 0, 0, 4])
     assert b.grant(0, 5) == 2  # 0 < 0.5*2, 1 < 0.5*3, then 2 < 0.5*4 fails
@@ -157,7 +266,7 @@ def test_ratio_books_count_originals_and_granted_retries_over_the_window() -> No
     assert b.grant(3, 3) == 3  # rounds 2-3: 0 < 2, 1 < 2.5, 2 < 3
 
 
-def test_quota_books_refill_with_responses_before_the_rounds_retries() -> None:
+def test_a_quota_ledger_refills_with_responses_before_the_rounds_retries() -> None:
     b = QuotaLedger(TokenBucket(capacity=12, retry_cost=5, timeout_cost=10, refund=1), rounds=10)
     assert b.grant(0, 3) == 2 and b.tokens == 2
     b.served(2, originals=3, retries=0)  # three responses in round 2: +1 each
@@ -168,7 +277,7 @@ def test_quota_books_refill_with_responses_before_the_rounds_retries() -> None:
     assert b.grant(5, 2) == 1
 
 
-def test_books_follow_the_budget() -> None:
+def test_the_ledger_follows_the_budget() -> None:
     assert type(ledger_for(None, [1])) is Ledger and Ledger().grant(0, 7) == 7
     assert isinstance(ledger_for(SRE_BUDGET, [1]), RatioLedger)
     assert isinstance(ledger_for(AWS_QUOTA, [1]), QuotaLedger)

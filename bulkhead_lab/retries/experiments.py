@@ -8,7 +8,8 @@ and Brooker's contending clients. Pure and seeded. Sources:
 - **The budget's worst case.** SRE book, ch. 21 "Handling Overload": in its worst case (a
   datacenter refusing most requests) the per-request cap alone lets the load grow to
   somewhat below 3x, the 10% budget to about 1.1x. :func:`worst_case_load` computes both
-  (3.00x and 1.11x).
+  (3.00x and 1.11x) in the seeded rounds; :func:`every_call_refused` runs notebook 06's own
+  retry loop and a budget (the cell's, or a learner's) against a dependency that refuses all.
 - **Contention.** Marc Brooker, "Exponential Backoff And Jitter" (AWS Architecture Blog,
   2015) and its simulator: :func:`contention` is a small version of his contention
   experiment, :func:`contention_table` his table.
@@ -16,14 +17,23 @@ and Brooker's contending clients. Pure and seeded. Sources:
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import math
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bulkhead_lab.retries.budgets import Budget, ledger_for
-from bulkhead_lab.retries.policy import JITTER_SEED, SRE_MAX_ATTEMPTS, Backoff, RetryPolicy, delay_rounds
+from bulkhead_lab.retries.budgets import Budget, RetryBudget, ledger_for
+from bulkhead_lab.retries.policy import (
+    JITTER_SEED,
+    REFUSED,
+    SRE_MAX_ATTEMPTS,
+    Backoff,
+    RetryPolicy,
+    call_with_retries,
+    delay_rounds,
+)
 from bulkhead_lab.validation import check_int
 
 SRE_LAYERS = 3  # SRE ch. 22: backend, frontend and JavaScript layers
@@ -91,6 +101,29 @@ def worst_case_load(
             d = 0.0 if backoff is None else backoff.delay(tried, rng(), sleep)
             due.setdefault(t + delay_rounds(d), []).append((tried + 1, d))
     return WorstCase(requests_per_round * rounds, attempts)
+
+
+async def every_call_refused(
+    budget: RetryBudget, requests: int = 1000, attempts: int = SRE_MAX_ATTEMPTS
+) -> WorstCase:
+    """The worst case through notebook 06's retry loop: ``requests`` requests at once, every call
+    refused, each retried up to ``attempts`` times within ``budget`` (any object with the cell's
+    ``on_request``, ``can_retry`` and ``on_retry``), sleeping 0 s. The calls are counted as they
+    reach the dependency, whatever the budget counts: 3000 for 1000 requests without a budget
+    (``RetryBudget(1.0)``), 1112 with the SRE 10%."""
+    check_int("requests", requests, 1)
+    check_int("attempts", attempts, 1, 100)
+    calls = 0
+
+    async def refuse() -> int:
+        nonlocal calls
+        calls += 1
+        return REFUSED
+
+    await asyncio.gather(
+        *(call_with_retries(refuse, budget, attempts, lambda n: 0.0) for _ in range(requests))
+    )
+    return WorstCase(requests, calls)
 
 
 # --- Brooker's contention experiment -----------------------------------------------------------
