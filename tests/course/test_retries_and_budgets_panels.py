@@ -13,6 +13,7 @@ from PIL import Image
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
 from bulkhead_lab.course.retries_and_budgets import figures, panels, views
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.retries.budgets import RetryBudget
 
 # --- figures ---------------------------------------------------------------------------------------
 
@@ -76,9 +77,11 @@ def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
     axes = fig.axes
     assert len(axes) == 4
     event_24 = axes[3]  # rows: tracking, event; columns: single pool, 24/8
-    assert list(_line(event_24, "calls, slowdown day").get_ydata()) == list(view.series[(24, EVENT)].slowdown)
+    assert list(_line(event_24, "calls, slowdown day").get_ydata()) == list(
+        view.series[(24, EVENT)]["slowdown"]
+    )
     assert list(_line(axes[0], "gave up, slowdown day").get_ydata()) == list(
-        view.series[(None, TRACKING)].gave_up
+        view.series[(None, TRACKING)]["gave up"]
     )
     assert _line(axes[0], "slowdown starts").get_xdata()[0] == 10.0
     assert axes[0].get_ylabel() == "tracking calls/s" and axes[2].get_ylabel() == "event calls/s"
@@ -100,7 +103,7 @@ def test_the_storm_figure_marks_the_end_and_the_round_the_load_is_back() -> None
 
 
 def test_the_contention_figure_shows_work_and_time_for_each_strategy() -> None:
-    fig = figures.contention_figure(views.contention_view(runs=2))
+    fig = figures.contention_figure(views.contention(runs=2))
     calls, done = fig.axes
     assert isinstance(fig, Figure) and done.get_yscale() == "log"
     assert _line(calls, "exponential, no jitter").get_ydata()[-1] == 1275
@@ -156,17 +159,21 @@ def test_exercise_1_is_the_largest_ratio_at_or_under_the_cap() -> None:
     assert check("banana").ok is False and check(None).ok is None
 
 
-def test_exercise_2_is_the_smallest_shared_ratio_that_protects_tracking() -> None:
-    right, target = ex.smallest_shared_ratio(), ex.own_budget_level()
-    assert ex.tracking_gave_up(right) <= target < ex.tracking_gave_up(right - 1)
-    assert all(ex.tracking_gave_up(r) <= target for r in range(right, 41))  # and every larger share
-    assert ex.exercise_2.check(right).ok is True
-    assert ex.exercise_2.check(10).ok is False and "a smaller share" in repr(ex.exercise_2.check(40))
+def test_exercise_2_is_the_smallest_shared_ratio_on_the_slider_that_protects_tracking() -> None:
+    right, target = ex.smallest_slider_ratio(), ex.own_budget_level()
+    assert sorted(ex.SLIDER) == [5, 10, 20, 30, 50]  # the budget slider's ratios
+    below = [p for p in ex.SLIDER if p < right]
+    assert ex.slider_gave_up(right) <= target and all(ex.slider_gave_up(p) > target for p in below)
+    exact = ex.smallest_shared_ratio()  # in whole percent: between the slider's 20% and 30%
+    assert ex.tracking_gave_up(exact) <= target < ex.tracking_gave_up(exact - 1) and 20 < exact <= right
+    assert ex.exercise_2.check(right).ok is True and ex.exercise_2.check(f"{right}%").ok is True
+    assert ex.exercise_2.check(10).ok is False and "a smaller one" in repr(ex.exercise_2.check(50))
+    assert "not on the budget slider" in repr(ex.exercise_2.check(exact))
 
 
 def test_exercise_3_is_the_fewest_calls_in_the_contention_table_at_ten_clients() -> None:
     right = ex.fewest_calls()
-    at = views.contention_view().frame.xs(ex.CLIENTS, level="clients")
+    at = views.contention().frame.xs(ex.CLIENTS, level="clients")
     assert at.loc[right, "calls"] == at["calls"].min()
     assert ex.exercise_3.check(right.split()[0].upper()).ok is True
     assert ex.exercise_3.check("no jitter").ok is False
@@ -183,3 +190,81 @@ def test_every_checker_answers_anything_in_one_line(exercise) -> None:
             "No answer yet. Hint",
         )
     assert any(isinstance(part, str) and "**" in part for part in exercise.worked_answer())
+
+
+class _Free:
+    """A budget that never says no: every retry goes."""
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio = ratio
+
+    def on_request(self) -> None:
+        pass
+
+    def can_retry(self) -> bool:
+        return True
+
+    def on_retry(self) -> None:
+        pass
+
+
+class _Never(_Free):
+    def can_retry(self) -> bool:
+        return False
+
+
+class _RequestsOnly(_Free):
+    """Counts only first calls against the ratio: retries under 10% of *requests*, not of calls."""
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio, self.requests, self.retries = ratio, 0, 0
+
+    def on_request(self) -> None:
+        self.requests += 1
+
+    def can_retry(self) -> bool:
+        return self.retries < self.ratio * self.requests
+
+    def on_retry(self) -> None:
+        self.retries += 1
+
+
+class _TwentyPercent(RetryBudget):
+    def __init__(self, ratio: float) -> None:
+        super().__init__(2 * ratio)
+
+
+class _Hangs(_Free):
+    def can_retry(self) -> bool:
+        while True:
+            pass
+
+
+class _Raises(_Free):
+    def __init__(self, ratio: float) -> None:
+        raise RuntimeError("no budget today")
+
+
+def test_write_budget_accepts_the_cells_budget_at_the_sre_books_worst_case() -> None:
+    assert ex.worst_case_with(RetryBudget) == pytest.approx(1.112, abs=0.001)  # 1112 calls, 1000 requests
+    assert ex.write_budget.check(RetryBudget).ok is True
+    assert (
+        ex.write_budget.check(_RequestsOnly).ok is True
+    )  # 10% of requests: 1.100, the book's about 1.1x too
+
+
+@pytest.mark.parametrize(
+    ("candidate", "says"),
+    [
+        (_Free, "let every retry through: 3.000"),
+        (_Never, "let no retry through: 1.000"),
+        (_TwentyPercent, "lets 1.250 calls per request through"),
+        (_Hangs, "still running after 2 s"),
+        (_Raises, "_Raises(0.1) raised RuntimeError: no budget today"),
+        ("class MyBudget: pass", "is not a class"),
+        (print, "is not a class"),
+    ],
+)
+def test_write_budget_says_in_one_line_what_a_broken_budget_does(candidate, says) -> None:
+    feedback = ex.write_budget.check(candidate)
+    assert feedback.ok is False and says in feedback.message and "\n" not in feedback.message

@@ -25,11 +25,12 @@ def test_4_attempts_over_3_layers_is_the_printed_fact_and_the_tables_bottom_row(
 
 
 def test_the_worst_case_is_3x_without_a_budget_and_about_1_1x_with_the_sres() -> None:
-    frame = views.worst_case_table().frame
-    assert frame.loc["no budget", "here: calls per request"] == 3.0
-    assert frame.loc["SRE 10%", "here: calls per request"] == pytest.approx(1.111)
-    assert frame.loc["SRE 10%", "the source's worst case"] == "about 1.1x"
-    assert frame.loc["AWS quota", "here: retries"] == AWS_QUOTA.capacity // AWS_QUOTA.retry_cost
+    frame = views.worst_case_table()
+    assert frame.loc["no budget", "here: calls/request"] == 3.0
+    assert frame.loc["SRE 10%", "here: calls/request"] == pytest.approx(1.111)
+    assert frame.loc["SRE 10%", "the source"] == "about 1.1x"
+    aws = "AWS quota: 500 tokens, 5 a retry"
+    assert frame.loc[aws, "retries"] == AWS_QUOTA.capacity // AWS_QUOTA.retry_cost
     assert views.budget_fact().endswith(
         "no budget 3.000x the requests; the SRE 10% budget 1.111x (the book: about 1.1x)"
     )
@@ -38,19 +39,19 @@ def test_the_worst_case_is_3x_without_a_budget_and_about_1_1x_with_the_sres() ->
 def test_a_wide_table_shows_its_sentences_whole() -> None:
     table = views.beside_the_sources()
     assert "..." not in repr(table) and "..." not in table._repr_html_()
-    assert "64 calls" in table.frame.loc["SRE book ch. 22", "here"]
+    assert "64 calls" in table.loc["SRE book ch. 22", "here"]
 
 
 @pytest.fixture(scope="module")
-def contention() -> views.ContentionView:
-    return views.contention_view()
+def contention() -> views.Contention:
+    return views.contention()
 
 
 def test_without_jitter_50_clients_make_n_n_plus_1_over_2_calls(contention) -> None:
     at = contention.at(50)
     assert at.loc["exponential, no jitter", "calls (50 clients)"] == 50 * 51 / 2
     assert at.loc["full jitter", "calls (50 clients)"] < at.loc["equal jitter", "calls (50 clients)"]
-    fact = views.contention_fact(contention)
+    fact = contention.fact()
     assert "no jitter 1275 calls, done at step 4228" in fact and "full jitter 352.5 calls" in fact
 
 
@@ -83,17 +84,16 @@ def test_the_retry_views_series_add_up_to_its_runs() -> None:
     assert list(view.frame.index) == [
         (layout, day) for layout in ("single pool (32)", "24/8") for day in ("healthy", "slowdown")
     ]
-    scale = views.BIN / view.cycle  # a point is a rate over BIN rounds
+    scale = views.BIN / views.LESSON.cycle  # a point is a rate over BIN rounds
+    assert len(view.time) == 4000 // views.BIN and view.time[20] == 10.0
     for split in view.layouts:
-        y = view.runs[(split, "slowdown")]
+        y = views.run(split, "slowdown", view.setup)
         for flow, counters in ((TRACKING, y.tracking), (EVENT, y.event)):
             s = view.series[(split, flow)]
-            assert len(s.time) == 4000 // views.BIN and s.time[20] == 10.0
-            assert round(sum(s.slowdown) * scale) == counters.attempts
-            assert round(sum(s.requests) * scale) == counters.requests
-            assert round(sum(s.gave_up) * scale) == counters.gave_up
+            assert round(sum(s["slowdown"]) * scale) == counters.attempts
+            assert round(sum(s["requests"]) * scale) == counters.requests
+            assert round(sum(s["gave up"]) * scale) == counters.gave_up
     assert views.retry_view(None).layouts == (None,)
-    assert "single pool (32) tracking" in view.sentence(None)
 
 
 def test_a_shared_budget_helps_the_healthy_day_and_leaks_the_slowdown_through_24_8() -> None:
@@ -131,7 +131,7 @@ def test_a_budget_leaves_nothing_to_drain_and_the_bulkheads_tracking_never_storm
     frame = views.drain_table()
     assert (frame.xs("10% (SRE)", level="budget") == 0).all().all()
     assert (frame["24/8: tracking back after"] == 0).all()
-    assert frame.loc[("full jitter", "none"), "single pool (32): tracking back after"] == 28
+    assert frame.loc[("full", "none"), "single pool (32): tracking back after"] == 28
 
 
 def test_a_storm_views_excess_is_the_slowdown_days_calls_over_the_healthy_days() -> None:

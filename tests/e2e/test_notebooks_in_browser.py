@@ -582,7 +582,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
         },
         "06_retries_and_budgets.ipynb": {
             1: str(ex06.largest_ratio_under()),
-            2: str(ex06.smallest_shared_ratio()),
+            2: str(ex06.smallest_slider_ratio()),
         },
         "07_timeouts_and_queues.ipynb": {
             1: "{}, {}".format(*ex07.a_right_design()),

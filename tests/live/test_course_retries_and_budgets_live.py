@@ -12,7 +12,8 @@ import time
 import pytest
 from loopback import listening_ports
 
-from bulkhead_lab.course.retries_and_budgets import figures, views
+from bulkhead_lab.course.retries_and_budgets import figures, panels
+from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
 
 pytestmark = pytest.mark.live
@@ -21,21 +22,21 @@ pytestmark = pytest.mark.live
 @pytest.fixture(scope="module")
 def runs():
     progress: list[tuple[int, int]] = []
-    runs = views.live_runs(lambda done, total: progress.append((done, total)))
+    runs = panels.live_runs(lambda done, total: progress.append((done, total)))
     assert progress[-1] == (80, 80)  # the four clients' orders, answered
     return runs
 
 
 def test_every_fact_the_notebook_checks_holds(runs) -> None:
-    lines = views.live_facts(runs).splitlines()
+    lines = panels.live_facts(runs).splitlines()
     assert lines[0].startswith("20 orders at once against lesson 004's bulkhead (5 running, 5 waiting)")
     assert len(lines) == 8 and all(line.endswith(": True") for line in lines[1:]), lines
 
 
 def test_retries_reach_the_order_service_never_payment(runs) -> None:
-    frame = views.live_frame(runs)
-    assert list(frame.index) == [c.name for c in views.CLIENTS]
-    per_order = frame[views.PER_ORDER]
+    frame = panels.live_frame(runs)
+    assert list(frame.index) == [c.name for c in retrying.CLIENTS]
+    per_order = frame[figures.PER_ORDER]
     # Payment 2 s a call: every retry (backoffs at most 0.2 + 0.4 s) meets a full bulkhead.
     assert list(per_order["client sent"]) == ["1.00", "2.00", "1.15", "2.00"]
     assert list(per_order["Order Service received"]) == list(per_order["client sent"])
@@ -45,16 +46,16 @@ def test_retries_reach_the_order_service_never_payment(runs) -> None:
 
 
 def test_the_live_runs_stand_beside_the_sources_and_the_seeded_storm(runs) -> None:
-    frame = views.live_beside(runs).frame
+    frame = panels.live_beside(runs)
     assert list(frame.index) == ["no budget", "SRE 10%", "AWS quota"]
-    assert list(frame[("the sources", "worst case")]) == ["somewhat below 3x", "about 1.1x", "(no figure)"]
-    assert list(frame[("every call refused", "section 2")]) == ["3.000", "1.111", "1.005"]
-    assert list(frame[("lesson 000, 24/8 events", "section 4")])[:2] == ["2.224", "1.111"]
-    assert list(frame[("live, this section", "Payment counted")]) == ["0.50"] * 3
+    assert list(frame["the sources"]) == ["somewhat below 3x", "about 1.1x", "(no figure)"]
+    assert list(frame["section 2"]) == ["3.000", "1.111", "1.005"]
+    assert list(frame["section 4: 24/8 events"])[:2] == ["2.224", "1.111"]
+    assert list(frame["live: Payment"]) == ["0.50"] * 3
 
 
 def test_the_figure_shows_three_layers_for_each_kind_of_client(runs) -> None:
-    fig = figures.live_figure(views.live_frame(runs))
+    fig = figures.live_figure(panels.live_frame(runs))
     (ax,) = fig.axes
     heights = [round(b.get_height(), 2) for container in ax.containers for b in container]
     assert heights == [1.0, 2.0, 1.15, 2.0, 1.0, 2.0, 1.15, 2.0, 0.5, 0.5, 0.5, 0.5]
@@ -67,7 +68,7 @@ def test_the_ratio_bound_holds_for_any_number_of_orders() -> None:
         retries = 0
         while budget.allows(retries, orders + retries):  # every retry the budget would ever grant
             retries += 1
-        assert orders + retries < views.ratio_bound(orders), orders
+        assert orders + retries < retrying.ratio_bound(orders), orders
 
 
 @pytest.mark.usefixtures("kernel_sigint")
@@ -77,7 +78,7 @@ def test_interrupted_live_clients_leave_nothing_listening() -> None:
 
     async def cell() -> None:
         timer.start()
-        views.live_runs()
+        panels.live_runs()
 
     loop = asyncio.new_event_loop()
     try:

@@ -1,5 +1,5 @@
-"""Notebook 06's exercises: cap the event storm, bulkhead the budget too, and the backoff that
-makes the fewest calls.
+"""Notebook 06's exercises: cap the event storm, bulkhead the budget too, the backoff that makes
+the fewest calls, and a retry budget of the learner's own (:data:`write_budget`).
 
 Every right answer is computed here from memoised seeded runs (or
 from :func:`bulkhead_lab.retries.experiments.contention_table`), so a checker and its worked answer always
@@ -11,6 +11,9 @@ jitter (the AWS SDK's 100 ms base and 20 s cap) on lesson 000's slowdown day und
 
 from __future__ import annotations
 
+import inspect
+from typing import Any
+
 import pandas as pd
 
 from bulkhead_lab.course.retries_and_budgets import views
@@ -21,16 +24,23 @@ from bulkhead_lab.course.ui.exercise import (
     Wrong,
     read_choice,
     read_number,
+    run_trial,
     table,
 )
+from bulkhead_lab.course.ui.trial import build
 from bulkhead_lab.pool.params import LESSON_SPLIT, Params
-from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
+from bulkhead_lab.retries.budgets import SRE_BUDGET, SRE_RETRY_RATIO, RatioBudget, RetryBudget
+from bulkhead_lab.retries.policy import REFUSED, SRE_MAX_ATTEMPTS, call_with_retries
 from bulkhead_lab.retries.storm import RetryRun, RetrySetup, retry_run
 from bulkhead_lab.validation import check_int, check_real
 
 LOAD_CAP = 1.2  # exercise 1: the event flow's calls per request through the slowdown
 CLIENTS = 10  # exercise 3: Brooker's smallest client count (section 3 prints the largest, 50)
 SLOWDOWN = Params(split=LESSON_SPLIT, mode="slowdown")
+SLIDER = {  # exercise 2: the budget slider's ratio budgets, by whole percent
+    round(b.ratio * 100): name for name, b in views.BUDGETS.items() if isinstance(b, RatioBudget)
+}
+REQUESTS = 1000  # write_budget: requests in the worst case, every call refused
 
 
 def _run(ratio: int | None, shared: bool = False) -> RetryRun:
@@ -99,9 +109,52 @@ def smallest_shared_ratio() -> int:
     return next(r for r in range(101) if tracking_gave_up(r) <= target)
 
 
+def slider_gave_up(percent: int) -> int:
+    """Tracking's given-up requests through the slowdown with the slider's ``percent`` budget, shared."""
+    setup = views.setup_of(budget=SLIDER[percent], scope=views.SCOPES[1])
+    return retry_run(SLOWDOWN, setup).tracking.gave_up
+
+
+def read_slider(answer: object) -> int:
+    """One of the budget slider's ratios, in whole percent."""
+    percent = read_ratio(answer)
+    if percent not in SLIDER:
+        on = ", ".join(f"{p}%" for p in SLIDER)
+        raise NotUnderstood(f"{percent}% is not on the budget slider; choose one of {on}.")
+    return percent
+
+
+def smallest_slider_ratio() -> int:
+    """The smallest of the slider's shared budgets at which tracking gives up no more than with its own."""
+    return next(p for p in sorted(SLIDER) if slider_gave_up(p) <= own_budget_level())
+
+
+async def _worst_case(budget: Any) -> float:
+    calls = 0
+
+    async def refused() -> int:
+        nonlocal calls
+        calls += 1
+        return REFUSED
+
+    for _ in range(REQUESTS):
+        await call_with_retries(refused, budget, SRE_MAX_ATTEMPTS, lambda n: 0.0)
+    return calls / REQUESTS
+
+
+def worst_case_with(candidate: object) -> float:
+    """Calls per request when every call is refused, through notebook 06's retry loop (3 attempts),
+    with the budget ``candidate(0.10)``: the cell's :class:`RetryBudget` gives 1.111."""
+
+    async def check() -> float:
+        return await _worst_case(build(candidate, SRE_RETRY_RATIO))
+
+    return float(run_trial(check))
+
+
 def contention_at(clients: int = CLIENTS) -> pd.DataFrame:
     """Section 3's contention table at ``clients`` contending clients: calls and completion per strategy."""
-    return views.contention_view().frame.xs(clients, level="clients")
+    return views.contention().frame.xs(clients, level="clients")
 
 
 def fewest_calls(clients: int = CLIENTS) -> str:
@@ -125,7 +178,8 @@ def _worked_2(a: Answer) -> str:
     return (
         f"**{a.right}%**. With a budget of its own, tracking gives up {a.target} through the slowdown (at "
         "10%). With one budget for the whole gateway the event compartment's refusals spend it, and "
-        f"tracking's few retries are denied until the shared budget reaches {a.right}%. By then it covers "
+        f"tracking's few retries are denied until the shared budget reaches {smallest_shared_ratio()}% (in "
+        f"whole percent; on the slider, {a.right}%). By then it covers "
         "every retry the event storm makes (the busy tracking flow's calls count towards the shared budget "
         f"too), so it no longer caps the storm: {shared_load:.2f} calls per event request, against "
         f"{per_flow:.2f} with the SRE 10% kept per flow. A shared budget cannot both protect the neighbour "
@@ -175,9 +229,9 @@ exercise_1 = Exercise(
 exercise_2 = Exercise(
     2,
     "Bulkhead the budget too",
-    read=read_ratio,
-    right=smallest_shared_ratio,
-    figures=lambda r: {"lost": tracking_gave_up(r), "target": own_budget_level()},
+    read=read_slider,
+    right=smallest_slider_ratio,
+    figures=lambda r: {"lost": slider_gave_up(r), "target": own_budget_level()},
     right_says="from {value}% shared, tracking gives up {lost}, as with a budget of its own.",
     wrong=(
         Wrong(
@@ -185,9 +239,9 @@ exercise_2 = Exercise(
             "at {value}% shared, tracking gives up {lost} requests, not {target}.",
         ),
     ),
-    otherwise="{value}% shared protects tracking ({lost}), but a smaller share does too.",
-    hint="in section 5's panel set the budget kept for 'both flows' and move the budget; or compare "
-    "exercises.tracking_gave_up(ratio) with exercises.own_budget_level().",
+    otherwise="{value}% shared protects tracking ({lost}), but a smaller one on the slider does too.",
+    hint="in section 4's panel set 'budget kept for' to 'both flows' and move the retry budget; the table "
+    "under the figure gives 'tracking gave up' on the slowdown day.",
     worked=(
         _worked_2,
         lambda _: table(
@@ -212,7 +266,42 @@ exercise_3 = Exercise(
     figures=lambda s: {"calls": contention_at().loc[s, "calls"], "clients": CLIENTS},
     right_says="{value}, {calls:g} calls for {clients} clients.",
     otherwise="{value} makes {calls:g} calls for {clients} clients; one makes fewer.",
-    hint="read section 3's table and figure, the calls made at 50 clients.",
-    worked=(_worked_3, lambda _: views.contention_view().at(CLIENTS)),
+    hint="section 3's table is at 50 clients; run contention.at(10) for ten (the figure's lines overlap).",
+    worked=(_worked_3, lambda _: views.contention().at(CLIENTS)),
     placeholder="a strategy, like equal jitter",
 )
+
+
+def _worked_budget(a: Answer) -> str:
+    code = inspect.getsource(RetryBudget)
+    return (
+        f"The cell's budget of section 2 lets {a.right:.3f} calls through per request: a retry goes while "
+        "retries are under 10% of every call sent, requests and retries, so calls stay under 1 / (1 - 0.1) "
+        f"per request.\n\n```python\n{code}```"
+    )
+
+
+write_budget = Exercise(
+    4,
+    "Write a retry budget",
+    read=worst_case_with,
+    right=lambda: worst_case_with(RetryBudget),
+    right_when=lambda a: abs(a.value - 1.1) <= 0.015,  # the book's "about 1.1x": 10% of calls, or of requests
+    right_says="every call refused, your budget holds the load at {value:.3f} calls per request (the SRE "
+    "book: about 1.1x).",
+    wrong=(
+        Wrong(lambda a: a.value <= 1.0, "your budget let no retry through: {value:.3f} calls per request."),
+        Wrong(
+            lambda a: a.value >= SRE_MAX_ATTEMPTS - 0.01,
+            "your budget let every retry through: {value:.3f} calls per request, as with no budget.",
+        ),
+    ),
+    otherwise=(
+        "your budget lets {value:.3f} calls per request through, over 10% retries.",
+        "your budget holds {value:.3f} calls per request: it refuses retries under 10%.",
+    ),
+    hint="count every call sent (on_request and on_retry) and the retries among them; can_retry is "
+    "True while retries < ratio x calls.",
+    worked=(_worked_budget,),
+)
+exercise_4 = write_budget  # its answer box in the notebook, numbered as the others

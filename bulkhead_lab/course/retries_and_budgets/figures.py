@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 
 from bulkhead_lab.course.retries_and_budgets.views import (
     FLOWS,
-    PER_ORDER,
-    ContentionView,
+    LESSON,
+    Contention,
     RetryView,
     StormView,
 )
@@ -28,6 +28,7 @@ from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, 
 from bulkhead_lab.pool.params import split_label
 
 FLOW_COLOURS = {0: TRACKING, 1: EVENT}
+PER_ORDER = "calls per order"  # the live table's middle group of columns
 
 # Brooker's strategies: the two without jitter in the guides' grey and black, the jitters in the
 # further series' colours (none of them is a flow, a refusal or a limit).
@@ -40,7 +41,7 @@ STRATEGY_STYLES: dict[str, dict[str, Any]] = {
 }
 
 
-def contention_figure(view: ContentionView) -> Figure:
+def contention_figure(view: Contention) -> Figure:
     """Calls made and the step of the last success against the number of contending clients."""
     fig = figure(10, 4.0, left=0.07, right=0.76, top=0.85, bottom=0.14, wspace=0.3)
     calls, done = fig.subplots(1, 2)
@@ -110,23 +111,16 @@ class RetryFigure(KeptFigure):
 
     def update(self, view: RetryView) -> RetryFigure:
         """Show ``view``: both days of each layout, per flow, and what the slowdown cost each."""
-        start_s = view.start / view.cycle
+        start_s, time = view.start / LESSON.cycle, view.time
         if self._columns != len(view.layouts) or self._start != start_s:
             self._layout(len(view.layouts), start_s)
-            first = view.series[(None, FLOWS[0][0])].time
             for ax in self._axes[0]:
-                ax.set_xlim(0, first[-1] + (first[1] - first[0]))
+                ax.set_xlim(0, time[-1] + (time[1] - time[0]))
         for r, (flow, _) in enumerate(FLOWS):
             top = 0.0
             for c, split in enumerate(view.layouts):
-                s = view.series[(split, flow)]
-                for key, values in (
-                    ("requests", s.requests),
-                    ("healthy", s.healthy),
-                    ("slowdown", s.slowdown),
-                    ("gave up", s.gave_up),
-                ):
-                    self._lines[(r, c, key)].set_data(s.time, values)
+                for key, values in view.series[(split, flow)].items():
+                    self._lines[(r, c, key)].set_data(time, values)
                     top = max(top, *values)
             self._axes[r][0].set_ylim(0, nice_ceiling(top * 1.05))
         for c, split in enumerate(view.layouts):
@@ -231,7 +225,7 @@ LAYER_COLOURS = (NEUTRAL, EXTRA[0], EVENT)
 
 def live_figure(frame: pd.DataFrame) -> Figure:
     """Calls per order at each layer, per kind of client: sent by the clients, received by the Order
-    Service, counted by Payment (:func:`.views.live_frame`'s table)."""
+    Service, counted by Payment (:func:`.panels.live_frame`'s table)."""
     fig = figure(10, 3.8, left=0.07, right=0.78, top=0.86, bottom=0.2)
     ax = fig.subplots()
     per_order = frame[PER_ORDER]

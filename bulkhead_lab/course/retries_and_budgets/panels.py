@@ -6,8 +6,9 @@ attempts, jitter (or "at once"), backoff base, retry budget and whose books it k
 comes from :func:`bulkhead_lab.retries.storm.retry_run`, so a slider moved back and forth replays nothing;
 each panel keeps one figure and redraws it in place.
 
-:func:`live_runs` runs section 8's live clients under a progress bar (``bl-progress-clients``,
-``bl-status-clients``) that counts the orders answered.
+:func:`live_progress` runs section 8's live clients (:func:`live_runs`) under a progress bar
+(``bl-progress-clients``, ``bl-status-clients``) that counts the orders answered; :func:`live_frame`,
+:func:`live_facts` and :func:`live_beside` say what each layer counted.
 """
 
 from __future__ import annotations
@@ -15,15 +16,22 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
+import pandas as pd
 
 from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
-from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.course.ui.runner import Interrupted, run_sync
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.orders import retrying
+from bulkhead_lab.live.orders.checks import retry_facts
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.pool.params import LESSON_SPLIT, ROUNDS, START
+from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.drain import STORM_STOP
+from bulkhead_lab.retries.experiments import worst_case_load
 from bulkhead_lab.retries.policy import BASE_ROUNDS, SRE_MAX_ATTEMPTS
+from bulkhead_lab.retries.storm import RetrySetup
 
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
 
@@ -107,16 +115,73 @@ def storm_panel(
     return _panel("storm", controls_, render)
 
 
-def live_runs() -> tuple[OrdersRun, ...]:
-    """Section 8's four kinds of client side by side (:func:`.views.live_runs`), under a progress bar
-    that counts the orders answered; it says done, or where an interrupt stopped them."""
-    progress = LiveProgress("clients", unit="orders answered", total=views.ORDERS * len(views.CLIENTS))
+# --- 8. live: retrying clients against lesson 004's Order Service ------------------------------
+
+LAYERS = {
+    "client sent": "client sent",
+    "order service received": "Order Service received",
+    "payment counted": "Payment counted",
+}
+
+
+def live_frame(runs: tuple[OrdersRun, ...]) -> pd.DataFrame:
+    """Per kind of client: orders served and refused and the retries the budget denied; calls per
+    order at each layer; and the longest an order served from the queue waited there."""
+    rows = []
+    for r in runs:
+        f, per = retry_facts(r), r.calls_per_order()
+        waited = round(max(retrying.queued_waits(r), default=0.0), 2)
+        rows.append([f.served, f.refused, f.gave_up_budget, *(f"{per[k]:.2f}" for k in LAYERS), waited])
+    columns = pd.MultiIndex.from_tuples(
+        [("orders", c) for c in ("served", "refused", "retries denied")]
+        + [(figures.PER_ORDER, name) for name in LAYERS.values()]
+        + [("the queue", "longest wait (s)")]
+    )
+    return pd.DataFrame(
+        rows, columns=columns, index=pd.Index([c.name for c in retrying.CLIENTS], name="clients")
+    )
+
+
+def live_facts(runs: tuple[OrdersRun, ...]) -> str:
+    """The side-by-side runs' facts that hold on any machine (nbval compares them)."""
+    head = (
+        f"{retrying.ORDERS} orders at once against lesson 004's bulkhead ({retrying.LIMIT} running, "
+        f"{retrying.QUEUE} waiting), Payment slow ({retrying.SLOW:g} s a call); {len(runs)} kinds of client"
+    )
+    return "\n".join([head, *(f"{says}: {held}" for says, held in retrying.checks(runs))])
+
+
+def live_runs(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:
+    """Section 8's four kinds of client side by side (:func:`.retrying.side_by_side`); an
+    interrupted cell stops them and their services."""
+    return run_sync(retrying.side_by_side(on_progress))
+
+
+def live_beside(runs: tuple[OrdersRun, ...]) -> views.Table:
+    """Calls per request without a budget, with the SRE 10% and with the AWS quota: the SRE book's
+    worst case, section 2's, lesson 000's 24/8 event flow (section 4), and the live runs."""
+    live = dict(zip((c.budget for c in retrying.CLIENTS[1:]), runs[1:], strict=True))
+    rows = {}
+    for name, budget in (("no budget", None), ("SRE 10%", SRE_BUDGET), ("AWS quota", AWS_QUOTA)):
+        per = live[budget].calls_per_order()
+        seeded = views.run(LESSON_SPLIT, "slowdown", RetrySetup(views.LESSON_POLICY, budget)).event.load
+        worst = worst_case_load(views.LESSON_POLICY, budget).load
+        book = views.WORST_CASES.get(name, (None, "(no figure)"))[1]
+        rows[name] = (book, f"{worst:.3f}", f"{seeded:.3f}", *(f"{per[k]:.2f}" for k in list(LAYERS)[1:]))
+    columns = ["the sources", "section 2", "section 4: 24/8 events", "live: Order Service", "live: Payment"]
+    return views.Table.from_dict(rows, orient="index", columns=columns).rename_axis("budget (3 attempts)")
+
+
+def live_progress() -> tuple[OrdersRun, ...]:
+    """Section 8's four kinds of client side by side (:func:`live_runs`), under a progress bar that
+    counts the orders answered; it says done, or where an interrupt stopped them."""
+    progress = LiveProgress("clients", unit="orders answered", total=retrying.ORDERS * len(retrying.CLIENTS))
     display_widget(
         progress.widget, "Run this cell to run the live clients (a bar counts the orders answered)."
     )
     progress.running()
     try:
-        runs = views.live_runs(progress.on_progress)
+        runs = live_runs(progress.on_progress)
     except Interrupted as stop:
         progress.interrupted(stop.why)
         raise

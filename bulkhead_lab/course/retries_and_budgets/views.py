@@ -1,0 +1,429 @@
+"""The tables and views notebook 06 shows, read from the model's runs and the live side's.
+
+Every seeded run is :func:`bulkhead_lab.retries.storm.retry_run`'s (kept, so a slider moved back
+and forth replays nothing); the experiments are :mod:`bulkhead_lab.retries.experiments`'; the live
+clients are :mod:`bulkhead_lab.live.orders.retrying`'s. A *setup* is how the callers retry
+(:class:`~bulkhead_lab.retries.storm.RetrySetup`); a *layout* is a split (``None``: one pool).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bulkhead_lab.course.ui import beside
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Params, split_label
+from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Budget, RatioBudget
+from bulkhead_lab.retries.drain import DRAIN_WITHIN, STORM_STOP, drain
+from bulkhead_lab.retries.experiments import (
+    SRE_ATTEMPTS_PER_LAYER,
+    SRE_LAYERS,
+    amplification,
+    calls_per_layer,
+    contention_table,
+    worst_case_load,
+)
+from bulkhead_lab.retries.policy import BASE_ROUNDS, CAP_ROUNDS, SRE_MAX_ATTEMPTS, Backoff, RetryPolicy
+from bulkhead_lab.retries.storm import FlowCounters, RetryRun, RetrySetup, retry_run
+from bulkhead_lab.validation import check_choice, check_int
+
+LESSON = Params()
+LESSON_POLICY = RetryPolicy(
+    SRE_MAX_ATTEMPTS, Backoff()
+)  # the AWS SDK's: 3 attempts, full jitter, 100 ms, 20 s
+FLOWS = ((TRACKING, "tracking"), (EVENT, "event"))
+Table = beside.WideFrame  # a table whose sentences show whole
+
+# The panels' choices, as a learner reads them.
+JITTERS = ("at once", "none", "full", "equal", "decorrelated")  # "at once": no backoff, the next round
+BASES = (1, 2, 5, 10, 20, 50)  # backoff base in rounds (10 rounds = 100 ms, the AWS SDK's)
+BUDGETS: dict[str, Budget | None] = {
+    "none": None,
+    "5%": RatioBudget(0.05),
+    "10% (SRE)": SRE_BUDGET,
+    "20%, at least 3 (Envoy)": ENVOY_BUDGET,
+    "30%": RatioBudget(0.30),
+    "50%": RatioBudget(0.50),
+    "AWS quota": AWS_QUOTA,
+}
+SCOPES = ("each flow", "both flows")  # whose calls a budget counts: each flow's, or the client's
+
+
+def setup_of(
+    attempts: int = SRE_MAX_ATTEMPTS,
+    jitter: str = "full",
+    base: float = BASE_ROUNDS,
+    budget: str = "none",
+    scope: str = SCOPES[0],
+    stop: int | None = None,
+) -> RetrySetup:
+    """The callers the sliders describe: attempts, jitter (or "at once"), base, budget, its scope."""
+    check_int("attempts", attempts, 1, 100)
+    check_choice("budget", budget, tuple(BUDGETS))
+    check_choice("scope", scope, SCOPES)
+    if check_choice("jitter", jitter, JITTERS) == "at once":
+        policy = RetryPolicy(attempts, None)
+    else:
+        policy = RetryPolicy(attempts, Backoff(base, max(CAP_ROUNDS, base), jitter))  # type: ignore[arg-type]
+    return RetrySetup(policy, BUDGETS[budget], stop, shared=scope == SCOPES[1])
+
+
+def run(split: int | None, mode: str, setup: RetrySetup, base: Params = LESSON) -> RetryRun:
+    """One kept run with its trace (a healthy day never reads ``stop``: it shares the run without)."""
+    if mode == "healthy" and setup.stop is not None:
+        setup = setup.with_(stop=None)
+    return retry_run(base.with_(split=split, mode=mode), setup, trace=True)
+
+
+def per_request(*flows: FlowCounters) -> float:
+    """Calls that reached the pool per original request, over ``flows`` (1.0: no retries)."""
+    return sum(f.attempts for f in flows) / sum(f.requests for f in flows)
+
+
+def per_second(series: tuple[int, ...], width: int, cycle: float) -> tuple[float, ...]:
+    """``series`` summed over bins of ``width`` rounds, as a rate per second."""
+    return tuple(sum(series[i : i + width]) * cycle / width for i in range(0, len(series), width))
+
+
+# --- 1. amplification, 2. the budgets' worst case, 3. contention -------------------------------
+
+
+def amplification_fact(attempts: int = SRE_ATTEMPTS_PER_LAYER, depth: int = SRE_LAYERS) -> str:
+    """The SRE book's figure, computed: ``4 attempts over 3 layers = 64 calls``."""
+    return f"{attempts} attempts over {depth} layers = {amplification(attempts, depth)} calls"
+
+
+def amplification_table(attempts: tuple[int, ...] = (1, 2, 3, 4, 5), depth: int = SRE_LAYERS) -> pd.DataFrame:
+    """Calls reaching each layer for one user action when every call fails, per attempts per layer."""
+    rows = {f"{a} attempt{'s' * (a > 1)} per layer": calls_per_layer(a, depth) for a in attempts}
+    columns = [f"layer {d}" for d in range(1, depth + 1)]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("each layer makes")
+
+
+WORST_CASES: dict[str, tuple[Budget | None, str]] = {  # budget, the source's figure
+    "no budget": (None, "somewhat below 3x"),
+    "SRE 10%": (SRE_BUDGET, "about 1.1x"),
+    "Envoy: 20%, at least 3": (ENVOY_BUDGET, "(no figure)"),
+    "AWS quota: 500 tokens, 5 a retry": (AWS_QUOTA, "(no figure)"),
+}
+
+
+def worst_case_table() -> Table:
+    """Every call refused for 20 s, 3 attempts with full jitter: the load each budget lets through."""
+    rows = {}
+    for name, (budget, figure) in WORST_CASES.items():
+        w = worst_case_load(LESSON_POLICY, budget)
+        rows[name] = (figure, round(w.load, 3), w.attempts - w.requests)
+    return Table.from_dict(rows, orient="index", columns=["the source", "here: calls/request", "retries"])
+
+
+def budget_fact() -> str:
+    """The SRE book's worst case, computed: 3x without a budget, about 1.1x with 10%."""
+    none, sre = (worst_case_load(LESSON_POLICY, b).load for b in (None, SRE_BUDGET))
+    return (
+        f"every call refused, {SRE_MAX_ATTEMPTS} attempts: no budget {none:.3f}x the requests; "
+        f"the SRE 10% budget {sre:.3f}x (the book: about 1.1x)"
+    )
+
+
+@dataclass(frozen=True)
+class Contention:
+    """Brooker's experiment: mean calls and last success per strategy and client count."""
+
+    frame: pd.DataFrame  # index (strategy, clients): calls, completion
+    runs: int
+
+    def at(self, clients: int = 50) -> pd.DataFrame:
+        """The strategies at one client count."""
+        names = {"calls": f"calls ({clients} clients)", "completion": "last success (step)"}
+        return self.frame.xs(clients, level="clients").rename(columns=names)
+
+    def fact(self, clients: int = 50) -> str:
+        """Each backoff's calls and completion at ``clients`` contending clients, in one line."""
+        at = self.frame.xs(clients, level="clients").drop("no backoff")
+        parts = [
+            f"{s.replace('exponential, ', '')} {r.calls:g} calls, done at step {r.completion:g}"
+            for s, r in at.iterrows()
+        ]
+        return f"{clients} contending clients (mean of {self.runs} seeds): " + "; ".join(parts)
+
+
+def contention(runs: int = 10) -> Contention:
+    """Brooker's five strategies at 10..50 clients, each averaged over ``runs`` seeds."""
+    rows = [(r.strategy, r.clients, r.calls, r.completion) for r in contention_table(runs=runs)]
+    frame = pd.DataFrame(rows, columns=["strategy", "clients", "calls", "completion"])
+    return Contention(frame.set_index(["strategy", "clients"]), runs)
+
+
+# --- 4-5. retrying callers in lesson 000's rounds ---------------------------------------------
+
+CALLERS: dict[str, RetrySetup] = {
+    "no retries": RetrySetup(),
+    "3 attempts, full jitter": RetrySetup(LESSON_POLICY),
+    "3 attempts, full jitter, SRE 10%": RetrySetup(LESSON_POLICY, SRE_BUDGET),
+}
+
+
+def _gave_up(setup: RetrySetup, split: int | None) -> dict[str, object]:
+    h, y = (run(split, mode, setup) for mode in MODES)
+    return {
+        "healthy: tracking gave up": h.tracking.gave_up,
+        "slowdown: tracking gave up": y.tracking.gave_up,
+        "slowdown: tracking calls/request": round(y.tracking.load, 3),
+        "healthy: event gave up": h.event.gave_up,
+        "slowdown: event gave up": y.event.gave_up,
+        "slowdown: event calls/request": round(y.event.load, 3),
+    }
+
+
+def _frame(rows: list[dict[str, object]], index: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows).set_index(index)
+
+
+def retry_table() -> pd.DataFrame:
+    """Requests given up and calls per request, per flow, one pool against 24/8, for :data:`CALLERS`."""
+    rows = [
+        {"callers": name, "layout": split_label(s), **_gave_up(setup, s)}
+        for name, setup in CALLERS.items()
+        for s in (None, LESSON_SPLIT)
+    ]
+    return _frame(rows, ["callers", "layout"])
+
+
+def seeded_budget_fact() -> str:
+    """The SRE budget holding the slowdown's load near 1.1x, in the seeded rounds."""
+    free, sre = (CALLERS[k] for k in list(CALLERS)[1:])
+    bulk = [run(LESSON_SPLIT, "slowdown", c).event.load for c in (free, sre)]
+    one = [per_request(r.tracking, r.event) for r in (run(None, "slowdown", c) for c in (free, sre))]
+    return (
+        f"through the slowdown the SRE 10% budget holds 24/8's event flow at {bulk[1]:.3f}x its requests "
+        f"({bulk[0]:.3f}x without) and the single pool at {one[1]:.3f}x ({one[0]:.3f}x without)"
+    )
+
+
+@dataclass(frozen=True)
+class RetryView:
+    """One pool and a split, both days, with retrying callers: what the retry panel draws.
+    ``series[(layout, flow)]`` holds per bin, in calls/s: requests, calls on the healthy and on the
+    slowdown day, and requests given up on the slowdown day."""
+
+    split: int | None
+    setup: RetrySetup
+    start: int  # the failure round
+    time: tuple[float, ...]  # each bin's start, s
+    series: dict[tuple[int | None, int], dict[str, tuple[float, ...]]]
+    frame: pd.DataFrame  # index (layout, day)
+
+    @property
+    def layouts(self) -> tuple[int | None, ...]:
+        return (None,) if self.split is None else (None, self.split)
+
+
+BIN = 50  # rounds per point of the time figure (0.5 s)
+
+
+def _series(h: RetryRun, y: RetryRun, flow: int, cycle: float) -> dict[str, tuple[float, ...]]:
+    assert h.trace is not None and y.trace is not None
+    requests = tuple(o - r for o, r in zip(y.trace.offered[flow], y.trace.retries[flow], strict=True))
+    named = {"requests": requests, "healthy": h.trace.offered[flow], "slowdown": y.trace.offered[flow]}
+    return {k: per_second(v, BIN, cycle) for k, v in (*named.items(), ("gave up", y.trace.gave_up[flow]))}
+
+
+def retry_view(
+    split: int | None = LESSON_SPLIT, setup: RetrySetup = CALLERS["3 attempts, full jitter"]
+) -> RetryView:
+    """The single pool and ``split`` on both days with ``setup``'s callers, per flow over time."""
+    layouts = (None,) if split is None else (None, split)
+    runs = {(s, m): run(s, m, setup) for s in layouts for m in MODES}
+    series = {
+        (s, f): _series(runs[(s, "healthy")], runs[(s, "slowdown")], f, LESSON.cycle)
+        for s in layouts
+        for f, _ in FLOWS
+    }
+    rows = [
+        {
+            "layout": split_label(s),
+            "day": mode,
+            "tracking gave up": r.tracking.gave_up,
+            "tracking calls/request": round(r.tracking.load, 3),
+            "event gave up": r.event.gave_up,
+            "event calls/request": round(r.event.load, 3),
+            "calls/request": round(per_request(r.tracking, r.event), 3),
+        }
+        for (s, mode), r in runs.items()
+    ]
+    time = tuple(t / LESSON.cycle for t in range(0, LESSON.rounds, BIN))
+    return RetryView(split, setup, LESSON.start, time, series, _frame(rows, ["layout", "day"]))
+
+
+def budget_scope_table(budget: str = "10% (SRE)") -> pd.DataFrame:
+    """One pool and 24/8, the budget kept for each flow or for both, on both days."""
+    rows = [
+        {
+            "layout": split_label(s),
+            "budget kept for": scope,
+            **_gave_up(setup_of(budget=budget, scope=scope), s),
+        }
+        for s in (None, LESSON_SPLIT)
+        for scope in SCOPES
+    ]
+    return _frame(rows, ["layout", "budget kept for"])
+
+
+def single_pool_budget_table(ratios: tuple[float, ...] = (0.0, 0.05, 0.10, 0.20, 0.50, 1.0)) -> pd.DataFrame:
+    """Slowdown day, 3 attempts with full jitter: tracking's given-up requests per ratio budget
+    (kept per flow), in one pool and in 24/8."""
+    rows = []
+    for ratio in ratios:
+        one, bulk = (
+            run(s, "slowdown", RetrySetup(LESSON_POLICY, RatioBudget(ratio))) for s in (None, LESSON_SPLIT)
+        )
+        rows.append(
+            {
+                "retry budget": f"{ratio:.0%}",
+                "single pool: tracking gave up": one.tracking.gave_up,
+                "24/8: tracking gave up": bulk.tracking.gave_up,
+                "24/8: event calls/request": round(bulk.event.load, 3),
+            }
+        )
+    return _frame(rows, ["retry budget"])
+
+
+def capacity_fact(base: Params = LESSON) -> str:
+    """Why no budget rescues the single pool: the slowdown asks for more slots than there are."""
+    event, tracking = (
+        base.event_rate * base.slow / base.cycle,
+        base.tracking_rate * base.hold_tracking / base.cycle,
+    )
+    return (
+        f"through the slowdown the events alone hold {event:.1f} slots on average and tracking "
+        f"{tracking:.1f}: {event + tracking:.1f} > {base.total} slots. A retry makes no slot; a budget "
+        "only decides whose calls are refused."
+    )
+
+
+# --- 6. the storm after its trigger -------------------------------------------------------------
+
+STORM_BIN = 10  # rounds per point of the storm figure
+STORM_BEFORE, STORM_AFTER = 200, 300  # rounds shown around the slowdown's end
+NEVER = "never"  # a load not back within the run
+BACK = {TRACKING: "tracking back after", EVENT: "event back after"}
+
+
+@dataclass(frozen=True)
+class StormView:
+    """A slowdown that ends at ``stop``: calls/s above the healthy day's around it, per layout and
+    flow, and the rounds until each flow's load is back (:func:`~bulkhead_lab.retries.drain.drain`)."""
+
+    split: int | None
+    setup: RetrySetup
+    stop: int
+    rounds: tuple[int, ...]  # each bin's first round
+    excess: dict[tuple[int | None, int], tuple[float, ...]]
+    thresholds: dict[int, float]  # per flow, calls/s: what "back" allows (10% of its requests)
+    frame: pd.DataFrame  # index layout
+
+    @property
+    def layouts(self) -> tuple[int | None, ...]:
+        return (None,) if self.split is None else (None, self.split)
+
+    def back(self, split: int | None) -> int | None:
+        """Rounds after ``stop`` until every flow is back (``None``: not within the run)."""
+        value = self.frame.loc[split_label(split), "every flow back after"]
+        return None if value == NEVER else int(value)
+
+
+def storm_view(
+    split: int | None = LESSON_SPLIT,
+    setup: RetrySetup = CALLERS["3 attempts, full jitter"],
+    stop: int = STORM_STOP,
+) -> StormView:
+    """Both days of one pool and ``split`` with ``setup``'s callers, the slowdown ending at ``stop``."""
+    check_int("stop", stop, LESSON.start, LESSON.rounds - STORM_AFTER)
+    setup, first, last = setup.with_(stop=stop), stop - STORM_BEFORE, stop + STORM_AFTER
+    excess: dict[tuple[int | None, int], tuple[float, ...]] = {}
+    rows = []
+    for s in (None,) if split is None else (None, split):
+        h, y = (run(s, mode, setup) for mode in MODES)
+        assert h.trace is not None and y.trace is not None
+        row: dict[str, object] = {"layout": split_label(s)}
+        for f, _ in FLOWS:
+            above = (
+                a - b
+                for a, b in zip(y.trace.offered[f][first:last], h.trace.offered[f][first:last], strict=True)
+            )
+            excess[(s, f)] = per_second(tuple(above), STORM_BIN, LESSON.cycle)
+            back = drain(y.trace, h.trace, stop, flows=(f,))
+            row[BACK[f]] = NEVER if back is None else back
+        backs = [row[BACK[f]] for f, _ in FLOWS]
+        row["every flow back after"] = NEVER if NEVER in backs else max(int(str(b)) for b in backs)
+        rows.append(row)
+    thresholds = {TRACKING: LESSON.tracking_rate * DRAIN_WITHIN, EVENT: LESSON.event_rate * DRAIN_WITHIN}
+    rounds = tuple(range(first, last, STORM_BIN))
+    return StormView(split, setup, stop, rounds, excess, thresholds, _frame(rows, ["layout"]))
+
+
+def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
+    """Rounds after the slowdown's end until each flow's load is back, per jitter, without and with
+    the SRE budget, in one pool and in 24/8."""
+    rows = []
+    for budget in ("none", "10% (SRE)"):
+        for jitter in JITTERS:
+            frame = storm_view(LESSON_SPLIT, setup_of(jitter=jitter, budget=budget), stop).frame
+            row: dict[str, object] = {"callers (3 attempts)": jitter, "budget": budget}
+            for s in (None, LESSON_SPLIT):
+                row |= {f"{split_label(s)}: {BACK[f]}": frame.loc[split_label(s), BACK[f]] for f, _ in FLOWS}
+            rows.append(row)
+    return _frame(rows, ["callers (3 attempts)", "budget"])
+
+
+# --- 7. the sources beside this notebook --------------------------------------------------------
+
+
+def beside_the_sources() -> Table:
+    """Each source's figure or claim beside what this notebook computes (the seeded runs kept)."""
+    worst = {name: worst_case_load(LESSON_POLICY, b) for name, (b, _) in WORST_CASES.items()}
+    load = {name: w.load for name, w in worst.items()}
+    at = contention().frame.xs(50, level="clients")
+    free, sre = (run(LESSON_SPLIT, "slowdown", CALLERS[k]).event.load for k in list(CALLERS)[1:])
+    back = storm_view(None).back(None)
+    jitters = "; ".join(
+        f"{s.split()[0]} {at.loc[s, 'calls']:g} calls, step {at.loc[s, 'completion']:g}"
+        for s in ("full jitter", "decorrelated jitter", "equal jitter")
+    )
+    quota = worst["AWS quota: 500 tokens, 5 a retry"]
+    none = at.loc["exponential, no jitter"]
+    rows = [
+        ("SRE book ch. 22", "4 attempts at each of 3 layers: 64 at the bottom", amplification_fact()),
+        ("SRE book ch. 21", "at most 3 attempts: somewhat below 3x", f"{load['no budget']:.3f}x"),
+        (
+            "SRE book ch. 21",
+            "a 10% per-client budget: about 1.1x",
+            f"{load['SRE 10%']:.3f}x (24/8's events in the slowdown: {sre:.3f}x, {free:.3f}x without)",
+        ),
+        (
+            "Envoy retry_budget",
+            "concurrent retries under 20% of active requests, at least 3",
+            f"{load['Envoy: 20%, at least 3']:.3f}x (modelled as a ratio over 10 s)",
+        ),
+        (
+            "AWS SDK retry quota",
+            "500 tokens, 5 a retry, 1 back per success",
+            f"{quota.attempts - quota.requests} retries, then none (no success refills it)",
+        ),
+        (
+            "Brooker (2015)",
+            "no jitter: the clear loser, clients stay in lockstep",
+            f"{none['calls']:g} calls, last success at step {none['completion']:g} (50 clients)",
+        ),
+        ("Brooker (2015)", "full jitter less work, decorrelated slightly less time", jitters),
+        (
+            "Bronson et al. (HotOS '21), Huang et al. (OSDI '22)",
+            "retries can sustain an overload after its trigger is gone (metastable failure)",
+            f"not in this model, where a refusal costs no slot: the single pool is back {back} rounds "
+            "after the slowdown ends",
+        ),
+    ]
+    return Table(rows, columns=["source", "the source says", "here"]).set_index("source")

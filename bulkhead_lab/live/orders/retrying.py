@@ -1,0 +1,121 @@
+"""Retrying clients against lesson 004's Order Service, side by side, and what each layer counted.
+
+Each run is lesson 004's ``limited`` Order Service (a bulkhead of 5 running and 5 waiting around
+Payment), Payment slow, and the lesson's 20 orders sent at once by one client
+(:func:`~bulkhead_lab.live.orders.load.run_orders`). The clients of :data:`CLIENTS` differ only in
+how they retry a 503: not at all, 3 attempts with the AWS SDK's backoff (100 ms base, full jitter)
+and no budget, the same within the SRE book's 10% budget, and within the AWS SDK's quota; each
+runs notebook 06's retry loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`).
+:func:`side_by_side` runs the four at once, each against its own services on free ports (about 4 s);
+:func:`checks` says what holds on any machine.
+
+Payment is slow at 2 s a call, longer than a retry's two backoffs together (at most 0.2 + 0.4 s):
+every retry meets the bulkhead still full, whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
+from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
+from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget, RatioBudget
+from bulkhead_lab.retries.policy import RetryPolicy
+
+SLOW = 2.0  # seconds a slow Payment call takes
+ORDERS = 20  # lesson 004's load: 20 orders at once
+LIMIT, QUEUE = 5, 5  # lesson 004's bulkhead: 5 running, 5 waiting
+QUEUED_WAIT = 1.0  # seconds: an order served from the queue waited more than this (half a slow call)
+
+
+@dataclass(frozen=True)
+class RetryingClient:
+    """One kind of client: its name in the tables, how it retries a 503, and its budget."""
+
+    name: str
+    retry: RetryPolicy | None
+    budget: Budget | None
+
+    def load(self) -> OrdersLoad:
+        """The lesson's 20 orders at once (no stock checks), Payment slow, sent by this client."""
+        return OrdersLoad(
+            orders=ORDERS, stock_checks=0, slow_latency=SLOW, retry=self.retry, budget=self.budget
+        )
+
+
+CLIENTS = (
+    RetryingClient("no retries", None, None),
+    RetryingClient("3 attempts, no budget", LIVE_RETRY, None),
+    RetryingClient("3 attempts, SRE 10% budget", LIVE_RETRY, SRE_BUDGET),
+    RetryingClient("3 attempts, AWS quota", LIVE_RETRY, AWS_QUOTA),
+)
+
+
+async def side_by_side(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:
+    """One run per kind of client (:data:`CLIENTS`), at once; ``on_progress(answered, total)`` counts
+    the orders answered over all four. One failed or all cancelled: every run closes its services."""
+    done = [0] * len(CLIENTS)
+
+    def for_run(k: int) -> Progress:
+        def update(answered: int, total: int) -> None:
+            done[k] = answered
+            if on_progress is not None:
+                on_progress(sum(done), ORDERS * len(done))
+
+        return update
+
+    settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
+    runs = [
+        asyncio.ensure_future(run_orders(settings, c.load(), on_progress=for_run(k)))
+        for k, c in enumerate(CLIENTS)
+    ]
+    return tuple(await gather_all(runs))
+
+
+def queued_waits(run: OrdersRun) -> list[float]:
+    """How long each order served from the queue waited there (seconds)."""
+    waits = [r.waited or 0.0 for r in run.orders if r.outcome == "served"]
+    return [w for w in waits if w > SLOW / 4]
+
+
+def ratio_bound(orders: int = ORDERS, budget: RatioBudget = SRE_BUDGET) -> float:
+    """The most calls ``orders`` originals can make under a ratio budget: retries are granted while
+    they are under ``ratio`` of all calls, so fewer than ``orders x ratio / (1 - ratio) + 1`` go."""
+    return orders / (1 - budget.ratio) + 1
+
+
+def checks(runs: tuple[OrdersRun, ...]) -> list[tuple[str, bool]]:
+    """What holds on any machine, busy or not, for :func:`side_by_side`'s runs: each as a sentence
+    and whether it held."""
+    facts: list[RetryFacts] = [retry_facts(r) for r in runs]
+    none, retried, sre, aws = facts
+    return [
+        ("without retries the clients sent one call per order", none.client_sent == none.orders),
+        (
+            "every call a client sent reached the Order Service",
+            all(f.client_sent == f.order_service_received for f in facts),
+        ),
+        (
+            "Payment counted one call per served order and none for a refusal",
+            all(f.payment_calls == f.served for f in facts),
+        ),
+        (
+            "retries multiply what the Order Service receives, never what Payment serves",
+            retried.order_service_received > none.order_service_received
+            and all(f.payment_calls <= f.orders for f in facts),
+        ),
+        (
+            f"with the SRE 10% budget the clients sent under {ORDERS} / (1 - 10%) + 1 = {ratio_bound():.1f} "
+            "calls, and it denied retries",
+            sre.client_sent < ratio_bound() and sre.gave_up_budget > 0,
+        ),
+        ("the AWS quota (500 tokens, 5 a retry) denied no retry", aws.gave_up_budget == 0),
+        (
+            f"every order served from the queue waited over {QUEUED_WAIT:g} s for its place",
+            all(q and min(q) > QUEUED_WAIT for q in map(queued_waits, runs)),
+        ),
+    ]
