@@ -399,7 +399,9 @@ def test_a_fixed_limit_never_moves() -> None:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: AIMD(initial=5, min_limit=10), "initial must be an integer in 10..200"),
+        (lambda: AIMD(initial=-1), "initial must be an integer >= 0"),
+        (lambda: AIMD(min_limit=-1), "min_limit must be an integer >= 0"),
+        (lambda: AIMD(min_limit=30, max_limit=20), "max_limit must be an integer >= 30"),
         (lambda: AIMD(backoff_ratio=1.0), "backoff_ratio must be"),
         (lambda: Vegas(smoothing=0), "smoothing must be a number > 0"),
         (lambda: Gradient2(tolerance=0.9), "tolerance must be a number >= 1"),

@@ -8,13 +8,14 @@ with :func:`~bulkhead_lab.adaptive.pool.model_spec`'s settings, either on both f
 (``flows="both"``: each flow its own limiter, starting at 24 and 8) or on the event flow
 only (``flows="event"``: tracking limited only by the pool). "Rescued" is the lesson's
 figure: the tracking drops a row saves against the single pool on the slowdown day,
-scaled to AY3's 10-minute failure (:func:`bulkhead_lab.pool.lesson000.rescued`).
+scaled to lesson 000's 10-minute failure (:func:`bulkhead_lab.pool.lesson000.rescued`).
 
 Pure and deterministic (what nbval checks): no I/O, no plotting.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -23,7 +24,7 @@ from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
-from bulkhead_lab.validation import check_choice, check_int
+from bulkhead_lab.validation import check_choice, check_int, check_real
 
 Governed = Literal["both", "event"]  # which flows an adaptive row governs: both, or the event flow only
 FLOWS: tuple[Governed, ...] = ("both", "event")
@@ -135,3 +136,117 @@ def around_failure(
     run = pool_run(params, *controls(algorithm, flows, params), trace=True)
     assert run.trace is not None
     return window(run.trace, params.start, before, after)
+
+
+# --- one algorithm through the failure: the explore panel's runs -------------------------------
+
+MAIN_SETTING: dict[Algorithm, str] = {  # the setting each algorithm's slider moves
+    "AIMD": "timeout",
+    "Vegas": "smoothing",
+    "Gradient2": "tolerance",
+    "Envoy": "request_count",
+}
+
+
+@dataclass(frozen=True)
+class Explore:
+    """``algorithm`` on both flows with its main setting at ``value``, through a slowdown of ``slow``-round
+    event calls from ``start`` to ``stop``; beside the single pool and 24/8 on the same stream."""
+
+    algorithm: Algorithm
+    value: float
+    slow: int
+    start: int
+    stop: int
+    trace: LimitTrace  # the algorithm's run on the slowdown day
+    rows: tuple[ComparisonRow, ...]  # single pool, 24/8, the algorithm (``rescued`` unused: 0)
+
+    @property
+    def length(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def event_before(self) -> int:
+        return self.trace.event_limit[self.start]
+
+    @property
+    def event_lowest(self) -> int:
+        return min(self.trace.event_limit[self.start : self.stop])
+
+
+def explore(
+    algorithm: str = "AIMD",
+    value: float | None = None,
+    slow: int | None = None,
+    length: int | None = None,
+    base: Params = Params(),
+) -> Explore:
+    """The explore panel's runs (memoised: moving a slider back replays nothing)."""
+    name = check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+    setting = MAIN_SETTING[name]
+    params = base.with_(split=None, slow=base.slow if slow is None else slow)
+    value = model_spec(name, EVENT, params).get(setting) if value is None else value
+    most = params.rounds - params.start
+    stop = params.start + (most if length is None else check_int("length", length, 0, most))
+    specs = tuple(model_spec(name, flow, params, **{setting: value}) for flow in (TRACKING, EVENT))
+    layouts: tuple[tuple[str, FlowControl, FlowControl], ...] = (
+        (SINGLE_POOL, None, None),
+        (FIXED, LESSON_SPLIT, params.total - LESSON_SPLIT),
+        (name, specs[0], specs[1]),
+    )
+    rows = []
+    for label, tracking, event in layouts:
+        healthy = pool_run(params.with_(mode="healthy"), tracking, event).counters
+        slowdown = pool_run(params.with_(mode="slowdown"), tracking, event, trace=True, stop=stop)
+        rows.append(ComparisonRow(label, healthy, slowdown.counters, 0.0))
+    trace = pool_run(params.with_(mode="slowdown"), *specs, trace=True, stop=stop).trace
+    assert trace is not None
+    return Explore(name, value, params.slow, params.start, stop, trace, tuple(rows))
+
+
+# --- AIMD's timeout against 24/8: exercise 1's runs ------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeoutResult:
+    """AIMD on both flows with one timeout (rounds), and 24/8, on the lesson's two days."""
+
+    timeout: float
+    aimd: ComparisonRow
+    fixed: ComparisonRow
+
+    @property
+    def keeps_the_healthy_day(self) -> bool:
+        """No more healthy-day drops than 24/8 in either flow."""
+        a, f = self.aimd.healthy, self.fixed.healthy
+        return a.tracking_dropped <= f.tracking_dropped and a.event_dropped <= f.event_dropped
+
+    @property
+    def beats_24_8(self) -> bool:
+        """Fewer slowdown tracking drops than 24/8, without losing the healthy day."""
+        fewer = self.aimd.slowdown.tracking_dropped < self.fixed.slowdown.tracking_dropped
+        return fewer and self.keeps_the_healthy_day
+
+
+def timeout_result(timeout: float, base: Params = Params()) -> TimeoutResult:
+    """Both days with AIMD's ``timeout`` on both flows, beside 24/8.
+
+    AIMD reads a round trip only through ``rtt > timeout``, and every round trip here is
+    one of the holds; so a timeout behaves as the whole number of rounds below it, and one
+    past the longest hold as that hold + 1 (each such run is memoised once).
+    """
+    params = base.with_(split=None)
+    longest = max(params.hold_tracking, params.hold_event, params.slow)
+    wait = min(math.ceil(check_real("timeout", timeout, 0.0, math.inf, low_open=True)), longest + 1)
+    specs = [model_spec("AIMD", flow, params, timeout=wait) for flow in (TRACKING, EVENT)]
+    healthy, slowdown = adaptive_days(params, *specs)
+    fixed = [counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in MODES]
+    return TimeoutResult(
+        timeout, ComparisonRow("AIMD", healthy, slowdown, 0.0), ComparisonRow(FIXED, *fixed, 0.0)
+    )
+
+
+def working_timeouts(base: Params = Params()) -> tuple[int, ...]:
+    """The whole-round timeouts with which AIMD beats 24/8 (every other behaves as one of 1..longest+1)."""
+    longest = max(base.hold_tracking, base.hold_event, base.slow)
+    return tuple(t for t in range(1, longest + 2) if timeout_result(t, base).beats_24_8)

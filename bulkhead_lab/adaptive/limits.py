@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from bulkhead_lab.validation import check_int, check_real
 
@@ -42,9 +43,7 @@ class AdaptiveLimit:
     timed = False  # True when the limiter needs tick(now) before each moment's samples
 
     def __init__(self, initial: int, min_limit: int, max_limit: int) -> None:
-        self.min_limit = check_int("min_limit", min_limit, 1)
-        self.max_limit = check_int("max_limit", max_limit, self.min_limit)
-        self._limit = check_int("initial", initial, self.min_limit, self.max_limit)
+        self.min_limit, self.max_limit, self._limit = check_bounds(initial, min_limit, max_limit)
 
     @property
     def limit(self) -> int:
@@ -70,6 +69,14 @@ class AdaptiveLimit:
         """The caller's clock reads ``now`` (fire what is due); a no-op unless ``timed``."""
 
 
+def check_bounds(initial: int, min_limit: int, max_limit: int) -> tuple[int, int, int]:
+    """(min, max, initial) as the sources take them: a floor of 0 or more, a ceiling at or above it (and
+    at least 1), and an initial limit of 0 or more *anywhere*, as concurrency-limits' builders accept one
+    outside [min, max] (logging a warning) and start there; the first sample's clamp brings it in."""
+    low = check_int("min_limit", min_limit, 0)
+    return low, check_int("max_limit", max_limit, max(low, 1)), check_int("initial", initial, 0)
+
+
 def check_rtt(rtt: float, dropped: bool) -> float:
     """``rtt`` if it is a round trip a sample may carry (a drop's may be 0, for none measured)."""
     # A success must carry its round trip; a drop may carry none (0). The common case first: cheap.
@@ -91,15 +98,40 @@ class Fixed(AdaptiveLimit):
         return self._limit
 
 
-class AIMD(AdaptiveLimit):
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/05_adaptive_limits.ipynb, section 2. AIMD in code
+class AIMDLimit(AdaptiveLimit):
+    """AIMD's update, as Netflix concurrency-limits' AIMDLimit writes it: one finished call at a time."""
+
+    def __init__(self, initial=20, min_limit=20, max_limit=200, backoff_ratio=0.9, timeout=500.0):
+        self._limit = initial  # the limit now: `limit` reads it
+        self.min_limit, self.max_limit = min_limit, max_limit
+        self.backoff_ratio, self.timeout = backoff_ratio, timeout
+
+    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
+        limit = self._limit
+        if dropped or rtt > self.timeout:  # a loss: back off, multiplicatively
+            limit = int(limit * self.backoff_ratio)
+        elif inflight * 2 >= limit:  # a success while at least half the limit is in use: one more
+            limit = limit + 1
+        self._limit = min(self.max_limit, max(self.min_limit, limit))  # never past the bounds
+        return self._limit
+
+
+# <<< saved cells
+
+
+class AIMD(AIMDLimit):
     """Loss-based: +1 while busy, x backoff_ratio on a drop or a round trip over ``timeout``.
 
     Netflix concurrency-limits ``AIMDLimit`` (commit 784c960; defaults initial 20, min 20,
-    max 200, backoffRatio 0.9 in [0.5, 1), timeout 5 s = 500 rounds here)::
-
-        if didDrop or rtt > timeout:  limit = (int)(limit * backoffRatio)
-        elif inflight * 2 >= limit:   limit = limit + 1
-        limit = min(maxLimit, max(minLimit, limit))
+    max 200, backoffRatio 0.9 in [0.5, 1), timeout 5 s = 500 rounds here). The update is
+    :class:`AIMDLimit`'s, notebook 05's ``#@save`` cell; this class adds what the source's
+    builder checks (the ratio's range, a positive timeout, the bounds of :func:`check_bounds`:
+    ``AIMD(initial=10)`` starts at 10 below its floor of 20, as AIMDLimitTest.testDefault
+    does, and ``min_limit=0`` is taken, as in AIMDLimitTest.successOverflow), the check that
+    a sample carries a round trip, and :meth:`on_samples`, the same rule over a run of
+    successes for the model's hot loop.
 
     It reads no latency below the timeout: a slowdown that stays under it is invisible
     except through the drops it causes. A drop with no round trip backs off like any drop.
@@ -114,31 +146,30 @@ class AIMD(AdaptiveLimit):
         backoff_ratio: float = 0.9,
         timeout: float = 5 * ROUNDS_PER_SECOND,
     ) -> None:
-        super().__init__(initial, min_limit, max_limit)
-        self.backoff_ratio = check_real("backoff_ratio", backoff_ratio, 0.5, 1.0)
-        if self.backoff_ratio == 1.0:
+        low, high, start = check_bounds(initial, min_limit, max_limit)
+        ratio = check_real("backoff_ratio", backoff_ratio, 0.5, 1.0)
+        if ratio == 1.0:
             raise ValueError(f"backoff_ratio must be a number >= 0.5 and < 1 (got {backoff_ratio!r})")
-        self.timeout = check_real("timeout", timeout, 0.0, math.inf, low_open=True)
+        wait = check_real("timeout", timeout, 0.0, math.inf, low_open=True)
+        super().__init__(start, low, high, ratio, wait)
 
     def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
         check_rtt(rtt, dropped)
-        limit = self._limit
-        if dropped or rtt > self.timeout:
-            limit = int(limit * self.backoff_ratio)
-        elif inflight * 2 >= limit:
-            limit += 1
-        self._limit = min(self.max_limit, max(self.min_limit, limit))
-        return self._limit
+        return super().on_sample(rtt, inflight, dropped)
 
     def on_samples(self, rtt: float, first_inflight: int, count: int) -> int:
+        # AIMDLimit.on_sample over `count` successes, inlined for the model's hot loop (same arithmetic;
+        # tests/test_adaptive.py pins it sample by sample against the cell's rule).
         limit, low, high = self._limit, self.min_limit, self.max_limit
         if rtt > self.timeout:
             for _ in range(count):
                 limit = min(high, max(low, int(limit * self.backoff_ratio)))
         else:
             for inflight in range(first_inflight, first_inflight + count):
-                if inflight * 2 >= limit and limit < high:
-                    limit += 1
+                if inflight * 2 >= limit:
+                    limit = min(high, max(low, limit + 1))
+                else:
+                    limit = min(high, max(low, limit))
         self._limit = limit
         return limit
 
@@ -187,6 +218,8 @@ class Vegas(SmoothedLimit):
     concurrency-limits PR #44 ("TCP slow-start like behavior") added, restoring growth by
     ``increase`` only (issue #35, "VegasLimit without slow start is unusable"); a drop
     with no round trip (rtt 0) goes straight to ``decrease`` (the source requires rtt > 0).
+    ``decrease`` is the source's ``decreaseFunction`` (None: L - log); alpha, beta and the
+    increase keep their log10 forms (the source's builder also takes other functions).
     """
 
     def __init__(
@@ -199,8 +232,10 @@ class Vegas(SmoothedLimit):
         probe_multiplier: int = 30,
         slow_start: bool = True,
         seed: int = 1,
+        decrease: Callable[[float], float] | None = None,
     ) -> None:
         super().__init__(initial, min_limit, max_limit)
+        self.decrease = decrease
         self.smoothing = check_real("smoothing", smoothing, 0.0, 1.0, low_open=True)
         self.probe_multiplier = check_int("probe_multiplier", probe_multiplier, 1)
         self.slow_start = bool(slow_start)
@@ -234,8 +269,9 @@ class Vegas(SmoothedLimit):
         estimate = self._estimate
         whole = int(estimate)
         log = _log10_root(whole)
+        decreased = estimate - log if self.decrease is None else self.decrease(estimate)
         if dropped:
-            new = estimate - log
+            new = decreased
         elif inflight * 2 < estimate:
             return self._limit
         else:
@@ -245,7 +281,7 @@ class Vegas(SmoothedLimit):
             elif queue < 3 * log:
                 new = estimate + log
             elif queue > 6 * log:
-                new = estimate - log
+                new = decreased
             else:
                 return self._limit
         new = max(self.min_limit, min(self.max_limit, new))
@@ -255,6 +291,8 @@ class Vegas(SmoothedLimit):
 
     def on_samples(self, rtt: float, first_inflight: int, count: int) -> int:
         # The per-sample rule above, inlined for the model's hot loop (same arithmetic, same order).
+        if self.decrease is not None:
+            return super().on_samples(rtt, first_inflight, count)
         estimate, noload, probes, jitter = (
             self._estimate,
             self._rtt_noload,
