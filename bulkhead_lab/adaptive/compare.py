@@ -232,17 +232,18 @@ def timeout_result(timeout: float, base: Params = Params()) -> TimeoutResult:
     """Both days with AIMD's ``timeout`` on both flows, beside 24/8.
 
     AIMD reads a round trip only through ``rtt > timeout``, and every round trip here is
-    one of the holds; so a timeout behaves as the whole number of rounds below it, and one
+    one of the holds; so a timeout behaves as its whole rounds (20.5 as 20), and one
     past the longest hold as that hold + 1 (each such run is memoised once).
     """
     params = base.with_(split=None)
     longest = max(params.hold_tracking, params.hold_event, params.slow)
-    wait = min(math.ceil(check_real("timeout", timeout, 0.0, math.inf, low_open=True)), longest + 1)
+    given = check_real("timeout", timeout, 0.0, math.inf, low_open=True)
+    wait = min(math.floor(given) or given, longest + 1)  # rtt > 20.5 is rtt > 20 for whole holds
     specs = [model_spec("AIMD", flow, params, timeout=wait) for flow in (TRACKING, EVENT)]
     healthy, slowdown = adaptive_days(params, *specs)
     fixed = [counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in MODES]
     return TimeoutResult(
-        timeout, ComparisonRow("AIMD", healthy, slowdown, 0.0), ComparisonRow(FIXED, *fixed, 0.0)
+        timeout, ComparisonRow("AIMD", healthy, slowdown, 0.0), ComparisonRow(FIXED, fixed[0], fixed[1], 0.0)
     )
 
 
