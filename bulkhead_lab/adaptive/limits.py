@@ -99,7 +99,7 @@ class Fixed(AdaptiveLimit):
 
 
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
-# Defined in notebooks/05_adaptive_limits.ipynb, section 2. AIMD in code
+# Defined in notebooks/05_adaptive_limits.ipynb, section 2. AIMD in code, and Gradient2 by hand
 class AIMDLimit(AdaptiveLimit):
     """AIMD's update, as Netflix concurrency-limits' AIMDLimit writes it: one finished call at a time."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
+from itertools import accumulate
 from typing import Any
 
 from bulkhead_lab.adaptive.compare import FLOWS, Governed
@@ -82,13 +83,26 @@ def gradient2_drift(slowdown_rounds: int = 3000, base: Params = Params(), **sett
     assert run.trace is not None
     trace = _cut(run.trace, end)
     limit, start = trace.event_limit, params.start
-    before = limit[start]
-    lowest = min(limit[start:])
-    lowest_at = limit.index(lowest, start)
-    back_at = _first(limit, lowest_at, lambda x: x >= before) if lowest < before else None
+    lowest, lowest_at, back_at = _returned(limit, start)
     return Drift(
-        start, length, limit, trace.event_baseline, trace.tracking_dropped, before, lowest, lowest_at, back_at
+        start,
+        length,
+        limit,
+        trace.event_baseline,
+        trace.tracking_dropped,
+        limit[start],
+        lowest,
+        lowest_at,
+        back_at,
     )
+
+
+def _returned(limit: tuple[int, ...], start: int) -> tuple[int, int, int | None]:
+    """The limit's lowest from ``start`` on, where, and the first round after that it is back at its
+    level at ``start`` (None: not within ``limit``)."""
+    before, lowest = limit[start], min(limit[start:])
+    lowest_at = limit.index(lowest, start)
+    return lowest, lowest_at, _first(limit, lowest_at, lambda x: x >= before) if lowest < before else None
 
 
 # --- Vegas from a low initial limit ----------------------------------------------------------
@@ -194,3 +208,64 @@ def reaction_and_stability(
             )
         )
     return tuple(rows)
+
+
+# --- the drift panel's series, and exercise 2's question -------------------------------------
+
+
+@dataclass(frozen=True)
+class DriftRuns:
+    """Gradient2's drift through a slowdown of ``drift.slowdown_rounds``, the run going on to the end of
+    the lesson's 40 s (the calls healthy again after the slowdown), beside the single pool and 24/8:
+    each layout's tracking drops summed from the failure round on."""
+
+    drift: Drift
+    tolerance: float
+    event_limit: tuple[int, ...]  # per round, the whole run
+    baseline: tuple[float, ...]
+    tracking_since: dict[str, tuple[int, ...]]  # 'Gradient2', 'single pool (32)', '24/8'
+
+    @property
+    def stop(self) -> int:
+        return self.drift.start + self.drift.slowdown_rounds
+
+
+def drift_runs(length: int = 3000, tolerance: float = 1.5, base: Params = Params()) -> DriftRuns:
+    """A slowdown of ``length`` rounds from the failure round; Gradient2's ``tolerance`` (memoised runs)."""
+    check_int("length", length, 1, base.rounds - base.start)
+    drift = gradient2_drift(length, base, tolerance=tolerance)
+    params = base.with_(split=None, mode="slowdown")
+    stop = params.start + length
+    layouts = {
+        "Gradient2": (None, model_spec("Gradient2", EVENT, params, tolerance=tolerance)),
+        "single pool (32)": (None, None),
+        "24/8": (LESSON_SPLIT, params.total - LESSON_SPLIT),
+    }
+    traces = {name: _trace(params, *flows, stop) for name, flows in layouts.items()}
+    since = {
+        name: tuple(accumulate(d if t >= params.start else 0 for t, d in enumerate(trace.tracking_dropped)))
+        for name, trace in traces.items()
+    }
+    g2 = traces["Gradient2"]
+    return DriftRuns(drift, tolerance, g2.event_limit, g2.event_baseline, since)
+
+
+def _trace(params: Params, tracking: Any, event: Any, stop: int) -> LimitTrace:
+    trace = pool_run(params, tracking, event, trace=True, stop=stop).trace
+    assert trace is not None
+    return trace
+
+
+def longest_confined(tolerance: float = 1.5, lengths: Iterable[int] = (), base: Params = Params()) -> int:
+    """The longest of ``lengths`` (default: every 20 rounds from 100) after which Gradient2's event limit
+    is not yet back at its level from before the failure: the slowdown it still keeps confined.
+
+    One run: a slowdown that ends at round ``end`` is the lesson's slowdown up to that round, so each
+    length reads :func:`gradient2_drift`'s return on a prefix of the lesson's trace.
+    """
+    lengths = tuple(lengths) or tuple(range(100, base.rounds - base.start + 1, 20))
+    limit = gradient2_drift(base.rounds - base.start, base, tolerance=tolerance).event_limit
+    kept = [n for n in lengths if _returned(limit[: base.start + n], base.start)[2] is None]
+    if not kept:
+        raise ValueError(f"tolerance must let Gradient2 confine one of the lengths (got {tolerance!r})")
+    return max(kept)

@@ -1,11 +1,10 @@
-"""Notebook 05's slider panels: each a :class:`~bulkhead_lab.course.ui.panel.SliderView` over a view of
-:mod:`.views`, keeping one figure of :mod:`.figures` and redrawing it in place.
+"""Notebook 05's slider panels: each a :class:`~bulkhead_lab.course.ui.panel.SliderView` over a run of
+:mod:`bulkhead_lab.adaptive`, keeping one figure of :mod:`.figures` and redrawing it in place.
 
-- :func:`explore_panel`: the algorithm, the slowdown's hold and length, and the chosen
-  algorithm's main setting (one slider per algorithm; only the chosen one shows);
+- :func:`explore_panel`: the algorithm, the slowdown's hold and length, and the chosen algorithm's
+  main setting (one slider per algorithm; only the chosen one shows);
 - :func:`drift_panel`: Gradient2's drift, over the slowdown's length and the tolerance;
 - :func:`slow_start_panel`: Vegas from a low initial limit, slow start on or off, per call or windowed;
-- :func:`reaction_panel`: Vegas' smoothing and Gradient2's tolerance, reaction against stability;
 - :func:`live_panel`: an algorithm's limit around lesson 004's Payment, live: each move is one run
   of a few seconds under a progress bar (``bl-progress-live``, ``bl-status-live``); while it is
   in flight the figure shown says it is the previous run's.
@@ -17,58 +16,66 @@ from typing import Any
 
 import ipywidgets as w
 
-from bulkhead_lab.adaptive.pool import ALGORITHMS
+from bulkhead_lab.adaptive.compare import MAIN_SETTING, explore
+from bulkhead_lab.adaptive.pitfalls import drift_runs, vegas_slow_start
+from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
 from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.pool.arrivals import EVENT
 
-
-def _own_layout(widget: Any) -> Any:
-    # Every slider shares one Layout object; a slider that hides gets its own.
-    widget.layout = w.Layout(width=SLIDER_LAYOUT.width)
-    return widget
+LESSON = views.LESSON
+TOLERANCES = tuple(round(1.0 + 0.1 * i, 1) for i in range(31))  # 1.0 .. 4.0
+OPTIONS: dict[str, tuple[Any, ...]] = {  # each algorithm's main setting, as its slider offers it
+    "AIMD": (*range(1, 41), 50, 60, 80, 100, 150, 200, 300, 400, 500),
+    "Vegas": tuple(round(0.05 * i, 2) for i in range(1, 21)),
+    "Gradient2": TOLERANCES,
+    "Envoy": (10, 20, 30, 40, 50, 75, 100, 150, 200, 300, 400),
+}
+LENGTHS = tuple(range(50, LESSON.rounds - LESSON.start + 1, 50))  # the slowdown's length, in rounds
+DRIFT_LENGTHS = tuple(range(100, LESSON.rounds - LESSON.start + 1, 20))
 
 
 def _choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
     return slider(w.SelectionSlider, name, description, options=options, value=value)
 
 
-def knob_slider(knob: views.Knob, value: Any = None) -> w.SelectionSlider:
+def _knob(algorithm: str) -> w.SelectionSlider:
     """The slider of one algorithm's main setting (classed ``bl-slider-<algorithm>-<setting>``)."""
-    options = [(f"{v:g}", v) for v in knob.options]
-    name = knob.control.replace("_", "-")
-    return _own_layout(_choice(name, knob.description, options, knob.default if value is None else value))
+    setting = MAIN_SETTING[algorithm]  # type: ignore[index]
+    default = model_spec(algorithm, EVENT, LESSON).get(setting)  # type: ignore[arg-type]
+    unit = {"timeout": " (rounds)", "request_count": " (samples)"}.get(setting, "")
+    name = f"{algorithm.lower()}-{setting.replace('_', '-')}"
+    knob = _choice(name, f"{algorithm} {setting}{unit}", [(f"{v:g}", v) for v in OPTIONS[algorithm]], default)
+    knob.layout = w.Layout(width=SLIDER_LAYOUT.width)  # its own: it hides
+    return knob
 
 
 def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -> SliderView:
     """One algorithm on both flows through the slowdown day, beside one pool and 24/8."""
+    knobs = {f"{name.lower()}_{MAIN_SETTING[name]}": _knob(name) for name in ALGORITHMS}
     sliders = {
         "algorithm": _choice("algorithm", "algorithm", list(ALGORITHMS), algorithm),
         "slow": controls.hold_sliders(slow=slow)["slow"],
-        "length": slider(
-            w.SelectionSlider,
-            "slowdown-length",
-            "slowdown length (rounds)",
-            options=list(views.LENGTHS),
-            value=length,
-        ),
-        **{knob.control: knob_slider(knob) for knob in views.KNOBS.values()},
+        "length": _choice("slowdown-length", "slowdown length (rounds)", list(LENGTHS), length),
+        **knobs,
     }
 
     def show_chosen_knob(_: object = None) -> None:
-        chosen = sliders["algorithm"].value
-        for knob in views.KNOBS.values():
-            sliders[knob.control].layout.display = None if knob.algorithm == chosen else "none"
+        for control, knob in knobs.items():
+            knob.layout.display = (
+                None if control.startswith(sliders["algorithm"].value.lower() + "_") else "none"
+            )
 
     sliders["algorithm"].observe(show_chosen_knob, names="value")
     show_chosen_knob()
     figure = figures.ExploreFigure()  # kept, and redrawn in place on every move
 
-    def render(algorithm: str, slow: int, length: int, **knobs: Any) -> Any:
-        value = knobs[views.KNOBS[algorithm].control]
-        view = views.explore_view(algorithm, value, slow, length)
-        return view, [figure.update(view)], [view.frame]
+    def render(algorithm: str, slow: int, length: int, **values: Any) -> Any:
+        run = explore(algorithm, values[f"{algorithm.lower()}_{MAIN_SETTING[algorithm]}"], slow, length)  # type: ignore[index]
+        frame = views.explore_frame(run)
+        return run, [figure.update(run, frame, views.explore_label(run))], [frame]
 
     return SliderView("explore", sliders, render)
 
@@ -76,22 +83,16 @@ def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -
 def drift_panel(length: int = 3000, tolerance: float = 1.5) -> SliderView:
     """Gradient2 on the event flow through a slowdown of a chosen length, at a chosen tolerance."""
     sliders = {
-        "length": slider(
-            w.SelectionSlider,
-            "drift-length",
-            "slowdown length (rounds)",
-            options=list(views.DRIFT_LENGTHS),
-            value=length,
-        ),
+        "length": _choice("drift-length", "slowdown length (rounds)", list(DRIFT_LENGTHS), length),
         "tolerance": _choice(
-            "drift-tolerance", "Gradient2 tolerance", [(f"{t:g}", t) for t in views.TOLERANCES], tolerance
+            "drift-tolerance", "Gradient2 tolerance", [(f"{t:g}", t) for t in TOLERANCES], tolerance
         ),
     }
     figure = figures.DriftFigure()
 
     def render(length: int, tolerance: float) -> Any:
-        view = views.drift_view(length, tolerance)
-        return view, [figure.update(view)], [view.frame]
+        runs = drift_runs(length, tolerance)
+        return runs, [figure.update(runs)], [views.drift_frame(runs)]
 
     return SliderView("drift", sliders, render)
 
@@ -102,39 +103,15 @@ def slow_start_panel(initial: int = 1, slow_start: bool = True, windowed: bool =
     sliders = {
         "initial": slider(w.IntSlider, "vegas-initial", "Vegas initial limit", min=1, max=24, value=initial),
         "slow_start": toggle("slow-start", "slow start", [("on", True), ("off", False)], slow_start),
-        "windowed": toggle(
-            "windowed", "limit updated", [(label, key) for key, label in views.UPDATES.items()], windowed
-        ),
+        "windowed": toggle("windowed", "limit updated", [(v, k) for k, v in views.UPDATES.items()], windowed),
     }
     figure = figures.RampFigure()
 
     def render(initial: int, slow_start: bool, windowed: bool) -> Any:
-        view = views.ramp_view(initial, slow_start, windowed)
-        return view, [figure.update(view)], [view.frame]
+        ramps = vegas_slow_start(initial, LESSON)
+        return ramps, [figure.update(ramps, initial, slow_start, windowed)], [views.ramp_frame(initial)]
 
     return SliderView("slow-start", sliders, render)
-
-
-def reaction_panel(smoothing: float = 1.0, tolerance: float = 1.5) -> SliderView:
-    """Vegas' smoothing and Gradient2's tolerance on the event flow, each beside its source's default."""
-    sliders = {
-        "smoothing": _choice(
-            "reaction-smoothing", "Vegas smoothing", [(f"{s:g}", s) for s in views.SMOOTHINGS], smoothing
-        ),
-        "tolerance": _choice(
-            "reaction-tolerance",
-            "Gradient2 tolerance",
-            [(f"{t:g}", t) for t in views.TOLERANCES],
-            tolerance,
-        ),
-    }
-    figure = figures.ReactionFigure()
-
-    def render(smoothing: float, tolerance: float) -> Any:
-        view = views.reaction_view(smoothing, tolerance)
-        return view, [figure.update(view)], [view.frame]
-
-    return SliderView("reaction", sliders, render)
 
 
 def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE_SLOW_FOR) -> SliderView:
@@ -159,16 +136,15 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
     def render(algorithm: str, slow_for: int) -> Any:
         progress.running()
         try:
-            run = views.live_run(algorithm, slow_for, on_progress=progress.on_progress)
+            view = views.live_run(algorithm, slow_for, on_progress=progress.on_progress)
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this stream: {err}")
             raise
         except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
             progress.interrupted()
             raise
-        view = views.live_view(run, slow_for)
         progress.done(f"done: {view.duration:.1f} s, {view.orders} orders, {view.refused} refused")
-        return view, [figures.live_figure(view)], [view.frame]
+        return view, [figures.live_figure(view)], [views.live_table(view)]
 
     panel = SliderView("live", controls_, render, extra=(progress.widget,), draw=False)
     panel.progress = progress

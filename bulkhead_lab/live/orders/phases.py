@@ -1,13 +1,11 @@
-"""Section 6 of notebook 05: an adaptive limit around lesson 004's Payment, on real sockets.
+"""An adaptive limit around lesson 004's Payment, read: one steady run's phases and its timing-free facts.
 
-One run is :func:`live_run`: lesson 004's Order Service in its ``adaptive`` variant (an
-algorithm's limit around Payment, 5 waiting places), a steady load of 20 orders a second,
-Payment healthy for 1 s, slow (1 s a call) for ``slow_for`` seconds, then healthy for 2 s
-(:func:`bulkhead_lab.live.orders.steady.run_adaptive`, each limiter at the sources' defaults of
-:func:`bulkhead_lab.live.orders.adaptive.live_spec`). :func:`live_view` reads the run: the
-series the figure draws, a table by phase, and the facts that hold however busy the machine
-is (:meth:`LiveView.checked`); every millisecond and count that timing moves stays in the
-table and the figure, whose cells are not checked.
+One run (:func:`.steady.run_adaptive`): a steady load of :data:`RATE` orders a second through
+an algorithm's limit around Payment, Payment healthy for :data:`HEALTHY_FOR` s, slow
+(:data:`SLOW_LATENCY` s a call) for a while, then healthy for :data:`RECOVER_FOR` s.
+:func:`live_view` reads it: the series a figure draws, each phase's numbers, and the facts
+that hold on any machine, busy or not (:meth:`LiveView.checked`, what notebook 05's checked
+cell prints). Pure reading of a finished run: no I/O.
 """
 
 from __future__ import annotations
@@ -16,49 +14,14 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import pandas as pd
-
-from bulkhead_lab.adaptive.pool import ALGORITHMS
-from bulkhead_lab.course.ui.runner import run_sync
-from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.checks import AdaptiveFacts, adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
-from bulkhead_lab.validation import check_choice
 
-RATE = 20.0  # orders a second: lesson 004's Little's Law example
+RATE = 20.0  # orders a second
 HEALTHY_FOR = 1.0  # seconds of a healthy Payment before the slowdown
 RECOVER_FOR = 2.0  # ... and after it
 SLOW_LATENCY = 1.0  # seconds a slow Payment call takes
-SLOW_FORS = (1, 2, 3, 4, 5)  # seconds the slowdown may last (the panel's slider)
-LIVE_ALGORITHM = "Gradient2"  # the Order Service's default, and the checked run's
-LIVE_SLOW_FOR = 3
-REFUSAL_BIN = 0.25  # seconds per bar of the refusals' plot
 PHASES = ("healthy", "slow, to its last slow call", "healthy again")
-
-
-def live_run(
-    algorithm: str = LIVE_ALGORITHM, slow_for: int = LIVE_SLOW_FOR, on_progress: Progress | None = None
-) -> OrdersRun:
-    """One live steady load through an ``algorithm`` limit: Payment healthy 1 s, slow ``slow_for`` s,
-    healthy 2 s (a few seconds; an interrupted cell stops it and its services)."""
-    check_choice("algorithm", algorithm, tuple(ALGORITHMS))
-    if slow_for not in SLOW_FORS:
-        raise ValueError(
-            f"slow_for must be one of {', '.join(map(str, SLOW_FORS))} seconds (got {slow_for!r})"
-        )
-    return run_sync(
-        run_adaptive(
-            algorithm,
-            SteadyLoad(RATE, HEALTHY_FOR, float(slow_for), RECOVER_FOR, slow_latency=SLOW_LATENCY),
-            on_progress=on_progress,
-        )
-    )
-
-
-def planned(slow_for: int = LIVE_SLOW_FOR) -> int:
-    """Orders one run sends (the progress bar's total)."""
-    return planned_orders(RATE, HEALTHY_FOR + slow_for + RECOVER_FOR)
 
 
 Steps = tuple[tuple[float, int], ...]
@@ -119,11 +82,10 @@ class LiveView:
         stop = self.window[1]
         return max(span(self.payment, max(self.window[0], stop - SLOW_LATENCY), stop))
 
-    @property
-    def frame(self) -> pd.DataFrame:
+    def phase_rows(self) -> list[dict[str, object]]:
         """Per phase: its seconds, orders sent and refused, the limit at its start, lowest and end,
         and Payment's own peak."""
-        rows = []
+        rows: list[dict[str, object]] = []
         for name, start, end in self.phases:
             limits = span(self.limit, start, end)
             rows.append(
@@ -138,7 +100,7 @@ class LiveView:
                     "Payment's peak": max(span(self.payment, start, end)),
                 }
             )
-        return pd.DataFrame(rows).set_index("phase")
+        return rows
 
     @property
     def limit_fell(self) -> bool:
@@ -175,8 +137,8 @@ class LiveView:
         )
 
 
-def live_view(run: OrdersRun, slow_for: int = LIVE_SLOW_FOR) -> LiveView:
-    """Read a run of :func:`live_run`."""
+def live_view(run: OrdersRun, slow_for: int) -> LiveView:
+    """Read a run of `slow_for` seconds of a slow Payment."""
     facts = adaptive_facts(run)
     window = run.slow_window or (0.0, 0.0)
     orders = run.orders

@@ -1,0 +1,408 @@
+"""Notebook 05's figures: the explore panel's run, Gradient2's drift, Vegas' ramp,
+and the live run around Payment.
+
+Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.ui.blit.KeptFigure`);
+the others are drawn once per cell or live run. Colours and style are :mod:`bulkhead_lab.course.ui.style`'s:
+the limit black, tracking blue, events orange, the failure vermillion, the single pool grey, an
+algorithm's own estimate green.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
+
+from bulkhead_lab.adaptive.compare import Explore
+from bulkhead_lab.adaptive.pitfalls import DriftRuns, Ramp
+from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING
+from bulkhead_lab.course.ui.style import figure as _figure
+from bulkhead_lab.live.orders.phases import LiveView
+from bulkhead_lab.pool.params import LESSON_SPLIT
+
+DAYS = ("healthy", "slowdown")
+FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))
+
+
+def bar_pairs(ax: Any, groups: int, numbers: bool = True) -> tuple[list[Any], list[Any], list[Any]]:
+    """Two bars per group (tracking left, event right) of height 0, and (if asked) a number over each."""
+    bars: list[list[Any]] = []
+    for flow, color, dx in FLOWS:
+        bars.append(
+            list(
+                ax.bar(
+                    [i + dx for i in range(groups)], [0] * groups, 0.4, color=color, label=f"{flow} dropped"
+                )
+            )
+        )
+    texts = [
+        ax.text(b.get_x() + b.get_width() / 2, 0, "", ha="center", va="bottom", fontsize=8)
+        for b in bars[0] + bars[1]
+        if numbers
+    ]
+    return bars[0], bars[1], texts
+
+
+def set_pairs(
+    tracking: list[Any], event: list[Any], numbers: list[Any], values: Sequence[tuple[int, int]]
+) -> None:
+    """Heights and numbers of :func:`bar_pairs`' bars: ``values`` is (tracking, event) per group."""
+    heights = [v[0] for v in values] + [v[1] for v in values]
+    for bar, height in zip(tracking + event, heights, strict=True):
+        bar.set_height(height)
+    for text, height in zip(numbers, heights, strict=False):  # no numbers: nothing to set
+        text.set_y(height)
+        text.set_text(str(height))
+
+
+GROUPS = ("one pool", "24/8", "adaptive")
+BIN = 10  # rounds per point of the in-flight curves (their mean): one point per 0.1 s
+
+
+class ExploreFigure(KeptFigure):
+    """Left: the tracking and the event flow, each its limit (black) and its calls in flight, through
+    the slowdown day, the fixed wall dashed and the slowdown's start and end marked. Right: dropped
+    requests per flow for one pool, 24/8 and the algorithm, on each day.
+
+    Kept by the explore panel: the limits, the in-flight curves, the slowdown's end, the bars and
+    the title move (the bars' numbers are the table's, under the figure); the bars' scales move
+    in steps (a new step draws the frame).
+    """
+
+    def __init__(self, total: int = 32, rounds: int = 4000, start: int = 1000) -> None:
+        super().__init__(10, 6.2, left=0.07, right=0.99, top=0.84, bottom=0.1, hspace=0.32, wspace=0.3)
+        fig = self.figure
+        grid = fig.add_gridspec(2, 2, width_ratios=[2.3, 1])
+        flows = fig.add_subplot(grid[0, 0])
+        events = fig.add_subplot(grid[1, 0], sharex=flows)
+        healthy, slowdown = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
+        self._lines: list[Line2D] = []
+        self._ends: list[Line2D] = []
+        walls = (LESSON_SPLIT, total - LESSON_SPLIT)
+        for ax, flow, color, wall in (
+            (flows, "tracking", TRACKING, walls[0]),
+            (events, "event", EVENT, walls[1]),
+        ):
+            (inflight,) = ax.plot(
+                [], [], color=color, linewidth=1, label=f"in flight, {flow} (mean of {BIN} rounds)"
+            )
+            (limit,) = ax.plot(
+                [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="adaptive limit"
+            )
+            ax.axhline(wall, color=NEUTRAL, linestyle="--", linewidth=1.2, label="24/8's fixed wall")
+            ax.axvline(start, color=FAILURE, linewidth=1.5, label="slowdown starts")
+            self._ends.append(
+                ax.axvline(rounds, color=FAILURE, linewidth=1.5, linestyle=":", label="slowdown ends")
+            )
+            self._lines += [inflight, limit]
+            ax.set_ylim(0, total + 2)
+            ax.set_xlim(0, rounds)
+            ax.set_ylabel(f"{flow}: slots")
+        events.set_xlabel("round (100 rounds = 1 s), slowdown day")
+        flows.tick_params(labelbottom=False)
+        self._bars = []
+        for ax, day in ((healthy, "healthy"), (slowdown, "slowdown")):
+            self._bars.append(bar_pairs(ax, len(GROUPS), numbers=False))
+            ax.set_xticks(range(len(GROUPS)), GROUPS)
+            ax.set_title(f"{day} day: dropped", fontsize="medium")
+            ax.set_ylabel("requests")
+            ax.grid(axis="x", visible=False)
+        handles, labels = [], []
+        for ax in (flows, events):
+            for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                if label not in labels:
+                    handles.append(handle)
+                    labels.append(label)
+        fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.935), ncol=3, fontsize=8)
+        self._axes = (flows, events, healthy, slowdown)
+        self._title = fig.suptitle("")
+
+    def update(self, run: Explore, frame: pd.DataFrame, label: str) -> ExploreFigure:
+        """Show ``run``: its limits and in-flight curves, the slowdown's end, ``frame``'s drops, the title."""
+        trace = run.trace
+        rounds = range(len(trace.event_limit))
+        bins = [i + BIN / 2 for i in range(0, len(rounds), BIN)]
+        series = (
+            (bins, _means(trace.tracking_inflight)),
+            (rounds, trace.tracking_limit),
+            (bins, _means(trace.event_inflight)),
+            (rounds, trace.event_limit),
+        )
+        for line, (x, y) in zip(self._lines, series, strict=True):
+            line.set_data(list(x), list(y))
+        lasts = run.stop >= len(rounds)
+        for end in self._ends:
+            end.set_xdata([run.stop] * 2)
+            end.set_visible(not lasts)
+        for (tracking, event, numbers), day, ax in zip(self._bars, DAYS, self._axes[2:], strict=True):
+            values = [
+                (int(t), int(e))
+                for t, e in zip(frame[f"{day} tracking dropped"], frame[f"{day} event dropped"], strict=True)
+            ]
+            set_pairs(tracking, event, numbers, values)
+            ax.set_ylim(0, nice_ceiling(1.2 * max(max(v) for v in values)))
+        length = "to the end of the run" if lasts else f"for {run.length} rounds"
+        self._title.set_text(
+            f"{label}: slowdown of {run.slow}-round calls {length}; "
+            f"event limit {run.event_before} -> lowest {run.event_lowest}"
+        )
+        return self
+
+    def frame_key(self) -> object:
+        return tuple(ax.get_ylim() for ax in self._axes[2:])
+
+    def moving(self) -> list[Artist]:
+        bars = [artist for tracking, event, numbers in self._bars for artist in (*tracking, *event)]
+        return [*self._lines, *self._ends, *bars, *spines(*self._axes), self._title]
+
+
+def _means(values: tuple[int, ...], width: int = 10) -> list[float]:
+    return [sum(values[i : i + width]) / len(values[i : i + width]) for i in range(0, len(values), width)]
+
+
+ALGORITHM = EXTRA[0]  # an algorithm's own estimate (Gradient2's baseline, its layout's drops)
+DRIFT_FROM = 800  # the drift figure starts 200 rounds before the failure
+
+
+def axis_top(value: float) -> float:
+    """The least of 1, 1.5, 2, 3, 4, 5, 6, 8 x 10^k at or above ``value``: an axis that rescales in
+    steps (its frame is drawn again only when a move crosses one) yet wastes at most a third."""
+    value = max(value, 1.0)
+    power = 10 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8, 10) if m * power >= value)
+
+
+class DriftFigure(KeptFigure):
+    """Gradient2 on the event flow: its limit, its baseline (long average RTT) and what the tracking
+    flow drops, through a slowdown of the chosen length. Kept by the drift panel.
+
+    The round the limit is back where it started is marked across the three axes; the tracking
+    axis' scale moves in steps (a new step draws the frame again).
+    """
+
+    def __init__(
+        self, total: int = 32, rounds: int = 4000, start: int = 1000, slow: int = 22, hold: int = 6
+    ) -> None:
+        super().__init__(10, 6.8, left=0.1, right=0.72, top=0.92, bottom=0.09, hspace=0.18)
+        limit_ax, base_ax, drop_ax = self.figure.subplots(3, 1, sharex=True)
+        (self._limit,) = limit_ax.plot(
+            [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="event limit (Gradient2)"
+        )
+        self._before = limit_ax.axhline(
+            0, color=NEUTRAL, linestyle="--", linewidth=1, label="its level when the slowdown starts"
+        )
+        (self._back,) = limit_ax.plot([], [], "o", color=FAILURE, ms=8, label="back at that level")
+        limit_ax.set_ylim(0, total + 2)
+        limit_ax.set_ylabel("event limit (slots)")
+        (self._baseline,) = base_ax.plot(
+            [], [], color=ALGORITHM, linewidth=1.6, label="baseline: Gradient2's long average RTT"
+        )
+        base_ax.axhline(slow, color=EVENT, linestyle="--", linewidth=1, label=f"a slow call: {slow} rounds")
+        base_ax.axhline(hold, color=EVENT, linestyle=":", linewidth=1, label=f"a normal call: {hold} rounds")
+        base_ax.set_ylim(0, slow * 1.15)
+        base_ax.set_ylabel("round trip (rounds)")
+        self._drops = {
+            "Gradient2": drop_ax.plot([], [], color=ALGORITHM, linewidth=1.6, label="Gradient2 on events")[0],
+            "single pool (32)": drop_ax.plot([], [], color=NEUTRAL, linewidth=1.6, label="single pool (32)")[
+                0
+            ],
+            "24/8": drop_ax.plot([], [], color=LIMIT, linewidth=1.6, linestyle="--", label="24/8")[0],
+        }
+        drop_ax.set_ylabel("tracking dropped\nsince the failure")
+        drop_ax.set_xlabel("round (100 rounds = 1 s), slowdown day")
+        self._ends: list[Line2D] = []
+        self._backs: list[Line2D] = []
+        for ax in (limit_ax, base_ax, drop_ax):
+            ax.axvline(start, color=FAILURE, linewidth=1.5, label="slowdown starts")
+            self._ends.append(
+                ax.axvline(rounds, color=FAILURE, linestyle=":", linewidth=1.5, label="slowdown ends")
+            )
+            self._backs.append(ax.axvline(rounds, color=FAILURE, linestyle="-", alpha=0.35, linewidth=3))
+            ax.set_xlim(DRIFT_FROM, rounds)
+            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+        self._axes = (limit_ax, base_ax, drop_ax)
+        self._title = self.figure.suptitle("")
+
+    def update(self, view: DriftRuns) -> DriftFigure:
+        """Show ``view``: the limit, the baseline and the tracking drops, the slowdown's end, the return."""
+        rounds = list(range(len(view.event_limit)))
+        self._limit.set_data(rounds, list(view.event_limit))
+        self._baseline.set_data(rounds, list(view.baseline))
+        self._before.set_ydata([view.drift.before] * 2)
+        for name, line in self._drops.items():
+            line.set_data(rounds, list(view.tracking_since[name]))
+        lasts = view.stop >= len(view.event_limit)
+        for end in self._ends:
+            end.set_xdata([view.stop] * 2)
+            end.set_visible(not lasts)
+        back = view.drift.back_at
+        self._back.set_visible(back is not None)
+        for line in self._backs:
+            line.set_visible(back is not None)
+            if back is not None:
+                line.set_xdata([back] * 2)
+        if back is not None:
+            self._back.set_data([back], [view.event_limit[back]])
+            when = f"back at {view.drift.before} in round {back} ({back - view.drift.start} rounds in)"
+        else:
+            when = f"still down when it ends (lowest {view.drift.lowest})"
+        top = max(max(series) for series in view.tracking_since.values())
+        self._axes[2].set_ylim(0, axis_top(1.1 * top))
+        self._title.set_text(
+            f"Gradient2, tolerance {view.tolerance:g}, slowdown {view.drift.slowdown_rounds} rounds: "
+            f"event limit {when}"
+        )
+        return self
+
+    def frame_key(self) -> object:
+        return self._axes[2].get_ylim()
+
+    def moving(self) -> list[Artist]:
+        lines = [self._limit, self._before, self._baseline, *self._drops.values(), *self._ends, *self._backs]
+        return [*lines, self._back, *spines(*self._axes), self._title]
+
+
+class RampFigure(KeptFigure):
+    """Vegas' tracking limit from a low start on the healthy day, rounds on a log scale: the chosen
+    ramp, and the same ramp with slow start the other way (dashed). Kept by the slow-start panel."""
+
+    def __init__(self, rounds: int = 4000, target: int = 24, total: int = 32) -> None:
+        super().__init__(10, 4.2, left=0.08, right=0.72, top=0.86, bottom=0.15)
+        ax = self.figure.subplots()
+        (self._chosen,) = ax.plot(
+            [], [], color=LIMIT, linewidth=1.6, drawstyle="steps-post", label="Vegas' limit, as chosen"
+        )
+        (self._other,) = ax.plot(
+            [],
+            [],
+            color=NEUTRAL,
+            linewidth=1.4,
+            linestyle="--",
+            drawstyle="steps-post",
+            label="the same, slow start the other way",
+        )
+        (self._mark,) = ax.plot([], [], "o", color=TRACKING, ms=8, label=f"reaches {target}")
+        ax.axhline(
+            target,
+            color=TRACKING,
+            linestyle=":",
+            linewidth=1.2,
+            label=f"the lesson's tracking compartment ({target})",
+        )
+        ax.set_xscale("log")
+        ax.set_xlim(1, rounds)
+        ax.set_ylim(0, total + 2)
+        ax.set_xlabel("round, log scale (100 rounds = 1 s), healthy day")
+        ax.set_ylabel("tracking limit (slots)")
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+        self._ax = ax
+        self._title = self.figure.suptitle("")
+        self._subtitle = moving_title(ax)
+
+    def update(self, ramps: Sequence[Ramp], initial: int, slow_start: bool, windowed: bool) -> RampFigure:
+        """Show the chosen ramp of ``ramps``, its slow-start twin, and when each reaches the compartment."""
+        chosen, other = (
+            next(r for r in ramps if (r.windowed, r.slow_start) == (windowed, s))
+            for s in (slow_start, not slow_start)
+        )
+        for line, ramp in ((self._chosen, chosen), (self._other, other)):
+            line.set_data(range(1, len(ramp.tracking_limit)), ramp.tracking_limit[1:])
+        self._mark.set_visible(chosen.reached_at is not None)
+        if chosen.reached_at is not None:
+            self._mark.set_data([max(1, chosen.reached_at)], [chosen.tracking_limit[chosen.reached_at]])
+
+        def when(at: int | None) -> str:
+            return "never in the run" if at is None else f"round {at} ({at / 100:g} s)"
+
+        updates = "once a second (WindowedLimit)" if windowed else "every call"
+        on, off = ("on", "off") if slow_start else ("off", "on")
+        self._title.set_text(f"Vegas from limit {initial}, updated {updates}, slow start {on}")
+        reached, twin = when(chosen.reached_at), when(other.reached_at)
+        self._subtitle.set_text(f"reaches {chosen.target}: {reached}; with slow start {off}: {twin}")
+        return self
+
+    def moving(self) -> list[Artist]:
+        return [self._other, self._chosen, self._mark, *spines(self._ax), self._title, self._subtitle]
+
+
+REFUSAL_BIN = 0.25  # seconds per bar of the refusals' plot
+
+
+def _steps(points: Sequence[tuple[float, int]], end: float) -> tuple[list[float], list[int]]:
+    """A step series' times and values, held to ``end``."""
+    if not points:
+        return [0.0, end], [0, 0]
+    times = [t for t, _ in points] + [max(end, points[-1][0])]
+    values = [n for _, n in points] + [points[-1][1]]
+    return times, values
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def live_figure(view: LiveView) -> Figure:
+    """Above: the bulkhead's limit and the calls Payment held at once, the slowdown shaded. Below:
+    the orders refused, per quarter second, by when they were sent."""
+    fig = _figure(10, 4.8, left=0.08, right=0.76, top=0.88, bottom=0.11, hspace=0.12)
+    calls, refusals = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
+    end = max(view.duration, view.last_slow)
+    start, stop = view.window
+    for ax in (calls, refusals):
+        ax.axvspan(start, stop, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
+        ax.axvline(
+            view.last_slow, color=FAILURE, linestyle=":", linewidth=1.3, label="its last slow call ends"
+        )
+    t, n = _steps(view.payment, end)
+    calls.step(t, n, where="post", color=EVENT, linewidth=1.6, label="Payment's calls in flight")
+    t, n = _steps(view.limit, end)
+    calls.step(t, n, where="post", color=LIMIT, linewidth=1.6, label=f"{_possessive(view.algorithm)} limit")
+    # Scaled to Payment's calls and the limit it met when it slowed: a limit that climbs far above
+    # them while Payment is healthy (AIMD, Envoy) leaves the axis, and a note says how far.
+    top = max([c for _, c in view.payment] + [view.facts.limit_before, view.facts.limit_lowest, 10])
+    calls.set_ylim(0, top * 1.25)
+    if max(n) > top * 1.25:
+        calls.text(
+            0.99,
+            0.97,
+            f"limit up to {max(n)}, off the scale",
+            transform=calls.transAxes,
+            ha="right",
+            va="top",
+        )
+    calls.set_ylabel("calls at once")
+    bins = max(1, round(end / REFUSAL_BIN + 0.5))
+    counts = [0] * bins
+    for sent in view.refusals:
+        counts[min(bins - 1, int(sent / REFUSAL_BIN))] += 1
+    refusals.bar(
+        [(i + 0.5) * REFUSAL_BIN for i in range(bins)],
+        counts,
+        REFUSAL_BIN * 0.9,
+        color=REFUSED,
+        label="orders refused (503)",
+    )
+    refusals.set_ylim(0, max([*counts, 1]) * 1.25)
+    refusals.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+    refusals.set_ylabel(f"refused /\n{REFUSAL_BIN:g} s")
+    refusals.set_xlabel("seconds since the first order")
+    refusals.set_xlim(0, end)
+    handles, labels = [], []
+    for ax in (calls, refusals):
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.77, 0.55))
+    fig.suptitle(
+        f"{view.algorithm} around Payment, live: {view.orders} orders, {view.refused} refused; "
+        f"limit {view.facts.limit_before} → {view.facts.limit_lowest} → {view.facts.limit_after}"
+    )
+    return fig

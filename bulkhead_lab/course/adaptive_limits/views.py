@@ -1,0 +1,274 @@
+"""The tables and fact lines notebook 05 shows, read from the seeded runs of :mod:`bulkhead_lab.adaptive`.
+
+Presentation only: each function turns a run of :mod:`~bulkhead_lab.adaptive.compare` or
+:mod:`~bulkhead_lab.adaptive.pitfalls` (memoised, so a slider moved back replays nothing) into
+a table; the sources' rules are quoted from the docstrings of :mod:`bulkhead_lab.adaptive.limits`
+and :mod:`bulkhead_lab.adaptive.clocked`, where each port names the file and commit it read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from bulkhead_lab.adaptive.compare import (
+    FIXED,
+    MAIN_SETTING,
+    SINGLE_POOL,
+    ComparisonRow,
+    Explore,
+    comparison,
+    controls,
+)
+from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec, pool_run
+from bulkhead_lab.course.ui.beside import WideFrame
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.orders.phases import HEALTHY_FOR, RATE, RECOVER_FOR, SLOW_LATENCY, LiveView, live_view
+from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
+from bulkhead_lab.pool import lesson000
+from bulkhead_lab.pool.arrivals import EVENT
+from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
+from bulkhead_lab.validation import check_choice
+
+LESSON = Params()  # lesson 000's knobs: 32 slots, failure at round 1000, 22-round slowdown
+DAYS = ("healthy", "slowdown")
+
+
+def _drops(rows: Iterable[ComparisonRow], index: str = "layout") -> pd.DataFrame:
+    table = {
+        r.name: {
+            f"{d} {f} dropped": getattr(getattr(r, d), f"{f}_dropped")
+            for d in DAYS
+            for f in ("tracking", "event")
+        }
+        for r in rows
+    }
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis(index)
+
+
+def sizing_question(base: Params = LESSON) -> pd.DataFrame:
+    """Lesson 000's sizing table: a fixed event compartment too small or too big, on both days."""
+    rows = [
+        ComparisonRow(split_label(d.split, base.total), d.healthy, d.slowdown, 0.0)
+        for d in lesson000.sizing_table(base)
+    ]
+    return _drops(rows, "pool split")
+
+
+_RULES: dict[Algorithm, tuple[str, str]] = {  # the signal, the rule (the docstrings' formulas, in short)
+    "AIMD": (
+        "loss: a drop, or an RTT over the timeout",
+        "drop or RTT > timeout: L x backoff; else if in flight x 2 >= L: L + 1",
+    ),
+    "Vegas": (
+        "delay: the queue estimated from the no-load RTT",
+        "queue = ceil(L (1 - noload / RTT)), log = log10 L; queue <= log: L + 6 log (slow start); "
+        "< 3 log: L + log; > 6 log: L - log; smoothed",
+    ),
+    "Gradient2": (
+        "delay: each RTT against a long average of them",
+        "gradient = clamp(tolerance x long / RTT, 0.5, 1); L = L (1 - s) + (L x gradient + queueSize) s",
+    ),
+    "Envoy": (
+        "delay: sampleRTT against a minRTT measured at min_concurrency",
+        "every 0.1 s: g = clamp(minRTT (1 + buffer) / sampleRTT, 0.5, 2); L = g L + sqrt(g L)",
+    ),
+}
+
+
+def algorithms(base: Params = LESSON) -> WideFrame:
+    """Each algorithm's signal and rule, and the settings used here on the event flow (times in rounds)."""
+    rows = []
+    for name, (signal, rule) in _RULES.items():
+        spec = model_spec(name, EVENT, base)
+        here = ", ".join(f"{k} {v:g}" for k, v in spec.settings if k not in ("seed",))
+        rows.append({"algorithm": name, "signal": signal, "rule": rule, "settings here (event flow)": here})
+    return WideFrame(WideFrame(rows).set_index("algorithm"))
+
+
+def comparison_frame(flows: str = "both", base: Params = LESSON) -> pd.DataFrame:
+    """The checked table: single pool (32), 24/8, then each algorithm at its sources' defaults."""
+    rows = comparison(base, flows)  # type: ignore[arg-type]  # checked there, one line naming 'flows'
+    frame = _drops(rows)
+    frame["tracking rescued"] = [round(r.rescued) for r in rows]
+    return frame
+
+
+def comparison_facts(base: Params = LESSON) -> str:
+    """How far the algorithms at their defaults are from 24/8 on the slowdown day, on both layouts."""
+    both, event = comparison(base, "both"), comparison(base, "event")
+    single, fixed = (both[i].slowdown.tracking_dropped for i in (0, 1))
+    best = min(both[2:] + event[2:], key=lambda r: r.slowdown.tracking_dropped)
+    lost = sorted(r.slowdown.tracking_dropped for r in both[2:] + event[2:])
+    on = "both flows" if best in both else "the event flow only"
+    return (
+        f"Slowdown day, tracking dropped: single pool {single}, 24/8 {fixed}; "
+        f"the four algorithms at their sources' defaults {lost[0]}-{lost[-1]}.\n"
+        f"The best, {best.name} on {on}, keeps {single - best.slowdown.tracking_dropped} of the single "
+        f"pool's tracking drops off; 24/8 keeps {single - fixed}."
+    )
+
+
+def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
+    """Where each limit stands when the slowdown starts, and where the event limit goes during it."""
+    params = base.with_(split=None, mode="slowdown")
+    fixed = base.total - LESSON_SPLIT
+    rows = {FIXED: [LESSON_SPLIT, fixed, fixed, float(fixed)]}
+    for name in ALGORITHMS:
+        trace = pool_run(params, *controls(name, "both", params), trace=True).trace
+        assert trace is not None
+        event = trace.event_limit[params.start :]
+        rows[name] = [
+            trace.tracking_limit[params.start],
+            event[0],
+            min(event),
+            round(sum(event) / len(event), 1),
+        ]
+    columns = [
+        "tracking limit at the failure",
+        "event limit at the failure",
+        "event limit, lowest",
+        "event limit, mean",
+    ]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("layout")
+
+
+def gradient_floor(base: Params = LESSON) -> str:
+    """Where Envoy's and Gradient2's gradients stand in the lesson's slowdown, and the buffer that leaves
+    Envoy's at its 0.5 floor."""
+    ratio = base.hold_event / base.slow
+    return (
+        f"a slow event call against a normal one: {base.slow} / {base.hold_event} = {1 / ratio:.2f}x\n"
+        f"Gradient2: 1.5 x {base.hold_event} / {base.slow} = {1.5 * ratio:.3f}, clamped to 0.5\n"
+        f"Envoy: {base.hold_event} x (1 + buffer) / {base.slow} = {1.25 * ratio:.3f} at buffer 0.25, "
+        f"{2 * ratio:.3f} at buffer 1; at its 0.5 floor for a buffer up to {0.5 / ratio - 1:.2f}"
+    )
+
+
+# --- section 4 and 5: the panels' tables ----------------------------------------------------------
+
+
+def explore_frame(run: Explore) -> pd.DataFrame:
+    """The explore panel's table: the single pool, 24/8 and the algorithm on both days."""
+    frame = _drops(run.rows)
+    return frame.rename(index={run.algorithm: explore_label(run)})
+
+
+def explore_label(run: Explore) -> str:
+    setting = MAIN_SETTING[run.algorithm]
+    unit = {"timeout": " rounds", "request_count": " samples"}.get(setting, "")
+    return f"{run.algorithm}, {setting} {run.value:g}{unit}"
+
+
+def explore_facts(run: Explore) -> str:
+    """One line: the event limit through the slowdown, and tracking's drops against 24/8."""
+    lost = {r.name: r.slowdown.tracking_dropped for r in run.rows}
+    return (
+        f"{explore_label(run)}: event limit {run.event_before} when the slowdown starts, "
+        f"lowest {run.event_lowest} while it lasts ({run.length} rounds of {run.slow}-round calls); "
+        "slowdown day tracking dropped "
+        f"{lost[run.algorithm]} (24/8: {lost[FIXED]}, single pool: {lost[SINGLE_POOL]})."
+    )
+
+
+def drift_frame(runs: DriftRuns) -> pd.DataFrame:
+    """The drift panel's table: the limit's fall and return, the baseline, what tracking paid."""
+    d, end = runs.drift, runs.stop - 1
+    facts: list[tuple[str, Any]] = [
+        ("slowdown length (rounds)", d.slowdown_rounds),
+        ("event limit when the slowdown starts", d.before),
+        ("event limit, lowest", d.lowest),
+        (f"back at {d.before} at round", "not while the slowdown lasts" if d.back_at is None else d.back_at),
+        ("baseline when the slowdown starts (rounds)", round(d.baseline[d.start], 2)),
+        ("baseline when the slowdown ends (rounds)", round(d.baseline[-1], 2)),
+        *((f"tracking dropped in the slowdown, {name}", s[end]) for name, s in runs.tracking_since.items()),
+    ]
+    shown = {name: value if isinstance(value, str) else f"{value:g}" for name, value in facts}
+    return pd.DataFrame.from_dict(shown, orient="index", columns=["value"])
+
+
+def drift_table(
+    lengths: tuple[int, ...] = (300, 400, 500, 1000, 3000), tolerance: float = 1.5
+) -> pd.DataFrame:
+    """The drift over several slowdown lengths: how low the limit goes, whether it is back, what it costs."""
+    rows = {}
+    for length in lengths:
+        runs = drift_runs(length, tolerance)
+        d = runs.drift
+        rows[length] = {
+            "event limit: before": d.before,
+            "lowest": d.lowest,
+            "back at round": "not back" if d.back_at is None else d.back_at,
+            **{f"tracking dropped: {n}": s[runs.stop - 1] for n, s in runs.tracking_since.items()},
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("slowdown (rounds)")
+
+
+UPDATES = {False: "every call", True: "once a second (WindowedLimit)"}
+
+
+def ramp_frame(initial: int = 1, base: Params = LESSON) -> pd.DataFrame:
+    """Vegas from ``initial`` on the healthy day: per call and windowed, with and without slow start."""
+    rows = {}
+    for ramp in vegas_slow_start(initial, base):
+        at = ramp.reached_at
+        rows[(UPDATES[ramp.windowed], "on" if ramp.slow_start else "off")] = {
+            f"reaches {ramp.target} at round": "never" if at is None else at,
+            f"reaches {ramp.target} after (s)": "never" if at is None else round(at / base.cycle, 2),
+            "tracking dropped (healthy day)": ramp.tracking_dropped,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["updates", "slow start"])
+
+
+def reaction_sweep(
+    smoothings: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0),
+    tolerances: tuple[float, ...] = (1.0, 1.5, 2.0, 3.0, 4.0),
+) -> pd.DataFrame:
+    """Vegas' smoothing and Gradient2's tolerance over a few values each: reaction against stability."""
+    rows = {}
+    for algorithm, setting, values in (
+        ("Vegas", "smoothing", smoothings),
+        ("Gradient2", "tolerance", tolerances),
+    ):
+        for r in reaction_and_stability(algorithm, setting, values, LESSON):  # type: ignore[arg-type]
+            rows[(f"{algorithm} {setting}", f"{r.value:g}")] = {
+                "event limit at the failure": r.before,
+                "lowest after": r.lowest,
+                "rounds to half its fall": "never falls" if r.reaction is None else r.reaction,
+                "healthy day: spread (slots)": r.spread,
+                "slowdown tracking dropped": r.tracking_dropped,
+            }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["setting", "value"])
+
+
+# --- section 6: live ---------------------------------------------------------------------------
+
+SLOW_FORS = (1, 2, 3, 4, 5)  # seconds the slowdown may last (the live panel's slider)
+LIVE_ALGORITHM, LIVE_SLOW_FOR = "Gradient2", 3  # the Order Service's default, and the checked run's
+
+
+def live_run(
+    algorithm: str = LIVE_ALGORITHM, slow_for: int = LIVE_SLOW_FOR, on_progress: Any = None
+) -> LiveView:
+    """One live steady load through an ``algorithm`` limit around Payment, read (a few seconds; an
+    interrupted cell stops it and its services)."""
+    check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+    if slow_for not in SLOW_FORS:
+        raise ValueError(
+            f"slow_for must be one of {', '.join(map(str, SLOW_FORS))} seconds (got {slow_for!r})"
+        )
+    load = SteadyLoad(RATE, HEALTHY_FOR, float(slow_for), RECOVER_FOR, slow_latency=SLOW_LATENCY)
+    return live_view(run_sync(run_adaptive(algorithm, load, on_progress=on_progress)), slow_for)
+
+
+def planned(slow_for: int = LIVE_SLOW_FOR) -> int:
+    """Orders one run sends (the progress bar's total)."""
+    return planned_orders(RATE, HEALTHY_FOR + slow_for + RECOVER_FOR)
+
+
+def live_table(view: LiveView) -> pd.DataFrame:
+    """Per phase: its seconds, orders sent and refused, the limit, and Payment's own peak."""
+    return pd.DataFrame(view.phase_rows()).set_index("phase")
