@@ -111,13 +111,6 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "windowed": ((False, True), [False]),
         },
     ),
-    "05 reaction": (
-        panels05.reaction_panel,
-        {
-            "smoothing": ((1.0, 0.95), [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4]),
-            "tolerance": ((1.5, 1.6), [1.7, 1.8, 1.9, 2.0, 2.1, 2.2, 1.4, 1.3, 1.2, 1.1, 1.0]),
-        },
-    ),
     # Notebook 06: few choices per slider, so fewer new values; "budget-scope" has two values only,
     # so its "new value" is one already seen (memoised).
     "06 retries": (

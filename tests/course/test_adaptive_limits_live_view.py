@@ -8,15 +8,15 @@ from dataclasses import replace
 import pytest
 
 from bulkhead_lab.course.adaptive_limits import figures, views
-from bulkhead_lab.course.adaptive_limits.views.live import PHASES, span, value_at
 from bulkhead_lab.live.orders.checks import AdaptiveFacts
+from bulkhead_lab.live.orders.phases import PHASES, LiveView, span, value_at
 
 GRADIENT2 = AdaptiveFacts("Gradient2", 20, 8, 11, 11, 1, 20, 1, (0, 16, 0), True)
 
 
-def _view(**changes: object) -> views.LiveView:
+def _view(**changes: object) -> LiveView:
     """Gradient2 through 3 s of slow Payment: 20 → 8 → 11, Payment 20 at once early and 12 late."""
-    view = views.LiveView(
+    view = LiveView(
         algorithm="Gradient2",
         slow_for=3,
         window=(1.0, 4.0),
@@ -42,7 +42,7 @@ def test_a_step_series_is_read_at_a_time_and_over_a_span() -> None:
 
 
 def test_the_phase_table_splits_the_run_at_the_slowdown_and_at_its_last_slow_call() -> None:
-    frame = _view().frame
+    frame = views.live_table(_view())
     assert tuple(frame.index) == PHASES
     assert list(frame["seconds"]) == ["0.0 - 1.0", "1.0 - 5.0", "5.0 - 6.0"]
     assert list(frame["orders sent"]) == [20, 80, 20]

@@ -25,7 +25,8 @@ def test_the_live_panel_runs_gradient2_through_the_slowdown_and_every_checked_fa
     lines = view.checked().splitlines()
     assert all(line.endswith(": True") for line in lines[1:]), lines
     assert view.facts.limit_before == 20  # a healthy Payment never fills half the limit: left alone
-    assert view.frame["orders sent"].sum() == 120 and view.frame["orders refused"].sum() == view.refused
+    frame = views.live_table(view)
+    assert frame["orders sent"].sum() == 120 and frame["orders refused"].sum() == view.refused
     assert panel.progress is not None
     bar = panel.progress.bar
     assert bar.value == bar.max == 120 and "bl-progress-live" in bar._dom_classes

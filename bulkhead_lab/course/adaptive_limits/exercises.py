@@ -25,10 +25,17 @@ SLOWDOWN = (
 )
 HEALTHY = "healthy day {aimd.healthy.tracking_dropped} tracking, {aimd.healthy.event_dropped} event dropped"
 
+
+def _whole(answer: object, high: int, what: str) -> int:
+    if isinstance(answer, str) and "/" in answer:
+        raise NotUnderstood(f"{answer.strip()!r} looks like a split or a ratio; this asks for {what}.")
+    return read_whole(answer, 1, high, what)
+
+
 exercise_1 = Exercise(
     1,
     "Predict, then tune AIMD's timeout",
-    read=lambda a: read_whole(a, 1, 1_000_000, "one AIMD timeout in whole rounds (100 rounds = 1 s)"),
+    read=lambda a: _whole(a, 1_000_000, "one AIMD timeout in whole rounds (100 rounds = 1 s)"),
     right=lambda: working_timeouts()[-1],
     figures=lambda t: timeout_result(t),
     right_when=lambda a: a.beats_24_8,
@@ -77,7 +84,7 @@ def _confined(length: int) -> _Confined:
 exercise_2 = Exercise(
     2,
     "Predict, then find the longest slowdown Gradient2 confines",
-    read=lambda a: read_whole(a, 1, 3000, "a slowdown length in rounds (1..3000)"),
+    read=lambda a: _whole(a, 3000, "a slowdown length in rounds (1..3000)"),
     right=lambda: longest_confined(1.5),
     figures=_confined,
     right_when=lambda a: a.back_at is None and a.value > a.longest - 20,
