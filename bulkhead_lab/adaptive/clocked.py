@@ -10,7 +10,8 @@ Sources read: envoyproxy/envoy ``source/extensions/filters/http/adaptive_concurr
 controller/gradient_controller.cc`` (commit c35f67f), the v3 ``adaptive_concurrency.proto``
 (defaults: sample_aggregate_percentile 50, jitter 15 %, request_count 50, min_concurrency 3,
 buffer 25 %, max_concurrency_limit 1000) and the filter's docs page; Netflix/concurrency-limits
-``limit/WindowedLimit.java`` and ``limit/window/ImmutableAverageSampleWindow.java``.
+``limit/WindowedLimit.java`` (commit 53eee34) and ``limit/window/ImmutableAverageSampleWindow.java``
+(commit e3e1039), the same at 78a74b9. Each class lists its departures, naming its file and commit.
 
 Pure: no I/O, no plotting; randomness only from a seeded :class:`random.Random`.
 """
@@ -46,7 +47,7 @@ class EnvoyGradient(AdaptiveLimit):
         five windows in a row at min_concurrency open a minRTT window at once
 
     The caller's clock comes in by :meth:`tick`; a sample's send time is ``now - rtt``.
-    Departures: the percentile is exact nearest-rank over the window's samples (Envoy
+    Departures from ``gradient_controller.cc`` (commit c35f67f): the percentile is exact nearest-rank over the window's samples (Envoy
     uses circllhist's approximate quantile); jitter draws from ``random.Random(seed)``;
     ``initial`` is the limit restored after the first minRTT window (Envoy starts at
     min_concurrency, which ``initial=None`` keeps). Envoy has no drop signal (a refused
@@ -181,7 +182,8 @@ class Windowed(AdaptiveLimit):
             start a new window
 
     So a drop with no round trip (rtt 0) is filtered out, as an instant drop is by the
-    source. The average is exact (the source divides nanoseconds as integers).
+    source. Departure from ``ImmutableAverageSampleWindow.java`` (commit e3e1039): the average
+    is exact (the source divides nanoseconds as integers).
     """
 
     timed = True

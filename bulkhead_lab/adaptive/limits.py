@@ -16,12 +16,13 @@ round trip (a call refused at once downstream) is passed as ``rtt=0, dropped=Tru
 class says what it does with one. ``on_samples`` takes a run of successes of one round
 trip at once (the model's hot path; same arithmetic, not re-checked).
 
-Sources read, Netflix/concurrency-limits ``concurrency-limits-core/.../limit/``:
-``AIMDLimit.java`` (commit 784c960, the form with minLimit/maxLimit), ``VegasLimit.java``
-(the newest form, on ``Log10RootIntFunction`` and ``AbstractLimit.Builder``),
-``Gradient2Limit.java`` (commit f2528de, the form with ``rttTolerance``) and
-``measurement/ExpAvgMeasurement.java`` (the form with a warm-up window). Each class states
-its formula and defaults as read there, and every deliberate departure.
+Sources read, Netflix/concurrency-limits ``concurrency-limits-core/src/main/java/com/netflix/
+concurrency/limits/limit/``: ``AIMDLimit.java`` (commit 784c960), ``VegasLimit.java`` (commit
+a127eb4, on ``functions/Log10RootIntFunction.java``), ``Gradient2Limit.java`` (commit f2528de)
+and ``measurement/ExpAvgMeasurement.java`` (commit 11c7060, with its warm-up window); each rule
+is the same at 78a74b9, the commit whose tests ``tests/test_adaptive_upstream.py`` replays. Each
+class states its formula and defaults as read there, and under *Departures* every deliberate
+difference, naming its file and commit.
 
 Pure: no I/O, no plotting; randomness only from a seeded :class:`random.Random`.
 """
@@ -135,6 +136,10 @@ class AIMD(AIMDLimit):
 
     It reads no latency below the timeout: a slowdown that stays under it is invisible
     except through the drops it causes. A drop with no round trip backs off like any drop.
+
+    Departures from ``AIMDLimit.java`` (commit 784c960): a sample's round trip is checked
+    (:func:`check_rtt`: a success needs one over 0; the source takes any ``long``); an initial
+    limit outside [min, max] logs no warning (the source logs one, and starts there as here).
     """
 
     def __init__(
@@ -198,7 +203,7 @@ class SmoothedLimit(AdaptiveLimit):
 class Vegas(SmoothedLimit):
     """Delay-based, TCP Vegas: estimate the queue from the no-load round trip, keep it in [alpha, beta].
 
-    Netflix concurrency-limits ``VegasLimit`` (the newest, ``Log10RootIntFunction`` form;
+    Netflix concurrency-limits ``VegasLimit`` (commit a127eb4, the ``Log10RootIntFunction`` form;
     defaults initial 20, maxConcurrency 1000, smoothing 1.0, probeMultiplier 30, and with
     L = (int) limit and log = max(1, (int) log10 L): alpha 3 log, beta 6 log, threshold log,
     increase L + log, decrease L - log)::
@@ -212,8 +217,8 @@ class Vegas(SmoothedLimit):
         queue > beta -> decrease; else unchanged
         limit = (1 - smoothing) * limit + smoothing * clamp(new, 1, maxConcurrency)
 
-    Departures, each deliberate: ``min_limit`` replaces the source's fixed floor of 1
-    (default 1, the same); the probe jitter comes from ``random.Random(seed)``, not
+    Departures from ``VegasLimit.java`` (commit a127eb4), each deliberate: ``min_limit``
+    replaces the source's fixed floor of 1 (default 1, the same); the probe jitter comes from ``random.Random(seed)``, not
     ThreadLocalRandom; ``slow_start=False`` removes the ``queue <= threshold`` branch that
     concurrency-limits PR #44 ("TCP slow-start like behavior") added, restoring growth by
     ``increase`` only (issue #35, "VegasLimit without slow start is unusable"); a drop
@@ -353,12 +358,13 @@ class Gradient2(SmoothedLimit):
         new = limit * gradient + queueSize
         limit = clamp(limit * (1 - smoothing) + new * smoothing, minLimit, maxLimit)
 
-    The source has no drop branch (``didDrop`` is unused; issue #176); a drop still feeds
-    its round trip to the average there. A drop here with no round trip (rtt 0) carries
-    nothing to average, so it is no sample. Because the long average follows every
-    sample, a slowdown that lasts becomes the new baseline and the limit climbs back
-    (the drift users report, PR #88 and issue #137). ``queue_size`` is a constant here
-    (the source also takes a function of the limit).
+    Because the long average follows every sample, a slowdown that lasts becomes the new
+    baseline and the limit climbs back (the drift users report, PR #88 and issue #137).
+
+    Departures from ``Gradient2Limit.java`` (commit f2528de): the source has no drop branch
+    (``didDrop`` is unused; issue #176) and a drop still feeds its round trip to the average
+    there; a drop here with no round trip (rtt 0) carries nothing to average, so it is no
+    sample. ``queue_size`` is a constant (the source also takes a function of the limit).
     """
 
     def __init__(

@@ -177,3 +177,13 @@ def test_exercise_2_runs_the_learners_slowdown_length() -> None:
     assert "stays confined, and so does a longer" in repr(check(300))
     assert "back at 28 in round 1380" in repr(check(400))
     assert "**380**" in ex.exercise_2.worked_answer()[0]
+
+
+def test_exercise_2_names_the_threshold_its_worked_answer_cites_as_the_baseline_not_a_length() -> None:
+    # 22 / 1.5: the baseline from which a slow call no longer shrinks the limit (the worked answer's why)
+    assert ex.THRESHOLD == 22 / 1.5 and "22 / 1.5 = 14.7 rounds" in ex.exercise_2.worked_answer()[1]
+    for typed in (14.7, "14.7", "14.67 rounds", "22/1.5", "22 / 1.5"):
+        said = ex.exercise_2.check(typed).message
+        assert said.startswith("Not yet: 14.7 rounds (22 / 1.5) is the baseline"), (typed, said)
+        assert "how long the slowdown lasts" in said and "not a whole number" not in said
+    assert "not a whole number" in ex.exercise_2.check(15.5).message

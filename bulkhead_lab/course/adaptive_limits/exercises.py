@@ -16,9 +16,9 @@ from IPython import get_ipython
 
 from bulkhead_lab.adaptive.compare import TimeoutResult, timeout_result, working_timeouts
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
-from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_whole, run_trial
+from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_number, read_whole, run_trial
 from bulkhead_lab.course.ui.trial import Fault, build
-from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.params import SLOW, Params
 
 SLOWDOWN = (
     "slowdown tracking dropped {aimd.slowdown.tracking_dropped} (24/8: {fixed.slowdown.tracking_dropped})"
@@ -81,10 +81,32 @@ def _confined(length: int) -> _Confined:
     return _Confined(length, gradient2_drift(length, tolerance=1.5).back_at, longest_confined(1.5))
 
 
+THRESHOLD = SLOW / 1.5  # the baseline from which a slow call no longer shrinks Gradient2's limit
+
+
+def _length(answer: object) -> int:
+    """A slowdown length; the threshold the worked answer cites (14.7, or 22 / 1.5) is named as that."""
+    what = "a slowdown length in rounds (1..3000)"
+    if isinstance(answer, str) and answer.replace(" ", "") in (f"{SLOW}/1.5", f"{SLOW}/1.50"):
+        answer = THRESHOLD
+    if not isinstance(answer, bool) and isinstance(answer, (int, float, str)):
+        try:
+            value = read_number(answer, what)
+        except NotUnderstood:
+            value = 0.0
+        if abs(value - THRESHOLD) < 0.1:
+            raise NotUnderstood(
+                f"{THRESHOLD:.1f} rounds ({SLOW} / 1.5) is the baseline from which a slow call no longer shrinks "
+                f"the limit: why it comes back. This asks how long the slowdown lasts, in rounds, before "
+                f"the baseline gets there."
+            )
+    return _whole(answer, 3000, what)
+
+
 exercise_2 = Exercise(
     2,
     "Predict, then find the longest slowdown Gradient2 confines",
-    read=lambda a: _whole(a, 3000, "a slowdown length in rounds (1..3000)"),
+    read=_length,
     right=lambda: longest_confined(1.5),
     figures=_confined,
     right_when=lambda a: a.back_at is None and a.value > a.longest - 20,
@@ -102,7 +124,8 @@ exercise_2 = Exercise(
     worked=(
         "The longest slowdown (in steps of 20 rounds) that Gradient2 keeps confined is **{right}** rounds.",
         "Why it ends: Gradient2's baseline is a long average of every round trip, the slow ones included. "
-        "Once the baseline is near 22 / 1.5, a slow call no longer shrinks the limit, and it climbs back.",
+        f"Once the baseline is near {SLOW} / 1.5 = {THRESHOLD:.1f} rounds, a slow call no longer shrinks the "
+        "limit, and it climbs back.",
     ),
     placeholder="slowdown in rounds",
 )
