@@ -47,12 +47,13 @@ class EnvoyGradient(AdaptiveLimit):
         five windows in a row at min_concurrency open a minRTT window at once
 
     The caller's clock comes in by :meth:`tick`; a sample's send time is ``now - rtt``.
-    Departures from ``gradient_controller.cc`` (commit c35f67f): the percentile is exact nearest-rank over the window's samples (Envoy
-    uses circllhist's approximate quantile); jitter draws from ``random.Random(seed)``;
-    ``initial`` is the limit restored after the first minRTT window (Envoy starts at
-    min_concurrency, which ``initial=None`` keeps). Envoy has no drop signal (a refused
-    call never records latency) and no app-limited guard: ``dropped`` samples and
-    ``inflight`` are ignored, so an idle flow's limit grows while latency stays low.
+    Departures from ``gradient_controller.cc`` (commit c35f67f): the percentile is exact
+    nearest-rank over the window's samples (Envoy uses circllhist's approximate quantile);
+    jitter draws from ``random.Random(seed)``; ``initial`` is the limit restored after the
+    first minRTT window (Envoy starts at min_concurrency, which ``initial=None`` keeps).
+    Envoy has no drop signal (a refused call never records latency) and no app-limited
+    guard: ``dropped`` samples and ``inflight`` are ignored, so an idle flow's limit grows
+    while latency stays low.
     """
 
     timed = True

@@ -218,13 +218,14 @@ class Vegas(SmoothedLimit):
         limit = (1 - smoothing) * limit + smoothing * clamp(new, 1, maxConcurrency)
 
     Departures from ``VegasLimit.java`` (commit a127eb4), each deliberate: ``min_limit``
-    replaces the source's fixed floor of 1 (default 1, the same); the probe jitter comes from ``random.Random(seed)``, not
-    ThreadLocalRandom; ``slow_start=False`` removes the ``queue <= threshold`` branch that
-    concurrency-limits PR #44 ("TCP slow-start like behavior") added, restoring growth by
-    ``increase`` only (issue #35, "VegasLimit without slow start is unusable"); a drop
-    with no round trip (rtt 0) goes straight to ``decrease`` (the source requires rtt > 0).
-    ``decrease`` is the source's ``decreaseFunction`` (None: L - log); alpha, beta and the
-    increase keep their log10 forms (the source's builder also takes other functions).
+    replaces the source's fixed floor of 1 (default 1, the same); the probe jitter comes
+    from ``random.Random(seed)``, not ThreadLocalRandom; ``slow_start=False`` removes the
+    ``queue <= threshold`` branch that concurrency-limits PR #44 ("TCP slow-start like
+    behavior") added, restoring growth by ``increase`` only (issue #35, "VegasLimit
+    without slow start is unusable"); a drop with no round trip (rtt 0) goes straight to
+    ``decrease`` (the source requires rtt > 0). ``decrease`` is the source's
+    ``decreaseFunction`` (None: L - log); alpha, beta and the increase keep their log10
+    forms (the source's builder also takes other functions).
     """
 
     def __init__(

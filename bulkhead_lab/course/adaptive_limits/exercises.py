@@ -96,9 +96,9 @@ def _length(answer: object) -> int:
             value = 0.0
         if abs(value - THRESHOLD) < 0.1:
             raise NotUnderstood(
-                f"{THRESHOLD:.1f} rounds ({SLOW} / 1.5) is the baseline from which a slow call no longer shrinks "
-                f"the limit: why it comes back. This asks how long the slowdown lasts, in rounds, before "
-                f"the baseline gets there."
+                f"{THRESHOLD:.1f} rounds ({SLOW} / 1.5) is the baseline from which a slow call no longer "
+                "shrinks the limit: why it comes back. This asks how long the slowdown lasts, in rounds, "
+                "before the baseline gets there."
             )
     return _whole(answer, 3000, what)
 
