@@ -87,20 +87,21 @@ THRESHOLD = SLOW / 1.5  # the baseline from which a slow call no longer shrinks 
 def _length(answer: object) -> int:
     """A slowdown length; the threshold the worked answer cites (14.7, or 22 / 1.5) is named as that."""
     what = "a slowdown length in rounds (1..3000)"
-    if isinstance(answer, str) and answer.replace(" ", "") in (f"{SLOW}/1.5", f"{SLOW}/1.50"):
-        answer = THRESHOLD
-    if not isinstance(answer, bool) and isinstance(answer, (int, float, str)):
-        try:
-            value = read_number(answer, what)
-        except NotUnderstood:
-            value = 0.0
-        if abs(value - THRESHOLD) < 0.1:
-            raise NotUnderstood(
-                f"{THRESHOLD:.1f} rounds ({SLOW} / 1.5) is the baseline from which a slow call no longer "
-                "shrinks the limit: why it comes back. This asks how long the slowdown lasts, in rounds, "
-                "before the baseline gets there."
-            )
+    typed = answer.replace(" ", "") if isinstance(answer, str) else answer
+    if typed == f"{SLOW}/1.5" or (isinstance(typed, (int, float, str)) and _near(typed, THRESHOLD)):
+        raise NotUnderstood(
+            f"{THRESHOLD:.1f} rounds ({SLOW} / 1.5) is the baseline from which a slow call no longer "
+            "shrinks the limit: why it comes back. This asks how long the slowdown lasts, in rounds, "
+            "before the baseline gets there."
+        )
     return _whole(answer, 3000, what)
+
+
+def _near(typed: object, value: float) -> bool:
+    try:
+        return abs(read_number(typed) - value) < 0.1
+    except NotUnderstood:
+        return False
 
 
 exercise_2 = Exercise(

@@ -9,7 +9,6 @@ algorithm's own estimate green.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,35 +30,13 @@ DAYS = ("healthy", "slowdown")
 FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))
 
 
-def bar_pairs(ax: Any, groups: int, numbers: bool = True) -> tuple[list[Any], list[Any], list[Any]]:
-    """Two bars per group (tracking left, event right) of height 0, and (if asked) a number over each."""
-    bars: list[list[Any]] = []
-    for flow, color, dx in FLOWS:
-        bars.append(
-            list(
-                ax.bar(
-                    [i + dx for i in range(groups)], [0] * groups, 0.4, color=color, label=f"{flow} dropped"
-                )
-            )
-        )
-    texts = [
-        ax.text(b.get_x() + b.get_width() / 2, 0, "", ha="center", va="bottom", fontsize=8)
-        for b in bars[0] + bars[1]
-        if numbers
-    ]
-    return bars[0], bars[1], texts
-
-
-def set_pairs(
-    tracking: list[Any], event: list[Any], numbers: list[Any], values: Sequence[tuple[int, int]]
-) -> None:
-    """Heights and numbers of :func:`bar_pairs`' bars: ``values`` is (tracking, event) per group."""
-    heights = [v[0] for v in values] + [v[1] for v in values]
-    for bar, height in zip(tracking + event, heights, strict=True):
-        bar.set_height(height)
-    for text, height in zip(numbers, heights, strict=False):  # no numbers: nothing to set
-        text.set_y(height)
-        text.set_text(str(height))
+def legend_items(axes: Sequence[Any]) -> tuple[list[Any], list[str]]:
+    """The axes' legend handles and labels, each label once (the first axis' handle)."""
+    items: dict[str, Any] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            items.setdefault(label, handle)
+    return list(items.values()), list(items)
 
 
 GROUPS = ("one pool", "24/8", "adaptive")
@@ -85,15 +62,13 @@ class ExploreFigure(KeptFigure):
         healthy, slowdown = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
         self._lines: list[Line2D] = []
         self._ends: list[Line2D] = []
-        walls = (LESSON_SPLIT, total - LESSON_SPLIT)
         for ax, flow, color, wall in (
-            (flows, "tracking", TRACKING, walls[0]),
-            (events, "event", EVENT, walls[1]),
+            (flows, *FLOWS[0][:2], LESSON_SPLIT),
+            (events, *FLOWS[1][:2], total - LESSON_SPLIT),
         ):
-            (inflight,) = ax.plot(
-                [], [], color=color, linewidth=1, label=f"in flight, {flow} (mean of {BIN} rounds)"
-            )
-            (limit,) = ax.plot(
+            mean = f"in flight, {flow} (mean of {BIN} rounds)"
+            self._lines += ax.plot([], [], color=color, linewidth=1, label=mean)
+            self._lines += ax.plot(
                 [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="adaptive limit"
             )
             ax.axhline(wall, color=NEUTRAL, linestyle="--", linewidth=1.2, label="24/8's fixed wall")
@@ -101,25 +76,22 @@ class ExploreFigure(KeptFigure):
             self._ends.append(
                 ax.axvline(rounds, color=FAILURE, linewidth=1.5, linestyle=":", label="slowdown ends")
             )
-            self._lines += [inflight, limit]
             ax.set_ylim(0, total + 2)
             ax.set_xlim(0, rounds)
             ax.set_ylabel(f"{flow}: slots")
         events.set_xlabel("round (100 rounds = 1 s), slowdown day")
         flows.tick_params(labelbottom=False)
-        self._bars = []
+        self._bars = []  # per day: the tracking bars, then the event bars
         for ax, day in ((healthy, "healthy"), (slowdown, "slowdown")):
-            self._bars.append(bar_pairs(ax, len(GROUPS), numbers=False))
+            x = range(len(GROUPS))
+            self._bars.append(
+                [b for f, c, dx in FLOWS for b in ax.bar([i + dx for i in x], [0] * len(x), 0.4, color=c)]
+            )
             ax.set_xticks(range(len(GROUPS)), GROUPS)
             ax.set_title(f"{day} day: dropped", fontsize="medium")
             ax.set_ylabel("requests")
             ax.grid(axis="x", visible=False)
-        handles, labels = [], []
-        for ax in (flows, events):
-            for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-                if label not in labels:
-                    handles.append(handle)
-                    labels.append(label)
+        handles, labels = legend_items((flows, events))
         fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.935), ncol=3, fontsize=8)
         self._axes = (flows, events, healthy, slowdown)
         self._title = fig.suptitle("")
@@ -141,13 +113,11 @@ class ExploreFigure(KeptFigure):
         for end in self._ends:
             end.set_xdata([run.stop] * 2)
             end.set_visible(not lasts)
-        for (tracking, event, numbers), day, ax in zip(self._bars, DAYS, self._axes[2:], strict=True):
-            values = [
-                (int(t), int(e))
-                for t, e in zip(frame[f"{day} tracking dropped"], frame[f"{day} event dropped"], strict=True)
-            ]
-            set_pairs(tracking, event, numbers, values)
-            ax.set_ylim(0, nice_ceiling(1.2 * max(max(v) for v in values)))
+        for bars, day, ax in zip(self._bars, DAYS, self._axes[2:], strict=True):
+            heights = [int(v) for f in ("tracking", "event") for v in frame[f"{day} {f} dropped"]]
+            for bar, height in zip(bars, heights, strict=True):
+                bar.set_height(height)
+            ax.set_ylim(0, nice_ceiling(1.2 * max(heights)))
         length = "to the end of the run" if lasts else f"for {run.length} rounds"
         self._title.set_text(
             f"{label}: slowdown of {run.slow}-round calls {length}; "
@@ -159,7 +129,7 @@ class ExploreFigure(KeptFigure):
         return tuple(ax.get_ylim() for ax in self._axes[2:])
 
     def moving(self) -> list[Artist]:
-        bars = [artist for tracking, event, numbers in self._bars for artist in (*tracking, *event)]
+        bars = [bar for day in self._bars for bar in day]
         return [*self._lines, *self._ends, *bars, *spines(*self._axes), self._title]
 
 
@@ -169,14 +139,6 @@ def _means(values: tuple[int, ...], width: int = 10) -> list[float]:
 
 ALGORITHM = EXTRA[0]  # an algorithm's own estimate (Gradient2's baseline, its layout's drops)
 DRIFT_FROM = 800  # the drift figure starts 200 rounds before the failure
-
-
-def axis_top(value: float) -> float:
-    """The least of 1, 1.5, 2, 3, 4, 5, 6, 8 x 10^k at or above ``value``: an axis that rescales in
-    steps (its frame is drawn again only when a move crosses one) yet wastes at most a third."""
-    value = max(value, 1.0)
-    power = 10 ** math.floor(math.log10(value))
-    return next(m * power for m in (1, 1.5, 2, 3, 4, 5, 6, 8, 10) if m * power >= value)
 
 
 class DriftFigure(KeptFigure):
@@ -192,28 +154,27 @@ class DriftFigure(KeptFigure):
     ) -> None:
         super().__init__(10, 6.8, left=0.1, right=0.72, top=0.92, bottom=0.09, hspace=0.18)
         limit_ax, base_ax, drop_ax = self.figure.subplots(3, 1, sharex=True)
+        limit, before = "event limit (Gradient2)", "its level when the slowdown starts"
         (self._limit,) = limit_ax.plot(
-            [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="event limit (Gradient2)"
+            [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label=limit
         )
-        self._before = limit_ax.axhline(
-            0, color=NEUTRAL, linestyle="--", linewidth=1, label="its level when the slowdown starts"
-        )
+        self._before = limit_ax.axhline(0, color=NEUTRAL, linestyle="--", linewidth=1, label=before)
         (self._back,) = limit_ax.plot([], [], "o", color=FAILURE, ms=8, label="back at that level")
         limit_ax.set_ylim(0, total + 2)
         limit_ax.set_ylabel("event limit (slots)")
-        (self._baseline,) = base_ax.plot(
-            [], [], color=ALGORITHM, linewidth=1.6, label="baseline: Gradient2's long average RTT"
-        )
+        baseline = "baseline: Gradient2's long average RTT"
+        (self._baseline,) = base_ax.plot([], [], color=ALGORITHM, linewidth=1.6, label=baseline)
         base_ax.axhline(slow, color=EVENT, linestyle="--", linewidth=1, label=f"a slow call: {slow} rounds")
         base_ax.axhline(hold, color=EVENT, linestyle=":", linewidth=1, label=f"a normal call: {hold} rounds")
         base_ax.set_ylim(0, slow * 1.15)
         base_ax.set_ylabel("round trip (rounds)")
         self._drops = {
-            "Gradient2": drop_ax.plot([], [], color=ALGORITHM, linewidth=1.6, label="Gradient2 on events")[0],
-            "single pool (32)": drop_ax.plot([], [], color=NEUTRAL, linewidth=1.6, label="single pool (32)")[
-                0
-            ],
-            "24/8": drop_ax.plot([], [], color=LIMIT, linewidth=1.6, linestyle="--", label="24/8")[0],
+            name: drop_ax.plot([], [], color=color, linewidth=1.6, linestyle=style, label=label)[0]
+            for name, color, style, label in (
+                ("Gradient2", ALGORITHM, "-", "Gradient2 on events"),
+                ("single pool (32)", NEUTRAL, "-", "single pool (32)"),
+                ("24/8", LIMIT, "--", "24/8"),
+            )
         }
         drop_ax.set_ylabel("tracking dropped\nsince the failure")
         drop_ax.set_xlabel("round (100 rounds = 1 s), slowdown day")
@@ -243,18 +204,17 @@ class DriftFigure(KeptFigure):
             end.set_xdata([view.stop] * 2)
             end.set_visible(not lasts)
         back = view.drift.back_at
-        self._back.set_visible(back is not None)
-        for line in self._backs:
+        for line in (self._back, *self._backs):
             line.set_visible(back is not None)
-            if back is not None:
-                line.set_xdata([back] * 2)
         if back is not None:
+            for line in self._backs:
+                line.set_xdata([back] * 2)
             self._back.set_data([back], [view.event_limit[back]])
             when = f"back at {view.drift.before} in round {back} ({back - view.drift.start} rounds in)"
         else:
             when = f"still down when it ends (lowest {view.drift.lowest})"
         top = max(max(series) for series in view.tracking_since.values())
-        self._axes[2].set_ylim(0, axis_top(1.1 * top))
+        self._axes[2].set_ylim(0, nice_ceiling(1.1 * top))
         self._title.set_text(
             f"Gradient2, tolerance {view.tolerance:g}, slowdown {view.drift.slowdown_rounds} rounds: "
             f"event limit {when}"
@@ -276,26 +236,12 @@ class RampFigure(KeptFigure):
     def __init__(self, rounds: int = 4000, target: int = 24, total: int = 32) -> None:
         super().__init__(10, 4.2, left=0.08, right=0.72, top=0.86, bottom=0.15)
         ax = self.figure.subplots()
-        (self._chosen,) = ax.plot(
-            [], [], color=LIMIT, linewidth=1.6, drawstyle="steps-post", label="Vegas' limit, as chosen"
-        )
-        (self._other,) = ax.plot(
-            [],
-            [],
-            color=NEUTRAL,
-            linewidth=1.4,
-            linestyle="--",
-            drawstyle="steps-post",
-            label="the same, slow start the other way",
-        )
+        chosen, other = "Vegas' limit, as chosen", "the same, slow start the other way"
+        (self._chosen,) = ax.plot([], [], color=LIMIT, linewidth=1.6, drawstyle="steps-post", label=chosen)
+        (self._other,) = ax.plot([], [], "--", color=NEUTRAL, lw=1.4, drawstyle="steps-post", label=other)
         (self._mark,) = ax.plot([], [], "o", color=TRACKING, ms=8, label=f"reaches {target}")
-        ax.axhline(
-            target,
-            color=TRACKING,
-            linestyle=":",
-            linewidth=1.2,
-            label=f"the lesson's tracking compartment ({target})",
-        )
+        wall = f"the lesson's tracking compartment ({target})"
+        ax.axhline(target, color=TRACKING, linestyle=":", linewidth=1.2, label=wall)
         ax.set_xscale("log")
         ax.set_xlim(1, rounds)
         ax.set_ylim(0, total + 2)
@@ -369,38 +315,21 @@ def live_figure(view: LiveView) -> Figure:
     top = max([c for _, c in view.payment] + [view.facts.limit_before, view.facts.limit_lowest, 10])
     calls.set_ylim(0, top * 1.25)
     if max(n) > top * 1.25:
-        calls.text(
-            0.99,
-            0.97,
-            f"limit up to {max(n)}, off the scale",
-            transform=calls.transAxes,
-            ha="right",
-            va="top",
-        )
+        off = f"limit up to {max(n)}, off the scale"
+        calls.text(0.99, 0.97, off, transform=calls.transAxes, ha="right", va="top")
     calls.set_ylabel("calls at once")
     bins = max(1, round(end / REFUSAL_BIN + 0.5))
     counts = [0] * bins
     for sent in view.refusals:
         counts[min(bins - 1, int(sent / REFUSAL_BIN))] += 1
-    refusals.bar(
-        [(i + 0.5) * REFUSAL_BIN for i in range(bins)],
-        counts,
-        REFUSAL_BIN * 0.9,
-        color=REFUSED,
-        label="orders refused (503)",
-    )
+    middles = [(i + 0.5) * REFUSAL_BIN for i in range(bins)]
+    refusals.bar(middles, counts, REFUSAL_BIN * 0.9, color=REFUSED, label="orders refused (503)")
     refusals.set_ylim(0, max([*counts, 1]) * 1.25)
     refusals.yaxis.set_major_locator(MaxNLocator(3, integer=True))
     refusals.set_ylabel(f"refused /\n{REFUSAL_BIN:g} s")
     refusals.set_xlabel("seconds since the first order")
     refusals.set_xlim(0, end)
-    handles, labels = [], []
-    for ax in (calls, refusals):
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            if label not in labels:
-                handles.append(handle)
-                labels.append(label)
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.77, 0.55))
+    fig.legend(*legend_items((calls, refusals)), loc="center left", bbox_to_anchor=(0.77, 0.55))
     fig.suptitle(
         f"{view.algorithm} around Payment, live: {view.orders} orders, {view.refused} refused; "
         f"limit {view.facts.limit_before} → {view.facts.limit_lowest} → {view.facts.limit_after}"

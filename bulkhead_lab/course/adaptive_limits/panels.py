@@ -63,10 +63,9 @@ def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -
     }
 
     def show_chosen_knob(_: object = None) -> None:
+        chosen = sliders["algorithm"].value.lower() + "_"
         for control, knob in knobs.items():
-            knob.layout.display = (
-                None if control.startswith(sliders["algorithm"].value.lower() + "_") else "none"
-            )
+            knob.layout.display = None if control.startswith(chosen) else "none"
 
     sliders["algorithm"].observe(show_chosen_knob, names="value")
     show_chosen_knob()
@@ -123,13 +122,7 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
     algorithm_buttons = toggle("live-algorithm", "algorithm", ALGORITHMS, algorithm)
     controls_ = {
         "algorithm": algorithm_buttons,
-        "slow_for": slider(
-            w.SelectionSlider,
-            "live-slow-for",
-            "Payment slow for (s)",
-            options=list(views.SLOW_FORS),
-            value=slow_for,
-        ),
+        "slow_for": _choice("live-slow-for", "Payment slow for (s)", list(views.SLOW_FORS), slow_for),
     }
     progress = LiveProgress("live", unit="orders answered", total=views.planned(slow_for))
 

@@ -127,12 +127,8 @@ def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
             min(event),
             round(sum(event) / len(event), 1),
         ]
-    columns = [
-        "tracking limit at the failure",
-        "event limit at the failure",
-        "event limit, lowest",
-        "event limit, mean",
-    ]
+    at = "limit at the failure"
+    columns = [f"tracking {at}", f"event {at}", "event limit, lowest", "event limit, mean"]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("layout")
 
 
