@@ -36,7 +36,7 @@ from typing import Any
 from bulkhead_lab.adaptive.limits import AdaptiveLimit
 from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec
 from bulkhead_lab.live.bulkhead import Bulkhead
-from bulkhead_lab.validation import fail
+from bulkhead_lab.validation import check_int, fail
 
 __all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "UNIT", "AdaptiveControl", "algorithm_name", "live_spec"]
 
@@ -87,6 +87,14 @@ def live_spec(algorithm: str = DEFAULT_ALGORITHM, options: Mapping[str, Any] | N
                 f"(got {key}={value!r})"
             )
         settings[key] = value
+    if settings["initial"] is not None:  # the ports take any start, as the sources do; a live limit
+        # starts within its bounds: one of 0 would admit no call, so it would never have a sample
+        check_int(
+            "initial",
+            settings["initial"],
+            max(1, check_int("min_limit", settings["min_limit"], 0)),
+            check_int("max_limit", settings["max_limit"], 1),
+        )
     spec = LimiterSpec.of(name, **settings)
     try:
         spec.build()
