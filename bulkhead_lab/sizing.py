@@ -1,10 +1,22 @@
-"""Sizing a pool: Little's Law, utilization, headroom and Erlang-B.
+"""Sizing a pool: Little's Law, and what a pool of ``c`` slots refuses or keeps waiting.
 
-Little's Law says how many calls are in flight on average: arrival rate times hold.
-A pool is sized against that number: utilization is in-flight / slots (above 1 the
-pool cannot carry its own usual load), headroom is slots / in-flight. Erlang-B gives
-the share of arrivals a pool of ``c`` slots refuses when Poisson arrivals offer
-``a`` slots' worth of load (the loss system the lesson's model approximates).
+Little's Law says how many calls are in flight on average: arrival rate times hold. That is
+the *offered load* ``a``, in slots. Against a pool of ``c`` slots, ``a / c`` is the *offered
+load per slot* (lesson 000 prints it as "utilization"; it passes 1 when the pool is smaller
+than its own flow's load); the *utilization* is the share of the slots busy, ``a (1 - B) / c``,
+which never passes 1. *Headroom* is slots / in flight.
+
+What ``B`` is depends on what a full pool does with the next call:
+
+- refuses it at once (lesson 000's pool, a bulkhead without a queue): Erlang-B, M/M/c/c
+  (:func:`erlang_b`);
+- lets a few wait and refuses the rest (lesson 004's bulkhead: 5 running, 5 waiting): M/M/c/K
+  (:func:`queue_blocking`);
+- lets every caller wait (aiohttp's connector limit, Node's Agent ``maxSockets``): Erlang-C,
+  M/M/c: nothing is refused, the question is how many wait (:func:`erlang_c`).
+
+The slots a blocking target needs grow slower than the load (square-root staffing,
+:func:`square_root_staffing`): at 1% a load of 2 needs 7 slots, a load of 100 needs 117.
 """
 
 from __future__ import annotations
@@ -24,8 +36,8 @@ def in_flight(arrival_rate: float, hold: float) -> float:
     return arrival_rate * hold
 
 
-def utilization(arrival_rate: float, hold: float, slots: int) -> float:
-    """Expected busy share of a pool: in-flight / slots (> 1 means overloaded)."""
+def load_per_slot(arrival_rate: float, hold: float, slots: int) -> float:
+    """Offered load per slot: in flight / slots (lesson 000's "utilization"; > 1: smaller than its load)."""
     check_int("slots", slots, 1)
     return in_flight(arrival_rate, hold) / slots
 
@@ -37,10 +49,13 @@ def headroom(arrival_rate: float, hold: float, slots: int) -> float:
     return float("inf") if load == 0 else slots / load
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/01_littles_law_sizing.ipynb, section 3. What a pool of c slots refuses: Erlang-B
 def erlang_b(slots: int, offered: float) -> float:
-    """Blocking probability of ``slots`` servers offered ``offered`` erlangs.
+    """The share of calls a pool of ``slots`` refuses, offered ``offered`` slots of Poisson load.
 
-    Uses the stable recursion B(0) = 1, B(c) = a B(c-1) / (c + a B(c-1)).
+    Erlang's loss formula by its recurrence, stable for any pool: no slots refuse every call,
+    B(0) = 1, and each slot more gives B(c) = a B(c-1) / (c + a B(c-1)).
     """
     check_int("slots", slots, 0)
     check_real("offered", offered, 0.0, float("inf"))
@@ -48,6 +63,47 @@ def erlang_b(slots: int, offered: float) -> float:
     for c in range(1, slots + 1):
         b = offered * b / (c + offered * b)
     return b
+
+
+# <<< saved cells
+
+
+def utilization(arrival_rate: float, hold: float, slots: int) -> float:
+    """The share of a pool's slots busy on average, when a full pool refuses: a (1 - B) / c, at most 1."""
+    check_int("slots", slots, 1)
+    load = in_flight(arrival_rate, hold)
+    return load * (1 - erlang_b(slots, load)) / slots
+
+
+def erlang_c(slots: int, offered: float) -> float:
+    """The share of calls that wait, when every caller waits for a slot (M/M/c: Erlang-C).
+
+    From Erlang-B: C = c B / (c - a (1 - B)). At ``offered >= slots`` the queue never empties
+    and every call waits: 1.
+    """
+    check_int("slots", slots, 1)
+    check_real("offered", offered, 0.0, float("inf"))
+    if offered >= slots:
+        return 1.0
+    b = erlang_b(slots, offered)
+    return slots * b / (slots - offered * (1 - b))
+
+
+def queue_blocking(slots: int, queue: int, offered: float) -> float:
+    """The share of calls refused by ``slots`` running and ``queue`` waiting places (M/M/c/K, K = c + queue).
+
+    The states past ``c`` fall by ``r = a / c`` each, so with Erlang-B's ``B`` for the first ``c``:
+    P(K) = r^q / (1 / B + r + r^2 + ... + r^q). With no waiting places this is Erlang-B.
+    """
+    check_int("slots", slots, 1)
+    check_int("queue", queue, 0)
+    b = erlang_b(slots, offered)
+    if b == 0.0:
+        return 0.0
+    r = offered / slots
+    if r <= 1:
+        return r**queue / (1 / b + sum(r**j for j in range(1, queue + 1)))
+    return 1 / (r**-queue / b + sum(r ** (j - queue) for j in range(1, queue + 1)))  # no overflow
 
 
 def smallest_pool(offered: float, target: float, max_slots: int = 100_000) -> int:
@@ -64,10 +120,22 @@ def smallest_pool(offered: float, target: float, max_slots: int = 100_000) -> in
     return c
 
 
+def square_root_staffing(offered: float, z: float) -> float:
+    """Square-root staffing: ``a + z sqrt(a)`` slots; the spare grows with the root of the load.
+
+    For one blocking target ``z`` is not quite constant (at 1%, about 3.5 at a load of 2 and 1.7
+    at 100), but the spare ``c - a`` grows like ``sqrt(a)``: so headroom ``c / a`` falls toward 1.
+    """
+    check_real("offered", offered, 0.0, float("inf"))
+    check_real("z", z, 0.0, 100.0)
+    return offered + z * math.sqrt(offered)
+
+
 def suggested_limit(arrival_rate: float, hold: float, factor: float = 2.5) -> int:
     """Lesson 004's rule of thumb: a few times the normal in-flight count, rounded up.
 
-    20 calls/s x 0.1 s = 2 in flight; x 2.5 gives a limit of 5.
+    20 calls/s x 0.1 s = 2 in flight; x 2.5 gives a limit of 5. A rule for small loads: the
+    headroom a blocking target needs shrinks as the load grows (:func:`square_root_staffing`).
     """
     check_real("factor", factor, 1.0, 100.0)
     load = in_flight(arrival_rate, hold)

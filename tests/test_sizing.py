@@ -1,4 +1,4 @@
-"""Little's Law, utilization, headroom and Erlang-B give the lessons' sizing figures."""
+"""Little's Law, load per slot, utilization, headroom, Erlang-B, Erlang-C and M/M/c/K against hand-worked values."""
 
 from __future__ import annotations
 
@@ -17,8 +17,51 @@ def test_lesson_000s_event_flow_needs_5_83_slots() -> None:
     per_round = EVENT_RATE / CYCLE
     assert round(sizing.in_flight(per_round, HOLD_EVENT), 2) == 5.83
     assert round(sizing.headroom(per_round, HOLD_EVENT, 8), 2) == 1.37
-    assert round(sizing.utilization(per_round, HOLD_EVENT, 8), 3) == 0.729
-    assert round(sizing.utilization(per_round, HOLD_EVENT, 5), 3) == 1.167
+    assert round(sizing.load_per_slot(per_round, HOLD_EVENT, 8), 3) == 0.729  # the lesson's "utilization"
+    assert round(sizing.load_per_slot(per_round, HOLD_EVENT, 5), 3) == 1.167
+
+
+def test_utilization_is_the_carried_share_and_never_passes_one() -> None:
+    per_round = EVENT_RATE / CYCLE
+    assert round(sizing.utilization(per_round, HOLD_EVENT, 8), 3) == 0.647  # 5.83 x (1 - 0.1127) / 8
+    assert all(sizing.utilization(per_round, HOLD_EVENT, c) < 1 for c in range(1, 12))
+    assert sizing.utilization(1.0, 1.0, 1) == pytest.approx(0.5)  # a = 1, B(1, 1) = 1/2: half busy
+
+
+def test_erlang_c_is_the_share_that_waits_worked_by_hand() -> None:
+    # c = 2, a = 1: terms 1, 1 below c; a^2/2! x 2/(2-1) = 1 for the waiting states: 1 / (2 + 1)
+    assert sizing.erlang_c(2, 1.0) == pytest.approx(1 / 3)
+    # c = 5, a = 2: 1 + 2 + 2 + 4/3 + 2/3 = 7 below c; (32/120) x 5/3 = 4/9 waiting: (4/9) / (7 + 4/9) = 4/67
+    assert sizing.erlang_c(5, 2.0) == pytest.approx(4 / 67)
+    assert sizing.erlang_c(3, 3.0) == 1.0 and sizing.erlang_c(3, 0.0) == 0.0
+
+
+def test_a_bulkhead_with_waiting_places_refuses_far_less_than_erlang_b_says() -> None:
+    # M/M/1/2 at a = 1: three equally likely states, the full one refuses
+    assert sizing.queue_blocking(1, 1, 1.0) == pytest.approx(1 / 3)
+    # Lesson 004's Payment, 5 running + 5 waiting at a = 2 (M/M/5/10): states 1, 2, 2, 4/3, 2/3, 4/15,
+    # then x 0.4 each; P(10) = (4/15) 0.4^5 / 7.44262 = 0.000367, against Erlang-B's 3.7% for 5 alone
+    assert sizing.queue_blocking(5, 5, 2.0) == pytest.approx(0.000366896, rel=1e-5)
+    assert sizing.erlang_b(5, 2.0) == pytest.approx(0.0367, abs=1e-4)
+    assert sizing.queue_blocking(10, 0, 5.0) == sizing.erlang_b(10, 5.0)  # no queue: Erlang-B
+
+
+def test_an_overloaded_bounded_queue_refuses_what_its_slots_cannot_carry() -> None:
+    # a = 5 on 2 slots: with a long queue the pool carries 2 and refuses 1 - 2/5 (no overflow on the way)
+    assert sizing.queue_blocking(2, 1000, 5.0) == pytest.approx(0.6)
+    assert sizing.queue_blocking(3, 500, 0.001) < 1e-300
+
+
+@pytest.mark.parametrize(("offered", "slots"), [(2.0, 7), (100.0, 117)])
+def test_the_headroom_a_target_needs_shrinks_as_the_load_grows(offered: float, slots: int) -> None:
+    assert sizing.smallest_pool(offered, 0.01) == slots  # 3.5x at a load of 2, 1.17x at 100
+    spare = (slots - offered) / offered**0.5
+    assert sizing.square_root_staffing(offered, spare) == pytest.approx(slots)
+
+
+def test_the_2_5x_rule_falls_short_at_a_small_load_and_overshoots_at_a_large_one() -> None:
+    assert sizing.suggested_limit(2.0, 1.0) == 5 < sizing.smallest_pool(2.0, 0.01) == 7
+    assert sizing.suggested_limit(100.0, 1.0) == 250 > sizing.smallest_pool(100.0, 0.01) == 117
 
 
 @pytest.mark.parametrize(
@@ -49,6 +92,10 @@ def test_headroom_of_an_idle_flow_is_infinite() -> None:
     [
         (lambda: sizing.in_flight(-1, 1), "arrival_rate"),
         (lambda: sizing.utilization(1, 1, 0), "slots"),
+        (lambda: sizing.load_per_slot(1, 1, 0), "slots"),
+        (lambda: sizing.erlang_c(0, 1.0), "slots"),
+        (lambda: sizing.queue_blocking(5, -1, 1.0), "queue"),
+        (lambda: sizing.square_root_staffing(-1.0, 2.0), "offered"),
         (lambda: sizing.erlang_b(-1, 1.0), "slots"),
         (lambda: sizing.smallest_pool(1.0, 0.0), "target"),
         (lambda: sizing.smallest_pool(1.0, 1.5), "target"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bulkhead_lab.pool.jsfmt import js_str, to_fixed
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
-from bulkhead_lab.sizing import utilization as pool_utilization
+from bulkhead_lab.sizing import load_per_slot
 
 SIZING_SPLITS: tuple[int | None, ...] = (None, 28, 24, 20, 16)  # the lesson's sizing table
 SENSITIVITY_SPLIT = 27  # the lesson's "27/5 instead of 24/8"
@@ -70,8 +70,9 @@ def rescued(before: int, after: int, params: Params, minutes: float = FAILURE_MI
 
 
 def event_pool_utilization(params: Params, slots: int) -> float:
-    """Little's Law for the event flow, in rounds: arrivals/round x hold / slots."""
-    return pool_utilization(params.event_rate / params.cycle, params.hold_event, slots)
+    """What the lesson prints as the event pool's utilization: its offered load per slot (arrivals/round x
+    hold / slots; :func:`bulkhead_lab.sizing.load_per_slot`), which passes 1 below the flow's load."""
+    return load_per_slot(params.event_rate / params.cycle, params.hold_event, slots)
 
 
 # --- the lesson's runs --------------------------------------------------------------
