@@ -15,6 +15,7 @@ from bulkhead_lab.course.littles_law_sizing import views as views01
 from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
 from bulkhead_lab.course.ui.style import EVENT, TRACKING, to_png
 from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import occupancy
 
 
 def _texts(fig: Figure) -> list[str]:
@@ -103,6 +104,29 @@ def test_the_blocking_figure_shows_the_curve_the_models_points_and_the_two_numbe
     title = fig.texts[0].get_text()
     assert ax.get_xlabel() == "pool size (slots)" and "20 calls/s" in title
     assert f"{view.erlang_b:.1%} (Erlang-B)" in title and f"{view.simulated:.1%} (model)" in title
+
+
+@pytest.mark.parametrize("args", ((97.22, 0.06, 8, 2.5), (300.0, 0.5, 64, 5.0), (1.0, 0.01, 1, 1.0)))
+def test_the_blocking_figures_titles_stay_inside_the_figure(args) -> None:
+    """A learner saw "ggested limit 15 ...": a title centred on the axes ran off the figure's left edge."""
+    kept = figures01.BlockingFigure().update(views01.littles_law_view(*args))
+    kept.png()
+    renderer = kept.figure.canvas.get_renderer()
+    width = kept.figure.bbox.width
+    for text in kept.figure.texts:
+        box = text.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= width, f"{text.get_text()!r} runs off the figure"
+
+
+def test_the_flood_figure_stacks_each_flows_slots_of_the_one_pool_around_the_failure() -> None:
+    fig = figures01.flood_figure()
+    (ax,) = fig.axes
+    areas = [c for c in ax.collections if c.get_label() in ("tracking", "events")]
+    assert [a.get_label() for a in areas] == ["tracking", "events"]
+    busy = occupancy(Params(mode="slowdown")).busy[900:1300]
+    assert areas[1].get_paths()[0].vertices[:, 1].max() == max(busy)  # events on top: the pool's total
+    assert _lines(ax, "events' dependency slows")[0].get_xdata()[0] == 1000
+    assert "after" in ax.get_title()
 
 
 @pytest.mark.parametrize("headroom", (1.0, 2.5, 5.0))

@@ -1,10 +1,11 @@
-"""Notebook 01's numbers: Little's Law, Erlang-B, and the seeded model beside them."""
+"""Notebook 01's numbers: Little's Law, Erlang-B beside the seeded model, and the lessons' sizing figures."""
 
 from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.course.littles_law_sizing import views
+from bulkhead_lab import sizing
+from bulkhead_lab.course.littles_law_sizing import exercises, views
 from bulkhead_lab.pool.rounds import run
 
 
@@ -12,11 +13,17 @@ def test_the_little_view_follows_littles_law_and_erlang_b() -> None:
     v = views.littles_law_view(20.0, 0.1, 5)
     assert v.in_flight == pytest.approx(2.0)
     assert v.hold_rounds == 10
-    assert v.utilization == pytest.approx(0.4)
     assert v.pool_headroom == pytest.approx(2.5)
     assert v.suggested_limit == 5
+    assert v.sized == 7  # at 1%, 2 in flight take 7 slots: more than the 2.5x rule's 5
     assert 0 < v.simulated < v.erlang_b  # the discrete rounds refuse a little less than Erlang-B
     assert v.simulated == pytest.approx(v.curve.loc[5, "seeded model"])
+
+
+def test_the_table_says_load_per_slot_and_utilization_apart() -> None:
+    rows = views.littles_law_view(97.22, 0.06, 5).table()["value"]
+    assert rows["offered load per slot (in flight / slots)"] == 1.167  # lesson 000's "utilization"
+    assert rows["utilization (busy share of the slots)"] == round(sizing.utilization(0.9722, 6, 5), 3) < 1
 
 
 @pytest.mark.parametrize(("rate", "hold"), ((97.22, 0.06), (20.0, 0.1), (150.0, 0.05)))
@@ -27,46 +34,41 @@ def test_a_bigger_pool_refuses_fewer_calls_and_the_model_tracks_erlang_b(rate, h
     assert (curve["seeded model"] - curve["Erlang-B"]).abs().max() < 0.05
 
 
+@pytest.mark.parametrize("slots", (3, 8, 14))
+def test_the_rows_that_matter_run_from_below_the_pool_to_the_first_size_under_one_percent(slots) -> None:
+    view = views.littles_law_view(97.22, 0.06, slots)
+    rows = view.rows_that_matter()
+    assert rows.index[0] == max(1, min(slots, 12) - 3) and rows.index[-1] == 13
+    assert rows.loc[12, "Erlang-B"] <= 0.01 < rows.loc[11, "Erlang-B"]
+    assert len(rows) < len(view.curve) / 2  # not the 32-row table, half of it zeros
+
+
 def test_one_flow_in_a_pool_of_eight_is_the_event_flow_alone() -> None:
     p = views.one_flow_params(97.22, 6, 8)
     assert (p.total - p.split, p.tracking_rate) == (8, 0.0)
     assert run(p).tracking_dropped == 0
 
 
-def test_a_bigger_event_pool_refuses_fewer_events_and_costs_the_tracking_flow_slots() -> None:
-    frame = views.pool_size_cost().frame
-    walls = frame.drop(index="single pool (32)")
-    assert list(walls["healthy event drop %"]) == sorted(walls["healthy event drop %"], reverse=True)
-    assert list(walls["tracking dropped, slowdown day"]) == sorted(walls["tracking dropped, slowdown day"])
-
-
-def test_on_the_slowdown_day_the_slow_events_fill_whatever_compartment_they_are_given() -> None:
-    walls = views.pool_size_cost().frame.drop(index="single pool (32)")
-    held = list(walls["slowdown: slots slow events hold"])
-    assert held == sorted(held) and held[-1] > 2 * held[0]
-    for slots, mean in zip(walls["event slots"], held, strict=True):
-        assert mean <= int(slots)
-
-
-def test_behind_a_wall_the_tracking_flow_drops_the_same_on_both_days_and_without_one_it_does_not() -> None:
-    frame = views.pool_size_cost().frame
-    healthy, slowdown = frame["tracking dropped, healthy day"], frame["tracking dropped, slowdown day"]
-    walls = frame.index != "single pool (32)"
-    assert (healthy[walls] == slowdown[walls]).all()
-    assert slowdown["single pool (32)"] > 10 * healthy["single pool (32)"]
-
-
 def test_the_lessons_sizing_figures_are_computed_here_as_printed() -> None:
-    frame = views.beside_the_lessons()
-    assert (frame["lesson"] == frame["computed here"]).all(), frame
+    claims = views.lesson_claims()
+    assert len(claims) == 6 and all(c.reproduced for c in claims), views.claims_table(claims)
 
 
-def test_lesson_examples_of_littles_law() -> None:
-    ex = views.order_service_example()
-    assert (ex.in_flight, ex.limits) == (2.0, (5, 6))
-    ev = views.event_flow_sizing()
-    assert (round(ev.in_flight, 2), round(ev.headroom, 2)) == (5.83, 1.37)
-    assert "1.167 at 5 slots" in ev.sentence()
+def test_exercise_1_twice_the_load_takes_fewer_than_twice_the_slots() -> None:
+    n = exercises.right_1()
+    assert n == 8 < 2 * exercises.SLOTS_1
+    now = sizing.erlang_b(5, 2.0)
+    assert sizing.erlang_b(n, 4.0) <= now < sizing.erlang_b(n - 1, 4.0)
+    assert exercises.exercise_1.check(n).ok is True
+    assert "fewer would do" in repr(exercises.exercise_1.check(10))  # doubling the pool
+    assert "more than" in repr(exercises.exercise_1.check(7))
+
+
+def test_exercise_3_four_waiting_places_keep_payment_under_a_tenth_of_a_percent() -> None:
+    q = exercises.right_3()
+    assert sizing.queue_blocking(5, q, 2.0) <= 0.001 < sizing.queue_blocking(5, q - 1, 2.0)
+    assert "Erlang-B" in repr(exercises.exercise_3.check(0)) and exercises.exercise_3.check("none").ok is False
+    assert exercises.exercise_3.check(q).ok is True
 
 
 @pytest.mark.parametrize(

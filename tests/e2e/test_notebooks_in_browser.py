@@ -544,7 +544,11 @@ def _right_answers() -> dict[str, dict[int, str]]:
     from bulkhead_lab.course.timeouts_and_queues import exercises as ex07
 
     return {
-        "01_littles_law_sizing.ipynb": {1: f"{ex01.RATE_1 * ex01.HOLD_1:g}", 2: str(ex01.smallest_pool_2())},
+        "01_littles_law_sizing.ipynb": {
+            1: str(ex01.right_1()),
+            2: str(ex01.smallest_pool_2()),
+            3: str(ex01.right_3()),
+        },
         "02_single_pool_vs_bulkhead.ipynb": {
             1: str(ex02.smallest_event_pool()),
             2: ex02.split_label(ex02.best_month_split()),

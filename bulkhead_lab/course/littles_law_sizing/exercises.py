@@ -1,60 +1,84 @@
-"""Notebook 01's exercises: Little's Law by hand, sizing for a blocking target, and where a pool runs full.
+"""Notebook 01's exercises: predict a pool, then let the checker run your choice.
 
-Each right answer is computed by :mod:`bulkhead_lab.sizing` (and the seeded model), so a
-checker and its worked answer always agree with the notebook's numbers.
+Each right answer is computed by :mod:`bulkhead_lab.sizing`, and each checker computes (and for
+exercise 1 runs in the seeded model) the pool the learner chose, so what it says is that pool's.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-
 from bulkhead_lab import sizing
-from bulkhead_lab.course.littles_law_sizing.views import littles_law_view
-from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_number, read_whole
+from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view, simulated_blocking
+from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_whole, table
 
-RATE_1, HOLD_1 = 50.0, 0.2  # exercise 1: a Payment flow busier than the lesson's (calls/s, s)
-RATE_2, HOLD_2, TARGET_2 = 97.22, 0.06, 0.01  # exercise 2: lesson 000's event flow, 1% refused at most
-SLOTS_3, HOLD_3 = 8, 0.06  # exercise 3: the lesson's event pool: how fast may events come before it is full?
+RATE_1, HOLD_1, SLOTS_1 = 20.0, 0.1, 5  # exercise 1: lesson 004's Payment in its pool of 5 ...
+FACTOR_1 = 2  # ... gets twice the traffic
+RATE_2, HOLD_2 = 97.22, 0.06  # exercise 2: lesson 000's event flow, 1% refused at most
+SLOTS_3, TARGET_3 = 5, 0.001  # exercise 3: lesson 004's bulkhead of 5, refusing at most 0.1%
+
+
+def _blocking_1(slots: int) -> dict[str, float]:
+    rate = RATE_1 * FACTOR_1
+    load = sizing.in_flight(rate, HOLD_1)
+    return {"b": sizing.erlang_b(slots, load), "sim": simulated_blocking(rate, round(HOLD_1 * 100), slots)}
+
+
+def _figures_1(slots: int) -> dict[str, float]:
+    now = sizing.erlang_b(SLOTS_1, sizing.in_flight(RATE_1, HOLD_1))
+    return _blocking_1(slots) | {"now": now, "h": slots / sizing.in_flight(RATE_1 * FACTOR_1, HOLD_1)}
+
+
+def right_1() -> int:
+    """The fewest slots that refuse, at twice the load, no more than the pool of 5 refuses now."""
+    now = sizing.erlang_b(SLOTS_1, sizing.in_flight(RATE_1, HOLD_1))
+    return sizing.smallest_pool(sizing.in_flight(RATE_1 * FACTOR_1, HOLD_1), now)
 
 
 def smallest_pool_2() -> int:
     """Exercise 2's answer: the fewest slots whose Erlang-B blocking is at most the target."""
-    return sizing.smallest_pool(sizing.in_flight(RATE_2, HOLD_2), TARGET_2)
+    return sizing.smallest_pool(sizing.in_flight(RATE_2, HOLD_2), TARGET)
 
 
-def full_rate_3() -> float:
-    """Exercise 3's answer: the arrival rate (calls/s) at which the pool's utilization reaches 1."""
-    return SLOTS_3 / HOLD_3
+def right_3() -> int:
+    """The fewest waiting places beside 5 slots that refuse at most 0.1% of Payment's calls."""
+    load = sizing.in_flight(RATE_1, HOLD_1)
+    return next(q for q in range(100) if sizing.queue_blocking(SLOTS_3, q, load) <= TARGET_3)
 
 
-def _pool_3(rate: float) -> dict[str, float]:
-    load = sizing.in_flight(max(rate, 0.0), HOLD_3)
-    return {"utilization": load / SLOTS_3, "Erlang-B blocking": sizing.erlang_b(SLOTS_3, load)}
+def _figures_3(places: int) -> dict[str, float]:
+    load = sizing.in_flight(RATE_1, HOLD_1)
+    b = sizing.queue_blocking(SLOTS_3, places, load)
+    return {"b": b, "k": SLOTS_3 + places, "lesson": sizing.queue_blocking(SLOTS_3, 5, load)} | {
+        "none": sizing.erlang_b(SLOTS_3, load)
+    }
 
 
 exercise_1 = Exercise(
     1,
-    "Little's Law by hand",
-    read=lambda a: read_number(a, "the number of calls in flight"),
-    right=lambda: sizing.in_flight(RATE_1, HOLD_1),
-    tolerance=0.05,
-    figures=lambda _: dict(
-        rate=RATE_1, hold=HOLD_1, at=[sizing.suggested_limit(RATE_1, HOLD_1, h) for h in (2.5, 3)]
-    ),
-    right_says="{rate:g} calls/s x {hold:g} s = {right:g} calls in flight.",
+    "Twice the traffic, twice the pool?",
+    read=lambda a: read_whole(a, 1, 64, "a pool size in slots"),
+    right=right_1,
+    figures=_figures_1,
+    right_says="{value} slots refuse {b:.1%} at 40 calls/s ({sim:.1%} in the seeded model), no more than 5 "
+    "refuse at 20 calls/s ({now:.1%}): twice the load takes fewer than twice the slots.",
     wrong=(
         Wrong(
-            lambda a: a.is_(RATE_1 / HOLD_1, RATE_1 / HOLD_1 / 100),
-            "that divides the rate by the hold; Little's Law multiplies them.",
+            lambda a: a.value > a.right,
+            "{value} slots refuse only {b:.2%} at 40 calls/s ({sim:.2%} in the model): fewer would do.",
         ),
     ),
-    hint="in flight = arrival rate x hold (calls/s x s); set the panel's sliders to 50 and 0.2 and read "
-    "'in flight (Little's Law)'.",
+    otherwise="{value} slots refuse {b:.1%} at 40 calls/s ({sim:.1%} in the model), more than {now:.1%}.",
+    hint="set the panel's arrival rate to 40 and its hold to 0.1, then move the pool size until Erlang-B "
+    f"blocking is at most what 5 slots refuse at 20 calls/s ({sizing.erlang_b(5, 2.0):.4f}).",
     worked=(
-        "In flight = arrival rate x hold = {rate:g} calls/s x {hold:g} s = {right:g} calls. With the "
-        "lesson's headroom of 2.5x to 3x, the limit would be {at[0]} or {at[1]}.",
+        "{right} slots, not 10. Twice the calls in flight (4 instead of 2) need {right} slots for the same "
+        "{now:.1%} blocking: a headroom of {h:g}x instead of 2.5x. A bigger load needs less headroom.",
+        lambda a: table(
+            "slots",
+            ["Erlang-B at 40 calls/s", "seeded model at 40 calls/s"],
+            {n: [round(v, 4) for v in _blocking_1(n).values()] for n in range(a.right - 2, 11)},
+        ),
     ),
-    placeholder="calls in flight",
+    placeholder="slots",
 )
 
 exercise_2 = Exercise(
@@ -71,37 +95,37 @@ exercise_2 = Exercise(
     hint="set the panel to 97.22 calls/s and 0.06 s, then move 'pool size' up until 'Erlang-B blocking' "
     "is at most 0.01.",
     worked=(
-        "The event flow keeps {in_flight:.2f} slots busy on average. Erlang-B falls to 1% or below first at "
-        "{right} slots ({erlang_b:.2%}; the seeded model measures {simulated:.2%}), a headroom of "
-        "{pool_headroom:.2f}x. The lesson's 8 slots refuse about a tenth.",
-        lambda a: a.curve.loc[a.right - 3 : a.right + 2, ["Erlang-B", "seeded model"]].round(4),
+        "Erlang-B falls to 1% or below first at {right} slots ({erlang_b:.2%}; the seeded model measures "
+        "{simulated:.2%}), a headroom of {pool_headroom:.2f}x. The lesson's 8 slots refuse about a tenth.",
+        lambda a: a.rows_that_matter()[["Erlang-B", "seeded model"]],
     ),
     placeholder="slots",
 )
 
 exercise_3 = Exercise(
     3,
-    "When does the event pool run full?",
-    read=lambda a: read_number(a, "an arrival rate in calls/s"),
-    right=full_rate_3,
-    tolerance=1.0,
-    figures=lambda rate: dict(slots=SLOTS_3, hold=HOLD_3, u=_pool_3(rate)["utilization"]),
-    right_says="{slots} slots / {hold:g} s = {right:.1f} calls/s fill the pool on average.",
-    otherwise=(
-        "at {value:g} calls/s the utilization is {u:.2f}, above 1.",
-        "at {value:g} calls/s the utilization is {u:.2f}, below 1.",
+    "How many waiting places?",
+    read=lambda a: read_whole(a, 0, 50, "a number of waiting places"),
+    right=right_3,
+    figures=_figures_3,
+    right_says="5 slots and {value} waiting places (M/M/5/{k}) refuse {b:.3%} of Payment's calls.",
+    wrong=(
+        Wrong(lambda a: a.value == 0, "with no waiting places the bulkhead refuses {b:.2%} (Erlang-B)."),
+        Wrong(lambda a: a.value > a.right, "{value} places refuse {b:.4%}: fewer keep it under 0.1%."),
     ),
-    hint="utilization = arrival rate x hold / slots; solve it for the rate at utilization 1, or move the "
-    "arrival-rate slider until 'utilization' reads 1.",
+    otherwise="5 slots and {value} waiting places (M/M/5/{k}) refuse {b:.3%}, more than 0.1%.",
+    hint="each waiting place catches a burst the 5 slots cannot: try sizing.queue_blocking(5, places, 2.0).",
     worked=(
-        "Utilization = rate x hold / slots reaches 1 at {slots} / {hold:g} s = {right:.1f} calls/s. At that "
-        "rate the pool is full on average and refuses about a quarter of the calls (Erlang-B): a bulkhead "
-        "shrunk to its flow's usual load fails without any failure.",
-        lambda a: (
-            pd.DataFrame({r: _pool_3(r) for r in (97.22, 116.67, round(a.right, 2), 150.0)})
-            .T.round({"utilization": 3, "Erlang-B blocking": 4})
-            .rename_axis("arrival rate (calls/s)")
+        "{right} waiting places: M/M/5/{k} refuses {b:.3%}. Lesson 004's 5 places refuse {lesson:.3%}; "
+        "Erlang-B's {none:.1%} is the same 5 slots with no queue at all.",
+        lambda a: table(
+            "waiting places",
+            ["share refused"],
+            {
+                q: [f"{sizing.queue_blocking(SLOTS_3, q, sizing.in_flight(RATE_1, HOLD_1)):.3%}"]
+                for q in range(7)
+            },
         ),
     ),
-    placeholder="calls/s",
+    placeholder="waiting places",
 )

@@ -1,36 +1,55 @@
-"""Notebook 01's figures: blocking against pool size, and what too small and too big cost."""
+"""Notebook 01's figures: a slow flow flooding a shared pool, and blocking against pool size."""
 
 from __future__ import annotations
 
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from bulkhead_lab.course.littles_law_sizing.views import LittleView, PoolSizeCost
-from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
-from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, REFUSED, THEORY, TRACKING
+from bulkhead_lab.course.littles_law_sizing.views import LittleView
+from bulkhead_lab.course.ui.blit import KeptFigure, spines
+from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, THEORY, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
+from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import occupancy
 
 SUGGESTED = EXTRA[0]  # the rule of thumb's limit: its own colour, next to the pool's
+
+
+def flood_figure(params: Params = Params(mode="slowdown"), before: int = 100, after: int = 300) -> Figure:
+    """Lesson 000's one pool on its slowdown day: each flow's busy slots, round by round, near the failure."""
+    occ = occupancy(params)
+    lo, start, hi = params.start - before, params.start, params.start + after
+    tracking, event = occ.tracking[lo:hi], occ.event[lo:hi]
+    fig = _figure(10, 3.6, left=0.07, right=0.76, top=0.86, bottom=0.16)
+    ax = fig.subplots()
+    ax.stackplot(range(lo, hi), tracking, event, colors=[TRACKING, EVENT], labels=["tracking", "events"])
+    ax.axhline(params.total, color=LIMIT, linestyle="--", linewidth=1, label=f"all {params.total} slots")
+    ax.axvline(start, color=FAILURE, linewidth=1.5, label="events' dependency slows")
+    ax.set(xlim=(lo, hi - 1), ylim=(0, params.total + 2), ylabel="busy slots")
+    ax.set_xlabel("round (100 rounds = 1 s)")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
+    mean_before, mean_after = sum(event[:before]) / before, sum(event[before:]) / after
+    ax.set_title(
+        f"One pool of {params.total}: events hold {mean_before:.1f} slots on average before the "
+        f"slowdown, {mean_after:.1f} after"
+    )
+    return fig
 
 
 class BlockingFigure(KeptFigure):
     """Blocking against pool size, kept by the panel and redrawn in place on every slider move.
 
     Erlang-B beside the seeded model, with the pool, the load in flight and the suggested
-    limit drawn on the same axis; the pool's two blocking numbers are in the title, where
-    the eye lands. The frame (axes, labels, legend) is kept; a move redraws the curves, the
-    three marks and the titles, and the frame again only when the range of pool sizes shown
-    changes.
+    limit on the same axis; the pool's two blocking numbers in the title. The frame is drawn
+    again only when the range of pool sizes shown changes. Both titles are anchored at the
+    figure's left edge, so a long one runs right, never off the figure.
     """
 
     def __init__(self) -> None:
-        super().__init__(10, 4.4, left=0.07, right=0.68, top=0.86, bottom=0.13)
-        ax = self.figure.subplots()
-        self._ax = ax
+        super().__init__(10, 4.4, left=0.07, right=0.68, top=0.84, bottom=0.13)
+        ax = self._ax = self.figure.subplots()
         (self._erlang,) = ax.plot([], [], color=THEORY, label="Erlang-B (rate x hold)")
-        (self._half,) = ax.plot(
-            [], [], color=THEORY, linestyle=":", label="Erlang-B, hold shortened by 1/2 round"
-        )
+        (self._half,) = ax.plot([], [], color=THEORY, linestyle=":", label="Erlang-B, hold - 1/2 round")
         (self._model,) = ax.plot([], [], "o", color=LIMIT, ms=4, label="seeded model (one flow, 40 s)")
         self._load = ax.axvline(1, color=NEUTRAL, linewidth=1.5, label="in flight (Little's Law)")
         self._limit = ax.axvline(
@@ -38,14 +57,10 @@ class BlockingFigure(KeptFigure):
         )
         self._pool = ax.axvline(1, color=REFUSED, linewidth=1, linestyle="--")
         (self._mark,) = ax.plot([1], [0], "o", color=REFUSED, ms=10, label="your pool")
-        ax.set_xlabel("pool size (slots)")
-        ax.set_ylabel("share of arrivals refused")
-        ax.set_ylim(0, 1)
-        self._legend = ax.legend(
-            loc="center left", bbox_to_anchor=(1.02, 0.5)
-        )  # beside the axes, off the data
-        self._title = self.figure.suptitle("")
-        self._subtitle = moving_title(ax, fontsize="large")
+        ax.set(xlabel="pool size (slots)", ylabel="share of arrivals refused", ylim=(0, 1))
+        ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the axes, off the data
+        self._title = self.figure.text(0.01, 0.985, "", ha="left", va="top", fontsize="large")
+        self._subtitle = self.figure.text(0.01, 0.925, "", ha="left", va="top")
 
     def update(self, view: LittleView) -> BlockingFigure:
         """Show ``view``: its curves, its pool, load and suggested limit, and its numbers."""
@@ -64,8 +79,9 @@ class BlockingFigure(KeptFigure):
             f"a pool of {view.slots} refuses {view.erlang_b:.1%} (Erlang-B), {view.simulated:.1%} (model)"
         )
         self._subtitle.set_text(
-            f"suggested limit {view.suggested_limit} (headroom {view.target_headroom:g}x); "
-            f"this pool's headroom {view.pool_headroom:.2f}x; hold {view.hold_rounds} rounds in the model"
+            f"this pool's headroom {view.pool_headroom:.2f}x; suggested limit {view.suggested_limit} "
+            f"(headroom {view.target_headroom:g}x); 1% blocking takes {view.sized} slots; "
+            f"hold {view.hold_rounds} rounds in the model"
         )
         return self
 
@@ -80,32 +96,3 @@ class BlockingFigure(KeptFigure):
 def blocking_figure(view: LittleView) -> Figure:
     """Blocking against pool size for ``view`` (a :class:`BlockingFigure` drawn once)."""
     return BlockingFigure().update(view).figure
-
-
-def pool_size_figure(cost: PoolSizeCost) -> Figure:
-    """Left: too small, the event flow's own healthy-day drops. Right: too big, what the slowdown takes."""
-    fig = _figure(10, 4.4, left=0.07, right=0.98, top=0.84, bottom=0.27, wspace=0.28)
-    small, big = fig.subplots(1, 2)
-    frame = cost.frame
-    labels = list(frame.index)
-    x = list(range(len(labels)))
-    small.bar(x, frame["healthy event drop %"], color=EVENT)
-    for i, v in enumerate(frame["healthy event drop %"]):
-        small.text(i, v, f"{v:g}", ha="center", va="bottom")
-    small.set_ylabel("events dropped on a healthy day (%)")
-    small.set_title("too small: the event pool refuses its own usual load")
-    held = list(frame["slowdown: slots slow events hold"])
-    rest = [cost.total - h for h in held]
-    big.bar(x, held, color=EVENT, label="slots the slow events hold")
-    big.bar(x, rest, bottom=held, color=TRACKING, alpha=0.35, label="slots left to tracking")
-    for i, v in enumerate(frame["tracking dropped, slowdown day"]):
-        big.text(i, cost.total + 0.5, f"{v}", ha="center", va="bottom", color=TRACKING)
-    big.set_ylim(0, cost.total * 1.22)
-    big.set_ylabel("slots (mean after the failure starts)")
-    big.set_title("too big: the slowdown fills what it is given\n(blue figures: tracking dropped)")
-    big.legend(loc="upper left", ncol=2)
-    for ax in (small, big):
-        ax.set_xticks(x, labels, rotation=30)
-        ax.set_xlabel("layout (tracking / event slots)")
-    fig.suptitle(f"Sizing the event pool out of {cost.total} slots")
-    return fig
