@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/bench_views.py [--repeat N]``
 
-Each seeded panel (notebook 01's Little's Law panel, notebook 02's layout, trade-off,
-occupancy and step-through panels) is built as its notebook builds it, then each of its
+Each seeded panel (notebook 01's Little's Law panel, notebook 02's trade-off and
+step-through panels) is built as its notebook builds it, then each of its
 sliders is moved with ``panel.set(slider=value)``: the panel recomputes its view, redraws
 its kept figure in place, encodes one PNG and tabulates, exactly what a move in the
 browser costs the kernel (the comm message aside). Per slider it prints the median and
@@ -64,9 +64,7 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "target_headroom": ((2.5, 3.0), [3.5, 4.0, 2.0, 1.5, 4.5, 5.0, 1.0, 2.5, 3.0, 3.5, 4.0]),
         },
     ),
-    "02 layout": (panels02.layout_panel, HOLDS),
     "02 trade-off": (panels02.tradeoff_panel, HOLDS),
-    "02 occupancy": (panels02.occupancy_panel, HOLDS),
     "02 step-through": (
         panels02.step_through,
         {

@@ -1,4 +1,4 @@
-"""Little's Law, load per slot, utilization, headroom, Erlang-B, Erlang-C and M/M/c/K against hand-worked values."""
+"""Little's Law, load per slot, utilization, headroom, Erlang-B, Erlang-C and M/M/c/K: hand-worked values."""
 
 from __future__ import annotations
 

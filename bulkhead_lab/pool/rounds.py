@@ -25,6 +25,7 @@ from bulkhead_lab.pool.params import Counters, Params, canonical
 
 
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/02_single_pool_vs_bulkhead.ipynb, section 1. One round, in code
 class Slots:
     """One flow's share of the pool: at most ``limit`` slots held at once, each for ``hold`` rounds.
 
@@ -42,6 +43,7 @@ class Slots:
         """An arrival of this flow that the full pool refused (notebook 05's adaptive limits hear of it)."""
 
 
+# Defined in notebooks/02_single_pool_vs_bulkhead.ipynb, section 1. One round, in code
 class Pool:
     """``total`` slots that the two flows share, each within its own :class:`Slots`.
 
@@ -63,6 +65,7 @@ class Pool:
         self.busy_rounds += tracking.busy + event.busy
 
 
+# Defined in notebooks/02_single_pool_vs_bulkhead.ipynb, section 1. One round, in code
 def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: int) -> tuple[int, int]:
     """Round ``t``'s arrivals (``order``: their flows, shuffled) each take a slot for their flow's
     hold, within its limit and the pool's free slots, or are dropped. Returns the slots taken."""
@@ -98,6 +101,7 @@ def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: 
     return at, ae
 
 
+# Defined in notebooks/02_single_pool_vs_bulkhead.ipynb, section 1. One round, in code
 def play_round(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: int) -> tuple[int, int]:
     """Round ``t``: free the slots whose hold ends, then admit the round's arrivals."""
     pool.free(t)

@@ -51,34 +51,6 @@ def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
     assert healthy.get_xlabel().startswith("split") and healthy.get_ylabel().startswith("dropped")
 
 
-def test_the_layout_figure_draws_drops_beside_the_idle_slots_per_rejection() -> None:
-    layout, idle = views.layout_view(Params(split=20)), views.idle_view(Params(split=20))
-    fig = figures.layout_figure(layout, idle)
-    texts = _texts(fig)
-    assert len(fig.axes) == 2
-    assert str(layout.frame.loc[("20/12", "slowdown"), "tracking dropped"]) in texts
-    assert f"{idle.frame.loc[('20/12', 'healthy'), 'idle slots per rejection']:.2f}" in texts
-    # One quantity per axis, each axis labelled with its unit.
-    assert fig.axes[0].get_ylabel() == "dropped requests in the 40 s run"
-    assert fig.axes[1].get_ylabel() == "idle slots next door per rejection"
-
-
-def test_the_occupancy_figure_shows_whose_slots_the_single_pool_holds_and_the_wall() -> None:
-    view = views.occupancy_view(Params(split=24))
-    fig = figures.occupancy_figure(view)
-    shared, bulk = fig.axes
-    assert _lines(bulk, "failure starts")[0].get_xdata()[0] == 1000
-    assert _lines(bulk, "the wall (split)")[0].get_ydata()[0] == 24
-    assert _lines(shared, "all 32 slots")[0].get_ydata()[0] == 32
-    # The single pool is drawn by flow: two stacked areas, tracking under events.
-    areas = [c for c in shared.collections if c.get_label() in ("tracking", "event")]
-    assert [a.get_label() for a in areas] == ["tracking", "event"]
-    top = areas[1].get_paths()[0].vertices[:, 1].max()
-    busy = view.busy("single pool (32)")
-    assert top == busy.max()
-    assert len(figures.occupancy_figure(views.occupancy_view(Params())).axes) == 1
-
-
 @pytest.mark.parametrize("round_", (960, 1100))
 def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
@@ -140,7 +112,7 @@ def test_the_suggested_limit_is_drawn_and_stays_in_view(headroom) -> None:
 
 
 def test_a_figure_renders_to_png_in_one_pass() -> None:
-    png = to_png(figures.idle_figure(views.idle_view(Params(split=24))))
+    png = to_png(figures01.flood_figure())
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
 
@@ -177,20 +149,10 @@ KEPT = {
         lambda: (views01.littles_law_view(97.22, 0.06, 8),),
         lambda: (views01.littles_law_view(97.22, 0.06, 11, 4.0),),
     ),
-    "layout": (
-        figures.LayoutFigure,
-        lambda: (views.layout_view(Params(split=24)), views.idle_view(Params(split=24))),
-        lambda: (views.layout_view(Params(split=20, slow=40)), views.idle_view(Params(split=20, slow=40))),
-    ),
-    "layout to single pool": (
-        figures.LayoutFigure,
-        lambda: (views.layout_view(Params(split=24)), views.idle_view(Params(split=24))),
-        lambda: (views.layout_view(Params()), views.idle_view(Params())),
-    ),
-    "occupancy": (
-        figures.OccupancyFigure,
-        lambda: (views.occupancy_view(Params(split=24)),),
-        lambda: (views.occupancy_view(Params(split=20, start=1500)),),
+    "tradeoff to single pool": (
+        figures.TradeoffFigure,
+        lambda: (views.tradeoff_view(Params(split=24)),),
+        lambda: (views.tradeoff_view(Params(slow=40)),),
     ),
     "compartments": (
         figures.CompartmentFigure,

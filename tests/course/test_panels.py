@@ -21,9 +21,7 @@ from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
 from bulkhead_lab.pool.params import Params
 
 PANELS = {
-    "layout": panels02.layout_panel,
     "tradeoff": panels02.tradeoff_panel,
-    "occupancy": panels02.occupancy_panel,
     "step-through": panels02.step_through,
     "littles-law": panels01.littles_law_panel,
 }
@@ -73,19 +71,19 @@ def test_set_moves_sliders_and_returns_the_same_numbers_as_the_view() -> None:
 
 
 def test_set_redraws_once_however_many_sliders_move(monkeypatch) -> None:
-    panel = panels02.layout_panel()
+    panel = panels02.tradeoff_panel()
     calls = []
     original = panel.redraw
     monkeypatch.setattr(panel, "redraw", lambda: (calls.append(1), original())[1])
     panel.set(split=20, hold_tracking=5, slow=30, start=1500)
     assert calls == [1]
-    assert panel.result.frame.equals(
-        views.layout_view(Params(split=20, hold_tracking=5, slow=30, start=1500)).frame
+    assert panel.result.sweep.equals(
+        views.tradeoff_view(Params(split=20, hold_tracking=5, slow=30, start=1500)).sweep
     )
 
 
 def test_a_slider_move_redraws_the_view() -> None:
-    panel = panels02.layout_panel()
+    panel = panels02.tradeoff_panel()
     panel.controls["split"].value = 28
     assert panel.result.split == 28
 
@@ -109,7 +107,7 @@ def test_the_littles_law_panel_shows_lesson_004s_example() -> None:
 
 def test_an_unknown_slider_is_a_one_line_error() -> None:
     with pytest.raises(ValueError, match=r"^slider must be one of split, "):
-        panels02.layout_panel().set(splitt=3)
+        panels02.tradeoff_panel().set(splitt=3)
 
 
 def test_a_view_error_shows_one_line_not_a_traceback() -> None:

@@ -9,7 +9,7 @@ import pytest
 from bulkhead_lab import memo
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.params import LESSON_SPLIT, TOTAL, Params, split_label
+from bulkhead_lab.pool.params import TOTAL, Params
 from bulkhead_lab.pool.rounds import counters, occupancy, run
 
 SPLITS = (16, 20, 24, 28)
@@ -34,32 +34,37 @@ def test_a_bigger_tracking_pool_drops_fewer_tracking_requests_on_both_days(sweep
         assert all(a >= b for a, b in zip(drops, drops[1:], strict=False))
 
 
-@pytest.mark.parametrize("split", SPLITS)
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
-def test_under_a_bulkhead_the_slowdown_day_does_not_touch_tracking_drops(split, holds) -> None:
-    frame = views.layout_view(Params(split=split, **holds)).frame
-    label = split_label(split)
-    assert (
-        frame.loc[(label, "healthy"), "tracking dropped"]
-        == frame.loc[(label, "slowdown"), "tracking dropped"]
-    )
+def test_behind_any_wall_the_slowdown_never_reaches_tracking_and_in_one_pool_it_does(holds) -> None:
+    view = views.tradeoff_view(Params(**holds))
+    sweep = view.sweep
+    assert (sweep["healthy tracking dropped"] == sweep["slowdown tracking dropped"]).all()
+    assert view.single["slowdown tracking dropped"] > view.single["healthy tracking dropped"]
+    assert view.single["healthy idle slots"] == view.single["slowdown idle slots"] == 0  # no neighbour
+    assert (sweep.loc[16:28, "healthy idle slots"] > 0).all()
 
 
-@pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
-def test_in_one_pool_the_slowdown_day_costs_tracking_requests(holds) -> None:
-    frame = views.layout_view(Params(**holds)).frame
-    label = split_label(None)
-    assert (
-        frame.loc[(label, "slowdown"), "tracking dropped"] > frame.loc[(label, "healthy"), "tracking dropped"]
-    )
+def test_the_refusals_table_runs_the_day_it_is_given_and_says_24_8_starves_its_events() -> None:
+    seen: list[Params] = []
+
+    def run_day(params: Params):
+        seen.append(params)
+        return run(params)
+
+    layouts = {"24/8": Params(split=24), "26/12": Params(total=38, split=26)}
+    frame = views.refusals(run_day, layouts)
+    assert len(seen) == 4 and {p.mode for p in seen} == {"healthy", "slowdown"}
+    assert 9 < float(frame.loc["24/8", "events refused, healthy"].rstrip("%")) < 11  # about a tenth
+    for column in ("tracking refused, healthy", "events refused, healthy"):
+        assert float(frame.loc["26/12", column].rstrip("%")) < 1
+    sized = run(Params(total=38, split=26))
+    assert frame.loc["26/12", "tracking dropped, slowdown"] == sized.tracking_dropped
 
 
-@pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
-def test_a_single_pool_never_rejects_beside_an_idle_slot(holds) -> None:
-    idle = views.idle_view(Params(split=24, **holds)).frame
-    single = split_label(None)
-    assert list(idle.loc[single, "idle slots at rejections"]) == [0, 0]
-    assert idle.loc[(split_label(24), "healthy"), "idle slots at rejections"] > 0
+def test_578_refusals_stood_beside_4239_idle_slots_on_the_healthy_day() -> None:
+    c = run(Params(split=24))
+    refused = c.tracking_dropped + c.event_dropped
+    assert (refused, c.idle, round(c.idle / refused, 2)) == (578, 4239, 7.33)  # slots, not refusals
 
 
 def test_a_slower_slowdown_drops_more_in_one_pool_and_the_same_tracking_under_a_bulkhead() -> None:
@@ -69,26 +74,11 @@ def test_a_slower_slowdown_drops_more_in_one_pool_and_the_same_tracking_under_a_
     assert len(bulk) == 1
 
 
-def test_a_later_failure_drops_fewer_on_the_slowdown_day() -> None:
-    early, late = (views.layout_view(Params(start=s)).frame for s in (500, 3000))
-    key = (split_label(None), "slowdown")
-    assert early.loc[key, "dropped"] > late.loc[key, "dropped"]
-
-
 def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> None:
     a = counters(Params(split=24, slow=5, start=10))
     b = counters(Params(split=24, slow=50, start=3000))
     assert a is b
     assert a == run(Params(split=24))
-
-
-def test_the_layout_view_replays_the_lessons_runs() -> None:
-    frame = views.layout_view(Params(split=LESSON_SPLIT)).frame
-    day = lesson000.day_pair(Params(), LESSON_SPLIT)
-    assert frame.loc[("24/8", "slowdown"), "event dropped"] == day.slowdown.event_dropped
-    assert frame.loc[("24/8", "healthy"), "utilization"] == round(
-        lesson000.utilization(day.healthy, 4000, 32), 3
-    )
 
 
 @pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
@@ -132,42 +122,11 @@ def test_the_tradeoff_table_lists_the_lessons_splits_and_the_marked_one() -> Non
     )
 
 
-def test_lesson_tables_match_the_lesson_module() -> None:
-    main = views.main_table()
-    assert main.loc[("bulkhead (24/8)", "healthy"), "idle slots"] == run(Params(split=24)).idle
-    sizing = views.sizing_frame()
-    assert list(sizing.index) == ["single pool (32)", "28/4", "24/8", "20/12", "16/16"]
-    cost = lesson000.failure_free_cost()
-    assert cost.bulkhead_dropped > cost.single_dropped
-    assert f"({cost.drop_ratio:.1f}x)" in cost.sentence()
-    gain = lesson000.failing_day_gain()
-    assert gain.bulkhead.tracking_dropped < gain.single.tracking_dropped
-    assert gain.bulkhead.event_dropped > gain.single.event_dropped  # the flooding compartment is not rescued
-    sens = lesson000.sensitivity()
-    assert sens.narrower.event_dropped > sens.lesson_split.event_dropped
-    assert sens.utilization_at[5] > 1 > sens.utilization_at[8]
-
-
-@pytest.mark.parametrize("split", (None, 8, 24, 30))
-def test_busy_slots_never_exceed_a_pools_slots(split) -> None:
-    view = views.occupancy_view(Params(split=split))
-    for pool, slots in view.capacity.items():
-        assert 0 <= view.busy(pool).min() and view.busy(pool).max() <= slots
-
-
-def test_the_event_compartment_floods_after_the_failure_while_tracking_stays_below_full() -> None:
-    summary = views.occupancy_view(Params(split=24)).summary()
-    event, tracking = summary.loc["event pool (8)"], summary.loc["tracking pool (24)"]
-    assert event["mean busy after"] > event["mean busy before"]
-    assert event["rounds full after"] > 5 * tracking["rounds full after"]
-    shared = summary.loc["single pool (32)"]
-    assert shared["mean busy after"] > shared["mean busy before"]
-
-
 @pytest.mark.parametrize("round_", (0, 950, 1000, 1150, 3999))
 def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
     assert list(view.frame["busy"] + view.frame["free"]) == list(view.frame["slots"])
+    assert (view.frame["free"] >= 0).all()
     occ = occupancy(Params(split=24, mode="slowdown"))
     assert view.frame.loc["event pool (8)", "busy"] == occ.event[round_]
     assert view.failing == (round_ >= 1000)
@@ -176,11 +135,10 @@ def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
 @pytest.mark.parametrize(
     ("call", "name"),
     (
-        (lambda: views.layout_view(Params(split=0)), "split"),
-        (lambda: views.layout_view(Params(split=24, hold_event=0)), "hold_event"),
+        (lambda: views.tradeoff_view(Params(split=0)), "split"),
+        (lambda: views.tradeoff_view(Params(split=24, hold_event=0)), "hold_event"),
         (lambda: views.tradeoff_view(Params(split=32)), "split"),
-        (lambda: views.occupancy_view(Params(split=24, start=5000)), "start"),
-        (lambda: views.occupancy_view(Params(split=24), before=-1), "before"),
+        (lambda: views.compartment_view(10, Params(split=24, start=5000)), "start"),
         (lambda: views.compartment_view(4000), "round"),
     ),
 )

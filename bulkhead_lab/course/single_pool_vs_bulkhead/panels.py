@@ -1,8 +1,10 @@
-"""Notebook 02's slider panels: split and holds in, a figure of :mod:`.figures` and a table out.
+"""Notebook 02's slider panels: the trade-off against every split, and a step through the rounds.
 
-Every panel is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over the model's sliders
+Each is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over the model's sliders
 (:mod:`bulkhead_lab.course.ui.controls`); its values reach the views as a
-:class:`~bulkhead_lab.pool.params.Params`, so ``panel.set(split=None)`` is the single pool.
+:class:`~bulkhead_lab.pool.params.Params`, so ``panel.set(split=None)`` is the single pool. The
+panels replay the package's memoised runs, so a move is instant; the notebook's own cells run the
+notebook's definitions.
 """
 
 from __future__ import annotations
@@ -23,48 +25,17 @@ def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: An
     )
 
 
-def _model_controls(split: int | None, holds: dict[str, int]) -> dict[str, w.ValueWidget]:
-    return {"split": controls.split_slider(split), **controls.hold_sliders(**holds)}
-
-
-def layout_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Single pool against one split on both days: drops per flow and rejections beside idle slots."""
-
-    figure = figures.LayoutFigure()  # kept, and redrawn in place on every move
-
-    def render(**values: Any) -> Any:
-        params = Params(**values)
-        layout = views.layout_view(params)
-        idle = views.idle_view(params)
-        return layout, [figure.update(layout, idle)], [layout.frame]
-
-    return _panel("layout", _model_controls(split, holds), render)
-
-
 def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Drops per flow against every split on both days, the chosen split marked.
-
-    The panel keeps one :class:`.figures.TradeoffFigure` and redraws it in place.
-    """
+    """Drops per flow against every split on both days, the chosen split marked (one kept figure)."""
     figure = figures.TradeoffFigure()
 
     def render(**values: Any) -> Any:
         view = views.tradeoff_view(Params(**values))
         return view, [figure.update(view)], [view.table()]
 
-    return _panel("tradeoff", _model_controls(split, holds), render)
-
-
-def occupancy_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
-    """Busy slots per pool around the failure, single pool above, the split's two pools below."""
-
-    figure = figures.OccupancyFigure()  # kept, and redrawn in place on every move
-
-    def render(**values: Any) -> Any:
-        view = views.occupancy_view(Params(**values))
-        return view, [figure.update(view)], [view.summary()]
-
-    return _panel("occupancy", _model_controls(split, holds), render)
+    return _panel(
+        "tradeoff", {"split": controls.split_slider(split), **controls.hold_sliders(**holds)}, render
+    )
 
 
 def step_through(
@@ -76,15 +47,14 @@ def step_through(
 ) -> SliderView:
     """A Play control walking the rounds around the failure, each pool drawn as a compartment.
 
-    The Play button is linked to the round slider in the browser (``jslink``), so each
-    tick moves the slider and the slider's change redraws the compartments.
+    The Play button is linked to the round slider in the browser (``jslink``), so each tick
+    moves the slider and the slider's change redraws the compartments.
     """
     round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
     play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
     play.add_class("bl-play-round")
     link = w.jslink((play, "value"), (round_slider, "value"))
     fixed = Params(**holds)
-
     figure = figures.CompartmentFigure()  # kept, and recoloured in place on every round
 
     def render(round: int, split: int | None) -> Any:
