@@ -111,66 +111,56 @@ def longer_hold_needs_more_in_flight(before: ld.View, after: ld.View, was: str, 
     assert value(after, "Erlang-B blocking") > value(before, "Erlang-B blocking")
 
 
+SINGLE, LESSON_SPLIT = "single pool (32)", "24/8"  # rows notebook 02's trade-off table always shows
+
+
+def split_row(view: ld.View, split: str) -> dict[str, str]:
+    """Notebook 02's trade-off table: the row of one layout ('24/8', 'single pool (32)')."""
+    return row(view, **{"pool split": split})
+
+
 def bigger_event_pool_drops_fewer_events(before: ld.View, after: ld.View, was: str, now: str) -> None:
     assert number(now.split("/")[1]) > number(was.split("/")[1]), f"event pool did not grow: {was} -> {now}"
-    old, new = row(before, layout=was, day="healthy"), row(after, layout=now, day="healthy")
-    assert number(new["event dropped"]) < number(old["event dropped"])
+    old, new = split_row(before, was), split_row(after, now)  # the marked split gets its own row
+    assert number(new["healthy event dropped"]) < number(old["healthy event dropped"])
     # ... and the tracking pool that gave up the slots drops more: the bulkhead's cost.
-    assert number(new["tracking dropped"]) > number(old["tracking dropped"])
+    assert number(new["healthy tracking dropped"]) > number(old["healthy tracking dropped"])
     # The single pool does not depend on the split.
-    single = {"layout": "single pool (32)", "day": "healthy"}
-    assert row(after, **single) == row(before, **single)
+    assert split_row(after, SINGLE) == split_row(before, SINGLE)
 
 
 def slowdown_stays_in_its_compartment(before: ld.View, after: ld.View, was: str, now: str) -> None:
     assert number(now) > number(was)
-    split = _split_of(after)
-    single_old = row(before, layout="single pool (32)", day="slowdown")
-    single_new = row(after, layout="single pool (32)", day="slowdown")
     # A longer slowdown hold drains the shared pool further: tracking, which did nothing wrong, drops more.
-    assert number(single_new["tracking dropped"]) > number(single_old["tracking dropped"])
+    single_old, single_new = split_row(before, SINGLE), split_row(after, SINGLE)
+    assert number(single_new["slowdown tracking dropped"]) > number(single_old["slowdown tracking dropped"])
     # Behind the bulkhead tracking drops exactly what it drops on a healthy day, however long the hold.
-    healthy = row(after, layout=split, day="healthy")
-    slowdown = row(after, layout=split, day="slowdown")
-    assert slowdown["tracking dropped"] == healthy["tracking dropped"]
-    assert number(slowdown["event dropped"]) > number(
-        row(before, layout=split, day="slowdown")["event dropped"]
-    )
+    old, new = split_row(before, LESSON_SPLIT), split_row(after, LESSON_SPLIT)
+    assert new["slowdown tracking dropped"] == new["healthy tracking dropped"]
+    assert number(new["slowdown event dropped"]) > number(old["slowdown event dropped"])
 
 
 def longer_event_hold_stays_behind_the_bulkhead(before: ld.View, after: ld.View, was: str, now: str) -> None:
     assert number(now) > number(was)
-    split, single = _split_of(after), "single pool (32)"
-    old, new = row(before, layout=split, day="healthy"), row(after, layout=split, day="healthy")
-    assert number(new["event dropped"]) > number(old["event dropped"])
+    old, new = split_row(before, LESSON_SPLIT), split_row(after, LESSON_SPLIT)
+    assert number(new["healthy event dropped"]) > number(old["healthy event dropped"])
     # Behind the bulkhead the tracking pool does not notice the events' longer hold ...
-    assert new["tracking dropped"] == old["tracking dropped"]
+    assert new["healthy tracking dropped"] == old["healthy tracking dropped"]
     # ... in the shared pool it does: the events' slots are gone for tracking too.
-    old, new = row(before, layout=single, day="healthy"), row(after, layout=single, day="healthy")
-    assert number(new["tracking dropped"]) > number(old["tracking dropped"])
+    old, new = split_row(before, SINGLE), split_row(after, SINGLE)
+    assert number(new["healthy tracking dropped"]) > number(old["healthy tracking dropped"])
 
 
-def bigger_tracking_pool_leaves_events_full_longer(
-    before: ld.View, after: ld.View, was: str, now: str
-) -> None:
+def bigger_tracking_pool_shows_its_compartments(before: ld.View, after: ld.View, was: str, now: str) -> None:
     tracking_was, tracking_now = number(was.split("/")[0]), number(now.split("/")[0])
     assert tracking_now > tracking_was, f"the tracking pool did not grow: {was} -> {now}"
     by_pool = {r["pool"].split(" (")[0]: r for r in after.table()}
     old = {r["pool"].split(" (")[0]: r for r in before.table()}
     assert number(by_pool["tracking pool"]["slots"]) == tracking_now
-    # During the slowdown the smaller event compartment is full for more rounds; tracking for no more.
-    assert number(by_pool["event pool"]["rounds full after"]) > number(old["event pool"]["rounds full after"])
-    assert number(by_pool["tracking pool"]["rounds full after"]) <= number(
-        old["tracking pool"]["rounds full after"]
-    )
-    # The single pool does not depend on the split.
+    assert number(by_pool["event pool"]["slots"]) == 32 - tracking_now
+    # Each compartment holds its own flow only; the single pool does not depend on the split.
+    assert number(by_pool["tracking pool"]["event"]) == number(by_pool["event pool"]["tracking"]) == 0
     assert by_pool["single pool"] == old["single pool"]
-
-
-def _split_of(view: ld.View) -> str:
-    layouts = {r["layout"] for r in view.table()} - {"single pool (32)"}
-    assert len(layouts) == 1, f"expected one split layout, table has {sorted(layouts)}"
-    return layouts.pop()
 
 
 def own_pool_frees_catalog(before: ld.View, after: ld.View, was: str, now: str) -> None:
@@ -393,18 +383,18 @@ MOVES: dict[str, tuple[Move, ...]] = {
              higher_target_headroom_suggests_a_bigger_limit),
     ),
     "02_single_pool_vs_bulkhead.ipynb": (
-        Move("layout", "split", "layout", "ArrowLeft", 2,
+        Move("tradeoff", "split", "tradeoff", "ArrowLeft", 2,
              "a larger event pool (smaller split) drops fewer events on a healthy day",
              bigger_event_pool_drops_fewer_events),
-        Move("layout", "slowdown-hold", "layout", "ArrowRight", 4,
+        Move("tradeoff", "slowdown-hold", "tradeoff", "ArrowRight", 4,
              "a longer slowdown hurts tracking in the single pool, never behind the bulkhead",
              slowdown_stays_in_its_compartment),
-        Move("layout", "event-hold", "layout", "ArrowRight", 2,
+        Move("tradeoff", "event-hold", "tradeoff", "ArrowRight", 2,
              "longer event holds cost tracking drops in the single pool only",
              longer_event_hold_stays_behind_the_bulkhead),
-        Move("occupancy", "split", "occupancy", "drag", 25,
-             "dragging the split right: a smaller event pool stays full longer in the slowdown",
-             bigger_tracking_pool_leaves_events_full_longer),
+        Move("step-through", "split", "step-through", "ArrowRight", 2,
+             "a bigger tracking pool: each compartment holds its own flow, the single pool unchanged",
+             bigger_tracking_pool_shows_its_compartments),
     ),
     "03_pool_placement.ipynb": (
         # Run All leaves the panel at the single shared pool of 8, no call site skipped.
@@ -551,8 +541,8 @@ def _right_answers() -> dict[str, dict[int, str]]:
         },
         "02_single_pool_vs_bulkhead.ipynb": {
             1: str(ex02.smallest_event_pool()),
-            2: ex02.split_label(ex02.best_month_split()),
-            3: str(ex02.break_even_failures()),
+            2: ex02.split_label(ex02.month.best_split()),
+            3: str(ex02.month.break_even()),
         },
         "03_pool_placement.ipynb": {
             1: str(ex03.peak_1()),
