@@ -100,3 +100,11 @@ def test_every_widget_a_notebook_shows_is_in_its_saved_state(path: Path) -> None
     shown = [o["data"][WIDGET_VIEW]["model_id"] for o in outputs if WIDGET_VIEW in o.get("data", {})]
     assert shown, "no widget shown"
     assert [m for m in shown if m not in state] == []
+
+
+def test_notebook_02s_trade_off_panel_is_driven_by_no_later_cell() -> None:
+    """Section 5's panel opens as the learner left it: no cell after the one that builds it moves it."""
+    cells = _cells(REPO / "notebooks" / "02_single_pool_vs_bulkhead.ipynb")
+    code = [_text(c) for c in cells if c["cell_type"] == "code"]
+    (built,) = [i for i, text in enumerate(code) if "tradeoff = panels.tradeoff_panel(" in text]
+    assert not [text for text in code[built + 1 :] if "tradeoff." in text or "tradeoff_panel" in text]
