@@ -14,8 +14,15 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "bulkhead_lab"
 MAX_LINES = 450
 MAX_FUNCTION_LINES = 60
-# The model side: everything but the live services, the notebooks' course side and the command line.
-IMPURE = ("bulkhead_lab.live", "bulkhead_lab.course", "bulkhead_lab.cli", "bulkhead_lab.__main__")
+# The model side: everything but the live services, the notebooks' course side, the command line and
+# the static book (which reads the notebooks and writes the site).
+IMPURE = (
+    "bulkhead_lab.live",
+    "bulkhead_lab.course",
+    "bulkhead_lab.cli",
+    "bulkhead_lab.__main__",
+    "bulkhead_lab.book",
+)
 PRESENTATION_LIBRARIES = ("pandas", "matplotlib", "ipywidgets", "IPython", "aiohttp", "numpy")
 
 

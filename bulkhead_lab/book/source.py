@@ -1,0 +1,120 @@
+"""The book's source tree: a copy of the start page and of every notebook, made for a page that cannot run.
+
+Nothing under ``notebooks/`` is changed. Each notebook's copy differs from it in what a static page needs:
+widget views become the outputs they last showed (:mod:`.widgets`), each figure cell carries its alt text
+(:mod:`.alt`, as myst-nb's ``mystnb.image.alt`` cell option; a cell with several figures is split so each
+has its own), display math becomes MathML (which the browser draws without a script from a CDN), the
+``# NBVAL_...`` lines that only the tests read are dropped, and the widget state is left out. The start
+page's links to the lessons become their plain names: the lessons live beside the course, not in it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .alt import alt_text
+from .widgets import IMAGE, Output, replace_widget_views, saved_models
+
+START_PAGE = "00_start_here.md"
+_NBVAL = re.compile(r"^# NBVAL_\w+[ \t]*\n?", re.M)
+_DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.S)
+_LESSON_LINK = re.compile(r"\[([^\]]+)\]\(lessons/[^)]*\)")
+_HEADING = re.compile(r"^#{1,6} (.+)$", re.M)
+
+Cell = dict[str, Any]
+
+
+def notebooks(folder: Path) -> list[Path]:
+    """The course's notebooks, in course order (``NN_name.ipynb``)."""
+    return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def mathml(markdown: str) -> str:
+    """Markdown with each ``$$...$$`` block as MathML (``latex2mathml``), so no page needs MathJax."""
+    from latex2mathml.converter import convert
+
+    return _DISPLAY_MATH.sub(lambda m: "\n" + convert(m.group(1).strip(), display="block") + "\n", markdown)
+
+
+def _has_image(output: Output) -> bool:
+    return IMAGE in output.get("data", {})
+
+
+def _split_by_figure(cell: Cell) -> list[Cell]:
+    """The cell, or one cell per figure where it has several (the later ones without the code shown)."""
+    parts: list[list[Output]] = [[]]
+    for output in cell.get("outputs", []):
+        if _has_image(output) and any(_has_image(o) for o in parts[-1]):
+            parts.append([])
+        parts[-1].append(output)
+    cells = []
+    for i, outputs in enumerate(parts):
+        part = {**cell, "outputs": outputs, "metadata": copy.deepcopy(cell.get("metadata", {}))}
+        if i:
+            part["metadata"]["tags"] = [*part["metadata"].get("tags", []), "remove-input"]
+        cells.append(part)
+    return cells
+
+
+def _code_cells(cell: Cell, topic: str, heading: str, models: dict[str, Any]) -> list[Cell]:
+    """A code cell as the book shows it: static outputs, alt text on its figure, no nbval markers."""
+    source = "".join(cell["source"])
+    stored = [id(o) for o in cell.get("outputs", []) if _has_image(o)]  # figures not in a panel
+    cell = {**cell, "source": _NBVAL.sub("", source)}
+    cell["outputs"] = replace_widget_views(cell.get("outputs", []), models)
+    cells = _split_by_figure(cell)
+    for part in cells:
+        figures = [o for o in part["outputs"] if _has_image(o)]
+        if figures:
+            alt = alt_text(topic, source, heading, from_panel=id(figures[0]) not in stored)
+            part["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = alt
+    return cells
+
+
+def book_notebook(notebook: dict[str, Any], topic: str) -> dict[str, Any]:
+    """The book's copy of one notebook (``notebook`` itself is left as it was)."""
+    models = saved_models(notebook)
+    cells: list[Cell] = []
+    heading = ""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"])
+            headings = _HEADING.findall(text)
+            heading = headings[-1].strip() if headings else heading
+            cells.append({**cell, "source": mathml(_LESSON_LINK.sub(r"\1", text))})
+        elif cell["cell_type"] == "code":
+            cells += _code_cells(cell, topic, heading, models)
+        else:
+            cells.append(cell)
+    metadata = {k: v for k, v in notebook.get("metadata", {}).items() if k != "widgets"}
+    return {**notebook, "cells": cells, "metadata": metadata}
+
+
+def toc(pages: list[Path]) -> str:
+    """Jupyter Book's ``_toc.yml``: the start page, then every notebook in course order."""
+    chapters = "".join(f"- file: {p.stem}\n" for p in pages)
+    return f"format: jb-book\nroot: {Path(START_PAGE).stem}\nchapters:\n{chapters}"
+
+
+def write_source(notebooks_dir: Path, config: Path, out: Path) -> list[Path]:
+    """Write the book's source tree into ``out`` (emptied first); the notebooks' copies it wrote."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    start = (notebooks_dir / START_PAGE).read_text(encoding="utf-8")
+    (out / START_PAGE).write_text(mathml(_LESSON_LINK.sub(r"\1", start)), encoding="utf-8")
+    shutil.copy(config, out / "_config.yml")
+    written = []
+    for path in notebooks(notebooks_dir):
+        topic = path.stem.split("_", 1)[1]
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        copied = out / path.name
+        copied.write_text(json.dumps(book_notebook(notebook, topic), indent=1, ensure_ascii=False) + "\n")
+        written.append(copied)
+    (out / "_toc.yml").write_text(toc(written), encoding="utf-8")
+    return written
