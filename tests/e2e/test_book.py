@@ -1,0 +1,138 @@
+"""The course as a static book, read in Chromium from a local server: every notebook has a page, each page
+shows its figures (loaded, with alt text, a panel's figure with its line naming the lab command), and no
+request leaves 127.0.0.1.
+
+The book is built once for the module, by the README's command's own step (``python -m bulkhead_lab.book``)
+into a temporary folder, from the notebooks' stored outputs. Screenshots of each page go to
+``test-artifacts/screenshots/book/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import lab_driver as ld
+import pytest
+
+NOTEBOOKS = sorted((ld.REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+LAB_COMMAND = "bash scripts/lab.sh"
+BUILD_TIMEOUT_S = 600
+SCREENSHOTS = ld.REPO / "test-artifacts" / "screenshots" / "book"
+
+_FIGURES_JS = """
+() => [...document.querySelectorAll('article.bd-article img')].map((img) => ({
+  src: img.getAttribute('src'), alt: img.getAttribute('alt') || '', complete: img.complete,
+  width: img.naturalWidth,
+  note: (img.closest('.cell_output') || document.body).innerText.includes('In the lab the controls move'),
+}))
+"""
+
+
+def stored_figures(notebook: Path) -> tuple[int, int]:
+    """(figures in the cells' outputs, figures inside the saved slider panels), read from the notebook."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    in_cells = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
+    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    in_panels = sum(
+        "image/png" in o.get("data", {})
+        for m in state.values()
+        if m["model_name"] == "OutputModel"
+        for o in m["state"].get("outputs", [])
+    )
+    return in_cells, in_panels
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def book_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The book, built from the stored outputs into a temporary folder: its html folder."""
+    out = tmp_path_factory.mktemp("book")
+    command = [sys.executable, "-m", "bulkhead_lab.book", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, cwd=ld.REPO)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    index = Path(done.stdout.strip().splitlines()[-1])
+    assert index == out / "_build" / "html" / "index.html" and index.is_file(), done.stdout[-500:]
+    return index.parent
+
+
+@pytest.fixture(scope="module")
+def site(book_html: Path) -> Iterator[str]:
+    """The built book served by http.server on 127.0.0.1 (a free port), from a thread; its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(book_html)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _open(browser: Any, url: str) -> tuple[Any, Any, list[str], list[str]]:
+    """A fresh context and page at ``url``; every request it makes, and every failed or 4xx/5xx one."""
+    context = browser.new_context(viewport=ld.VIEWPORT)
+    context.set_default_timeout(60_000)
+    requests: list[str] = []
+    failed: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    context.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+    context.on("response", lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
+    page = context.new_page()
+    page.goto(url, wait_until="networkidle")
+    return context, page, requests, failed
+
+
+def _offsite(requests: list[str], base: str) -> list[str]:
+    return [u for u in requests if not (u.startswith(base) or u.startswith(("data:", "blob:", "about:")))]
+
+
+def test_the_start_page_links_a_page_for_every_notebook(browser: Any, site: str) -> None:
+    context, page, requests, failed = _open(browser, site)  # index.html, which forwards to the start page
+    try:
+        page.wait_for_url(f"{site}00_start_here.html")
+        assert page.locator("article h1").first.inner_text().startswith("00 · Start here")
+        links = set(page.eval_on_selector_all("article a[href]", "as => as.map(a => a.getAttribute('href'))"))
+        assert {f"{nb.stem}.html" for nb in NOTEBOOKS} <= links
+        assert _offsite(requests, site) == [] and failed == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_notebook_page_shows_its_figures_and_loads_nothing_from_outside(
+    browser: Any, site: str, notebook: Path
+) -> None:
+    in_cells, in_panels = stored_figures(notebook)
+    context, page, requests, failed = _open(browser, f"{site}{notebook.stem}.html")
+    try:
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('article.bd-article img')].every((i) => i.complete)"
+        )
+        figures = page.evaluate(_FIGURES_JS)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{notebook.stem}.png"), full_page=True)
+        assert len(figures) == in_cells + in_panels, figures
+        assert [f["src"] for f in figures if f["width"] == 0] == [], "figures that did not load"
+        assert [f["src"] for f in figures if len(f["alt"].split()) < 4] == [], "figures without alt text"
+        assert sum(f["note"] for f in figures) == in_panels, "a panel's figure without its line under it"
+        if in_panels:
+            assert LAB_COMMAND in page.locator("article").inner_text()
+        assert page.locator("article .jupyter-widgets, article script[type*=widget]").count() == 0
+        assert _offsite(requests, site) == [], "requests that left 127.0.0.1"
+        assert failed == [], "requests that failed"
+    finally:
+        context.close()
