@@ -3,14 +3,16 @@ shows its figures (loaded, with alt text, a panel's figure with its line naming 
 request leaves 127.0.0.1.
 
 The book is built once for the module, by the README's command's own step (``python -m bulkhead_lab.book``)
-into a temporary folder, from the notebooks' stored outputs. Screenshots of each page go to
-``test-artifacts/screenshots/book/``.
+into a temporary folder, from the notebooks' stored outputs; CI, which has just run ``scripts/book.sh``,
+names its build in ``BULKHEAD_LAB_BOOK_HTML`` and the tests read that one instead. Screenshots of each
+page go to ``test-artifacts/screenshots/book/``.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -58,7 +60,11 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def book_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The book, built from the stored outputs into a temporary folder: its html folder."""
+    """The book, built from the stored outputs into a temporary folder (or CI's build): its html folder."""
+    if os.environ.get("BULKHEAD_LAB_BOOK_HTML"):
+        built = Path(os.environ["BULKHEAD_LAB_BOOK_HTML"])
+        assert (built / "index.html").is_file(), f"BULKHEAD_LAB_BOOK_HTML={built} holds no index.html"
+        return built
     out = tmp_path_factory.mktemp("book")
     command = [sys.executable, "-m", "bulkhead_lab.book", "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, cwd=ld.REPO)
