@@ -109,6 +109,8 @@ def write_source(notebooks_dir: Path, config: Path, out: Path) -> list[Path]:
     start = (notebooks_dir / START_PAGE).read_text(encoding="utf-8")
     (out / START_PAGE).write_text(mathml(_LESSON_LINK.sub(r"\1", start)), encoding="utf-8")
     shutil.copy(config, out / "_config.yml")
+    if (config.parent / "_static").is_dir():  # the book's own stylesheet (Jupyter Book adds _static/*.css)
+        shutil.copytree(config.parent / "_static", out / "_static")
     written = []
     for path in notebooks(notebooks_dir):
         topic = path.stem.split("_", 1)[1]
