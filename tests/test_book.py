@@ -104,6 +104,12 @@ def test_a_panels_alt_text_is_that_of_the_figure_it_draws() -> None:
     assert panel == figure and panel.startswith("Above: each request's wait and call.")
 
 
+def test_a_figure_built_with_a_kept_figure_class_takes_the_class_description() -> None:
+    text = alt.alt_text("timeouts_and_queues", "figures.storm_figure(views.storm_view())", "The storm", False)
+    assert text.startswith("Calls/s over the run (top) and the calls waiting in the dependency's queue")
+    assert "Kept by" not in text and "drawn once" not in text
+
+
 def test_a_figure_without_a_known_drawing_is_named_by_its_section() -> None:
     assert alt.alt_text("pool_placement", "plt.show()", "2. Setup", False) == "Figure of section “2. Setup”."
 

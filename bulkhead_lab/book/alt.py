@@ -2,9 +2,10 @@
 
 How it is chosen: a figure cell draws with one call, ``figures.NAME(...)`` or, for a slider panel's
 figure, ``panels.NAME(...)``. The first paragraph of the docstring of what draws the figure (in the
-notebook's own course package) says what it shows: the ``figures`` function itself, or for a panel the
-first ``figures`` function or class the panel's body uses. That sentence, without its code asides, is
-the alt text, followed by the section the figure sits in. Where a docstring does not read as a
+notebook's own course package) says what it shows: the ``figures`` function itself; for a panel, the
+first ``figures`` function or class its body uses; and for a function that builds its figure with a
+``figures`` class (one a panel keeps and redraws), that class. That sentence, without its code asides,
+is the alt text, followed by the section the figure sits in. Where a docstring does not read as a
 description of the picture (it says how the figure is kept and redrawn), :data:`AUTHORED` gives the
 sentence instead, by the name of what draws it; a figure whose function cannot be found is named by
 its section heading alone.
@@ -64,9 +65,26 @@ def drawing_description(topic: str, kind: str, name: str) -> str | None:
         used = _CALL.finditer(ast.unparse(node))
         drawn = [m.group(2) for m in used if m.group(1) == "figures"]
         figure = _definitions(topic, "figures").get(drawn[0]) if drawn else None
-        if figure is not None and (AUTHORED.get((topic, figure.name)) or ast.get_docstring(figure)):
+        if figure is not None and _described(topic, figure):
             node = figure
+    kept = _kept_figure(topic, node)
+    node = kept if kept is not None and _described(topic, kept) else node
     return AUTHORED.get((topic, node.name)) or ast.get_docstring(node)
+
+
+def _described(topic: str, node: ast.FunctionDef | ast.ClassDef) -> bool:
+    return bool(AUTHORED.get((topic, node.name)) or ast.get_docstring(node))
+
+
+def _kept_figure(topic: str, node: ast.FunctionDef | ast.ClassDef) -> ast.ClassDef | None:
+    """The ``figures`` class a function builds its figure with (``StormFigure().update(view)``), if any."""
+    if isinstance(node, ast.ClassDef):
+        return None
+    classes = {n: d for n, d in _definitions(topic, "figures").items() if isinstance(d, ast.ClassDef)}
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in classes:
+            return classes[call.func.id]
+    return None
 
 
 def plain_sentence(docstring: str) -> str:
