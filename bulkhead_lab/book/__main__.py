@@ -49,6 +49,8 @@ def build(notebooks_dir: Path, out: Path) -> Path:
         shutil.rmtree(html)
     build = [command, "build", "-q", "-W", "--keep-going", str(source), "--path-output", str(out)]
     subprocess.run(build, check=True)
+    for source_map in html.rglob("*.map"):  # the theme's source maps (3 MB) serve only a browser's devtools
+        source_map.unlink()
     return html / "index.html"
 
 
