@@ -1,0 +1,53 @@
+"""What isolation costs: the equal-blocking sizes, Erlang-B's sum by hand, and the seeded model beside it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bulkhead_lab import cache
+from bulkhead_lab.compartments import isolation
+
+
+def erlang_b_by_its_sum(c: int, a: float) -> float:
+    """B(c, a) = (a^c / c!) / sum_k a^k / k!, written out (not the package's recursion)."""
+    terms = [a**k / math.factorial(k) for k in range(c + 1)]
+    return terms[-1] / sum(terms)
+
+
+def test_lesson_000s_two_flows_need_26_and_12_slots_apart_against_33_together_at_one_percent() -> None:
+    cost = isolation.equal_blocking(0.01)
+    assert cost.apart == (26, 12)
+    assert cost.together == 33
+    assert (cost.split_total, cost.extra) == (38, 5)
+
+
+def test_each_size_is_the_first_whose_blocking_by_the_written_out_sum_is_at_most_one_percent() -> None:
+    tracking, event = isolation.LESSON_LOADS
+    for load, slots in ((tracking, 26), (event, 12), (tracking + event, 33)):
+        assert erlang_b_by_its_sum(slots, load) <= 0.01 < erlang_b_by_its_sum(slots - 1, load)
+
+
+def test_the_shared_pool_always_needs_fewer_slots_than_the_two_apart() -> None:
+    for target in isolation.TARGETS:
+        cost = isolation.equal_blocking(target)
+        assert cost.together < cost.split_total, target
+        assert cost.blocking_together <= target and max(cost.blocking_apart) <= target
+
+
+def test_in_the_seeded_model_33_shared_slots_drop_fewer_calls_than_38_split_26_12() -> None:
+    split, shared = isolation.equal_blocking().model_params()
+    assert (split.total, split.split, shared.total, shared.split) == (38, 26, 33, None)
+    apart, together = cache.counters(split), cache.counters(shared)
+    dropped = lambda c: c.tracking_dropped + c.event_dropped  # noqa: E731
+    assert dropped(together) < dropped(apart)
+    for c in (apart, together):  # both near the 1% the formula sized them for
+        assert c.tracking_dropped / (c.tracking_dropped + c.tracking_responses) < 0.015
+        assert c.event_dropped / (c.event_dropped + c.event_responses) < 0.015
+
+
+@pytest.mark.parametrize("target", [0, -0.1, 0.6, "1%", float("nan")])
+def test_a_target_outside_0_to_half_is_refused_in_one_line(target: object) -> None:
+    with pytest.raises(ValueError, match=r"^target must be a number > 0 and <= 0.5 \(got .*\)$"):
+        isolation.equal_blocking(target)  # type: ignore[arg-type]

@@ -1,0 +1,30 @@
+"""A bulkhead watched live: its own counters give the four readings, and the burst sets off the alerts."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.compartments.watch import Slo
+from bulkhead_lab.live.watched import WatchSettings, run_watched
+
+pytestmark = [pytest.mark.live, pytest.mark.anyio]
+
+
+async def test_a_steady_stretch_alerts_on_nothing_and_a_burst_on_saturation_refusals_and_burn() -> None:
+    settings = WatchSettings(limit=5, queue=5, latency=0.1, steady=10, burst=20)
+    run = await run_watched(settings)
+    slo = Slo(latency=0.5, target=0.99)
+    steady, burst = run.steady.readings(slo), run.burst.readings(slo)
+    assert (steady.calls, steady.refused, steady.saturation) == (10, 0, 0.0)
+    assert steady.firing(slo) == ()
+    assert (burst.calls, burst.refused, burst.refusal_ratio) == (20, 10, 0.5)
+    assert burst.saturation > 0.5
+    assert burst.p99_wait >= 0.9 * settings.latency  # the queued five waited for a running call to end
+    assert burst.firing(slo) == ("saturation", "refusals", "SLO burn")
+    assert (run.dependency_peak, run.dependency_calls) == (5, 20)
+    assert all(p.running <= 5 and p.queued <= 5 for p in run.burst.timeline)
+
+
+def test_watch_settings_out_of_range_are_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match=r"^limit must be an integer in 2\.\.100 \(got 1\)$"):
+        WatchSettings(limit=1)
