@@ -114,6 +114,8 @@ class BreakerRun:
     before_open: int  # event slot-rounds from the failure until the breaker opened (all of them if never)
     tracking_before_open: int  # tracking calls dropped in that time: the damage detection lets through
     opens: int  # times the breaker opened
+    event_busy: tuple[int, ...]  # the event flow's busy slots at the start of every round
+    shut: tuple[int, ...]  # the rounds the breaker was open (refusing every event call)
 
 
 def run_layout(
@@ -155,4 +157,6 @@ def _measured(
         before_open=sum(busy[start:first]),
         tracking_before_open=sum(trace.tracking_dropped[start:first]),
         opens=opens,
+        event_busy=busy,
+        shut=tuple(shut),
     )

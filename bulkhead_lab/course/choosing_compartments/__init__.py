@@ -1,0 +1,1 @@
+"""Notebook 08 · Choosing compartments: what a wall costs, which wall, and how to watch it."""

@@ -1,0 +1,332 @@
+"""The numbers notebook 08 shows, as tables: each section's view over the package's models.
+
+Section 1's sizes come from :mod:`bulkhead_lab.compartments.isolation` and lesson 000's model
+(kept by :mod:`bulkhead_lab.cache`); section 2's from :mod:`~bulkhead_lab.compartments.shuffle`;
+section 3's from live runs (:mod:`bulkhead_lab.live.isolation`); section 4's from
+:mod:`~bulkhead_lab.compartments.breaker`; section 5's from
+:mod:`~bulkhead_lab.compartments.production` and :mod:`~bulkhead_lab.compartments.watch`, and a
+live bulkhead (:mod:`bulkhead_lab.live.watched`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pandas as pd
+
+from bulkhead_lab import cache
+from bulkhead_lab.compartments import breaker, isolation, production, shuffle, watch
+from bulkhead_lab.compartments.breaker import BreakerRun, BreakerSettings
+from bulkhead_lab.compartments.isolation import EqualBlocking
+from bulkhead_lab.compartments.shuffle import Deal, Fleet
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
+from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
+from bulkhead_lab.pool.model import Counters, Params
+
+ISOLATION = IsolationSettings()  # section 3's run: 8 calls, 4 slots, a 2-s dependency, 0.2-s timeouts
+BREAKER = BreakerSettings()  # ratio 0.50 (the breaker lesson's), 10 calls, slow past 10 rounds
+WATCHED = WatchSettings()  # section 5's live bulkhead: 5 running, 5 waiting, 0.1-s calls
+SLO = watch.Slo()  # 99% of calls answered within 250 ms
+
+
+def _share(dropped: int, served: int) -> float:
+    return round(100 * dropped / (dropped + served), 2) if dropped + served else 0.0
+
+
+# --- 1. what isolation costs -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostView:
+    """Section 1 at one target: the sizes by Erlang-B, and the seeded model run at those sizes."""
+
+    cost: EqualBlocking
+    split_days: tuple[Counters, Counters]  # the split's healthy and slowdown days
+    shared_days: tuple[Counters, Counters]
+
+    def table(self) -> pd.DataFrame:
+        """Slots per pool and what Erlang-B says each refuses."""
+        c = self.cost
+        rows = [
+            (f"{flow} pool, apart", load, slots, b)
+            for flow, load, slots, b in zip(isolation.FLOWS, c.loads, c.apart, c.blocking_apart, strict=True)
+        ]
+        weighted = sum(a * b for a, b in zip(c.loads, c.blocking_apart, strict=True)) / sum(c.loads)
+        rows.append(("both pools apart", sum(c.loads), c.split_total, weighted))
+        rows.append(("one pool, together", sum(c.loads), c.together, c.blocking_together))
+        frame = pd.DataFrame(rows, columns=["pool", "offered load", "slots", "Erlang-B blocking %"])
+        frame["offered load"] = frame["offered load"].round(2)
+        frame["Erlang-B blocking %"] = (100 * frame["Erlang-B blocking %"]).round(2)
+        return frame.set_index("pool")
+
+    def model_table(self) -> pd.DataFrame:
+        """Lesson 000's seeded days at these sizes: the share of each flow's calls dropped."""
+        tracking, event = self.cost.apart
+        rows = []
+        for label, days in ((f"split {tracking}/{event}", self.split_days),
+                            (f"one pool of {self.cost.together}", self.shared_days)):  # fmt: skip
+            row: dict[str, object] = {"layout": label}
+            for day, c in zip(("healthy", "slowdown"), days, strict=True):
+                row[f"{day}: tracking dropped %"] = _share(c.tracking_dropped, c.tracking_responses)
+                row[f"{day}: event dropped %"] = _share(c.event_dropped, c.event_responses)
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("layout")
+
+    def sentence(self) -> str:
+        c = self.cost
+        apart = " + ".join(map(str, c.apart))
+        return (
+            f"At {c.target:.1%} blocking the two flows need {apart} = {c.split_total} slots apart and "
+            f"{c.together} together: the wall costs {c.extra} slots ({c.extra / c.together:.0%} more)."
+        )
+
+
+def cost_view(target: float = isolation.TARGET) -> CostView:
+    cost = isolation.equal_blocking(target)
+    split, shared = cost.model_params()
+    days = lambda p: (cache.counters(p), cache.counters(p.with_(mode="slowdown")))  # noqa: E731
+    return CostView(cost, days(split), days(shared))
+
+
+def cost_by_target() -> pd.DataFrame:
+    """Every target of the slider: slots apart, together, and what the wall costs."""
+    rows = []
+    for target in isolation.TARGETS:
+        c = isolation.equal_blocking(target)
+        rows.append((f"{target:.1%}", *c.apart, c.split_total, c.together, c.extra))
+    columns = ["target", "tracking apart", "event apart", "apart in all", "together", "the wall costs"]
+    return pd.DataFrame(rows, columns=columns).set_index("target")
+
+
+# --- 2. shuffle sharding --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShardView:
+    """Section 2 for one fleet: by the formula and by the seeded deal, shuffle beside plain."""
+
+    fleet: Fleet
+    deals: tuple[Deal, Deal]  # shuffle, plain
+
+    def table(self) -> pd.DataFrame:
+        """The share of other tenants sharing 0, 1, ... every worker with the poison tenant's shard."""
+        rows = {}
+        for deal in self.deals:
+            name = deal.fleet.sharding
+            rows[f"{name}: formula %"] = [round(100 * s, 2) for s in shuffle.overlap_shares(deal.fleet)]
+            rows[f"{name}: seeded deal %"] = [round(100 * s, 2) for s in deal.overlap]
+        size = self.fleet.size
+        index = [f"{o} of {size}" + (" (every worker)" if o == size else "") for o in range(size + 1)]
+        frame = pd.DataFrame(rows, index=index)
+        frame.index.name = "workers shared"
+        return frame
+
+    def sentence(self) -> str:
+        shuffled, plain = self.deals
+        f = self.fleet
+        return (
+            f"{f.workers} workers in shards of {f.size}: {shuffled.fleet.shards} shuffle shards against "
+            f"{plain.fleet.shards} plain ones. One poison tenant leaves "
+            f"{shuffle.overlap_shares(shuffled.fleet)[-1]:.2%} of the others with no healthy worker "
+            f"(seeded deal of {f.tenants} tenants: {shuffled.lose_every_worker:.2%}), against "
+            f"{shuffle.overlap_shares(plain.fleet)[-1]:.2%} with plain sharding "
+            f"({plain.lose_every_worker:.2%})."
+        )
+
+
+@lru_cache(maxsize=64)
+def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> ShardView:
+    fleet = Fleet(workers, size)
+    plain = Fleet(workers, size, sharding="plain")
+    return ShardView(fleet, (shuffle.simulate(fleet), shuffle.simulate(plain)))
+
+
+# --- 3. thread pool against semaphore (live) -------------------------------------------------------
+
+
+def isolation_runs(
+    settings: IsolationSettings = ISOLATION, progress: object = None
+) -> tuple[IsolationRun, ...]:
+    """The three variants, live, one after another (about 5 s)."""
+    runs = []
+    for done, variant in enumerate(ISOLATIONS):
+        if progress is not None:
+            progress.on_progress(done, len(ISOLATIONS))  # type: ignore[attr-defined]
+        runs.append(run_sync(run_isolation(variant, settings)))
+    return tuple(runs)
+
+
+def isolation_facts(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
+    """What each variant did, in counts that are the same on every run (nbval compares them)."""
+    rows = []
+    for r in runs:
+        rows.append(
+            {
+                "isolation": r.isolation,
+                "calls": len(r.outcomes),
+                "refused at once": r.count("refused"),
+                "timed out": r.count("timed out"),
+                "answered": r.count("answered"),
+                "held when all had answers": "-" if r.isolation == "on the loop" else r.held_at_answers,
+                "one more call then": "-" if r.isolation == "on the loop" else r.next_call,
+                "dependency's calls": r.dependency_calls,
+                "threads started": r.threads_started,
+                "loop stood still": "yes" if r.longest_pause >= 0.9 * r.settings.latency else "no",
+            }
+        )
+    return pd.DataFrame(rows).set_index("isolation")
+
+
+def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
+    """Seconds, which vary from run to run: when the callers had answers, the slots were free, the
+    dependency had nothing open, and the longest the caller's loop went without a tick."""
+    rows = []
+    for r in runs:
+        rows.append(
+            {
+                "isolation": r.isolation,
+                "every caller answered (s)": round(r.answered_after, 3),
+                "every slot free (s)": round(r.freed_after, 3),
+                "dependency idle (s)": round(r.closed_after, 3),
+                "longest loop pause (s)": round(r.longest_pause, 3),
+            }
+        )
+    return pd.DataFrame(rows).set_index("isolation")
+
+
+# --- 4. a bulkhead and a breaker ------------------------------------------------------------------
+
+
+def breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
+    params = Params(mode="slowdown", slow=slow)
+    stream = cache.stream(params)
+    return tuple(breaker.run_layout(layout, params, settings, stream=stream) for layout in breaker.LAYOUTS)
+
+
+def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
+    rows = []
+    for r in runs:
+        rows.append(
+            {
+                "layout": r.layout,
+                "tracking dropped": r.counters.tracking_dropped,
+                "event calls to the broken dependency": r.reached,
+                "breaker opened after (rounds)": "never" if r.detected is None else r.detected,
+                "event slot-rounds until then": r.before_open,
+                "tracking dropped until then": r.tracking_before_open,
+                "times opened": r.opens,
+            }
+        )
+    return pd.DataFrame(rows).set_index("layout")
+
+
+# --- 5. sizing from production, and what to watch ----------------------------------------------------
+
+
+def trace_frame(trace: tuple[production.Hour, ...]) -> pd.DataFrame:
+    frame = pd.DataFrame([h.__dict__ for h in trace])
+    for column in ("mean", "p50", "p90", "p99"):
+        frame[column] = (1000 * frame[column]).round(1)
+    frame["rate"] = frame["rate"].round(1)
+    frame = frame.rename(columns={c: f"{c} (ms)" for c in ("mean", "p50", "p90", "p99")})
+    return frame.rename(columns={"rate": "calls/s"}).set_index(["hour", "flow"])
+
+
+def limits_table(limits: tuple[production.Limit, ...]) -> pd.DataFrame:
+    rows = []
+    for limit in limits:
+        rows.append(
+            {
+                "flow": limit.flow,
+                "busiest hour": f"{limit.hour.hour}:00",
+                "calls/s": round(limit.hour.rate, 1),
+                "mean (ms)": round(1000 * limit.hour.mean, 1),
+                "p99 (ms)": round(1000 * limit.hour.p99, 1),
+                "in flight": round(limit.in_flight, 2),
+                f"slots for {limit.target:.0%} (Erlang-B)": limit.slots,
+                "rate x p99": limit.by_p99,
+                "rate x p50": limit.by_p50,
+                "rate x p50 refuses %": round(100 * limit.blocking(limit.by_p50), 1),
+            }
+        )
+    return pd.DataFrame(rows).set_index("flow")
+
+
+SLOWER = 22 / 6  # lesson 000's slowdown: the event hold from 6 to 22 rounds
+WATCHED_HOURS = (
+    ("3:00, a quiet hour", 3, 1.0),
+    ("15:00, the busiest hour", 15, 1.0),
+    ("3:00, latency x 22/6", 3, SLOWER),
+    ("15:00, latency x 22/6", 15, SLOWER),
+)
+COUNT_ALERT = 5  # refusals a minute: an alert on a raw count, for comparison
+
+
+def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -> pd.DataFrame:
+    rows = []
+    for label, r in readings:
+        rows.append(
+            {
+                "stretch": label,
+                "calls": r.calls,
+                "refused": r.refused,
+                "refusal ratio %": round(100 * r.refusal_ratio, 2),
+                "saturation %": round(100 * r.saturation, 1),
+                "p99 queue wait (ms)": round(1000 * r.p99_wait, 1),
+                "SLO burn": round(r.burn, 2),
+                "alerts": ", ".join(r.firing(slo)) or "none",
+                f"count alert (> {COUNT_ALERT} refused)": "fires" if r.refused > COUNT_ALERT else "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("stretch")
+
+
+def hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
+    """The event compartment sized from the trace, over a minute of ``hour``, its latency x ``slower``."""
+    trace = production.day_trace()
+    limit = production.limits(trace)[1]
+    h = next(x for x in trace if x.flow == limit.flow and x.hour == hour)
+    return watch.run_compartment(h.rate, h.mean * slower, limit.slots, queue, seed=hour).readings(SLO)
+
+
+def watched_hour(hour: int, slower: float = 1.0) -> pd.DataFrame:
+    """:func:`hour_readings` as a one-row table (a learner's check of a prediction)."""
+    return readings_table([(f"{hour}:00, latency x {slower:g}", hour_readings(hour, slower))], SLO)
+
+
+def seeded_readings() -> pd.DataFrame:
+    """The event compartment, sized from the trace (13 places and 4 waiting), over a minute of four hours."""
+    found = [(label, hour_readings(hour, slower)) for label, hour, slower in WATCHED_HOURS]
+    return readings_table(found, SLO)
+
+
+LIVE_SLO = watch.Slo(latency=0.5, target=0.99)
+
+
+def watched_run(settings: WatchSettings = WATCHED) -> WatchedRun:
+    return run_sync(run_watched(settings))
+
+
+def watched_table(run: WatchedRun) -> pd.DataFrame:
+    found = [("steady, one call at a time", run.steady.readings(LIVE_SLO)),
+             (f"a burst of {run.settings.burst}", run.burst.readings(LIVE_SLO))]  # fmt: skip
+    return readings_table(found, LIVE_SLO)
+
+
+def watched_facts(run: WatchedRun) -> str:
+    """The counts every live run repeats, and which alerts fired."""
+    lines = []
+    s = run.settings
+    for label, stretch in (("steady", run.steady), ("burst", run.burst)):
+        r = stretch.readings(LIVE_SLO)
+        peak = max(p.running for p in stretch.timeline)
+        lines.append(
+            f"{label}: {r.calls} calls, {r.refused} refused ({r.refusal_ratio:.0%}), "
+            f"at most {peak} running of {s.limit}; alerts: {', '.join(r.firing(LIVE_SLO)) or 'none'}"
+        )
+    lines.append(
+        f"the dependency counted {run.dependency_calls} calls, at most {run.dependency_peak} at once"
+    )
+    return "\n".join(lines)
