@@ -218,7 +218,7 @@ exercise_5 = Exercise(
     5,
     "Which alerts fire?",
     judge=_judge_5,
-    hint="twice the latency is twice the load in flight (Little's Law), in the same places and waiting places.",
+    hint="twice the latency is twice the load in flight (Little's Law), in the same places as before.",
     answer=lambda: [views.watched_hour(HOUR_5, SLOWER_5)],
     placeholder="e.g. refusals, SLO burn",
 )
