@@ -3,11 +3,11 @@
 Run: ``.venv/bin/python benchmarks/bench_views.py [--repeat N]``
 
 Each seeded panel (notebook 01's Little's Law panel, notebook 02's trade-off and
-step-through panels) is built as its notebook builds it, then each of its
-sliders is moved with ``panel.set(slider=value)``: the panel recomputes its view, redraws
-its kept figure in place, encodes one PNG and tabulates, exactly what a move in the
-browser costs the kernel (the comm message aside). Per slider it prints the median and
-the worst of ``--repeat`` moves, two ways:
+step-through panels, and those of notebooks 05, 06, 07 and 08) is built as its notebook
+builds it, then each of its sliders is moved with ``panel.set(slider=value)``: the panel
+recomputes its view, redraws its kept figure in place, encodes one PNG and tabulates,
+exactly what a move in the browser costs the kernel (the comm message aside). Per slider it
+prints the median and the worst of ``--repeat`` moves, two ways:
 
 - *memoised*: the slider moves back and forth between two values, as a learner does,
   so the runs are in the cache and the figure is what costs;
@@ -34,6 +34,7 @@ from bench import Verdicts, load_line  # noqa: E402
 
 from bulkhead_lab import memo  # noqa: E402
 from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
+from bulkhead_lab.course.choosing_compartments import panels as panels08  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02  # noqa: E402
@@ -142,6 +143,27 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "attempts": ((3, 4), [2, 5, 1]),
             "budget": (("none", "10% (SRE)"), ["5%", "20%"]),
             "fix": (("no fix", "CoDel"), ["drop expired", "deadline drop", "adaptive LIFO", "bulkhead"]),
+        },
+    ),
+    # Notebook 08: the target has seven stops, the fleet a few dozen; the breaker replays the adaptive pool.
+    "08 cost": (
+        panels08.cost_panel,
+        {"target": ((0.01, 0.02), [0.005, 0.05, 0.002, 0.1, 0.001])},
+    ),
+    "08 shards": (
+        panels08.shard_panel,
+        {
+            "workers": ((8, 9), [10, 11, 12, 13, 14, 15, 16, 7, 6, 5, 4]),
+            "size": ((2, 3), [4, 1]),
+        },
+    ),
+    "08 breaker": (
+        panels08.breaker_panel,
+        {
+            "ratio": ((0.5, 0.6), [0.7, 0.8, 0.9, 1.0, 0.4, 0.3, 0.2, 0.1]),
+            "window": ((10, 11), [12, 13, 14, 15, 9, 8, 7, 6, 5, 16, 17]),
+            "slow_call": ((10, 11), [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]),
+            "slow": ((22, 23), [24, 25, 26, 27, 28, 29, 30, 21, 20, 19, 31]),
         },
     ),
 }

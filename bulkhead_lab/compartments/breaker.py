@@ -54,6 +54,8 @@ class BreakerSettings:
         check_int("probes", self.probes, 1, 100)
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/08_choosing_compartments.ipynb, section 4. A bulkhead and a breaker together
 class Breaker(AdaptiveLimit):
     """A count-based breaker as a limit on one flow's calls in flight (see the module's docstring)."""
 
@@ -100,6 +102,9 @@ class Breaker(AdaptiveLimit):
                 else:
                     self.state = "closed"
         return self.limit
+
+
+# <<< saved cells
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ TARGETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1)  # the target slider's st
 
 
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/08_choosing_compartments.ipynb, section 1. What isolation costs
 def slots_apart_and_together(loads: tuple[float, ...], target: float) -> tuple[tuple[int, ...], int]:
     """The fewest slots each flow needs alone, and all of them together, to refuse at most ``target``."""
     apart = tuple(sizing.smallest_pool(load, target) for load in loads)

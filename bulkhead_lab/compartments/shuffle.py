@@ -38,6 +38,7 @@ MAX_WORKERS, MAX_TENANTS = 64, 20_000
 
 
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/08_choosing_compartments.ipynb, section 2. Shuffle sharding
 def shuffle_shard(tenant: int, workers: int, size: int, seed: int = SEED) -> tuple[int, ...]:
     """The tenant's shard: ``size`` different workers, drawn by a generator seeded with the tenant."""
     draw = random.Random(seed * 1_000_003 + tenant)

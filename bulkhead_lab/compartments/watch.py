@@ -93,6 +93,8 @@ def _p99(values: Sequence[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/08_choosing_compartments.ipynb, section 5. Sizing from production, and what to watch
 def saturation(timeline: Sequence[Point], until: float) -> float:
     """The share of ``[first point, until]`` spent with every running place taken."""
     if not timeline or until <= timeline[0].t:
@@ -103,6 +105,9 @@ def saturation(timeline: Sequence[Point], until: float) -> float:
         if here.running >= here.limit and end > here.t:
             full += end - here.t
     return full / (until - timeline[0].t)
+
+
+# <<< saved cells
 
 
 def readings(

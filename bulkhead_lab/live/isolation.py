@@ -78,6 +78,7 @@ class IsolationRun:
     answered_after: float  # s until every caller had its answer
     freed_after: float  # s until every thread or permit was free again
     closed_after: float  # s until the dependency had nothing open
+    memory_added: tuple[int, int] | None  # KiB of address space and resident memory added by then
 
     def count(self, outcome: Outcome) -> int:
         return self.outcomes.count(outcome)
@@ -87,6 +88,8 @@ class PoolFullError(Exception):
     """Every thread of the pool is busy: the call is refused at once."""
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/08_choosing_compartments.ipynb, section 3. Thread pool against semaphore, live
 class BoundedThreadPool:
     """``threads`` threads and no queue: a call finding them all busy is refused at once."""
 
@@ -120,6 +123,9 @@ class BoundedThreadPool:
     def close(self) -> None:
         """Wait for every thread to finish its call, then join them."""
         self._executor.shutdown(wait=True)
+
+
+# <<< saved cells
 
 
 def blocking_get(port: int, timeout: float) -> int:
@@ -318,4 +324,5 @@ async def run_isolation(
             answered_after=watch.answered - watch.t0,
             freed_after=freed - watch.t0,
             closed_after=closed - watch.t0,
+            memory_added=watch.memory_added,
         )

@@ -372,6 +372,37 @@ def longer_slowdown_sends_more_orders_while_slow(before: ld.View, after: ld.View
     assert number(new["lowest limit"]) < number(new["limit at its start"]) and _refused_only_while_slow(after)
 
 
+def stricter_target_costs_more_slots(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) < number(was)
+    for pool in ("both pools apart", "one pool, together"):
+        assert number(row(after, pool=pool)["slots"]) > number(row(before, pool=pool)["slots"])
+
+
+def more_workers_leave_fewer_tenants_with_none(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    every = "2 of 2 (every worker)"
+    old, new = row(before, **{"workers shared": every}), row(after, **{"workers shared": every})
+    assert number(new["shuffle: formula %"]) < number(old["shuffle: formula %"])
+    assert (
+        number(new["plain: formula %"]) == number(old["plain: formula %"]) == 25
+    )  # plain pairs: still 1 in 4
+
+
+def a_blind_breaker_leaves_only_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) > number(was)
+    opened = row(after, layout="single pool + breaker")
+    assert (
+        number(opened["times opened"])
+        == 0
+        < number(row(before, layout="single pool + breaker")["times opened"])
+    )
+    assert opened["tracking dropped"] == row(after, layout="single pool")["tracking dropped"]
+    assert (
+        row(after, layout="24/8 + breaker")["tracking dropped"]
+        == row(after, layout="24/8")["tracking dropped"]
+    )
+
+
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
         Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
@@ -477,6 +508,16 @@ MOVES: dict[str, tuple[Move, ...]] = {
         Move("storm", "attempts", "storm", "ArrowLeft", 2,
              "one attempt: no retries feed it, the backlog drains", without_retries_the_backlog_drains),
     ),
+    "08_choosing_compartments.ipynb": (
+        Move("cost", "target", "cost", "ArrowLeft", 1,
+             "a stricter target needs more slots apart and together", stricter_target_costs_more_slots),
+        Move("shards", "workers", "shards", "ArrowRight", 8,
+             "more workers make more pairs: fewer tenants lose every worker; plain pairs stay at 1 in 4",
+             more_workers_leave_fewer_tenants_with_none),
+        Move("breaker", "slow-call", "breaker", "ArrowRight", 12,
+             "a breaker that cannot call the slow events slow never opens: only the wall protects",
+             a_blind_breaker_leaves_only_the_wall),
+    ),
 }  # fmt: skip
 
 
@@ -525,7 +566,9 @@ AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
 
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
+    from bulkhead_lab.compartments.isolation import equal_blocking
     from bulkhead_lab.course.adaptive_limits import exercises as ex05
+    from bulkhead_lab.course.choosing_compartments import exercises as ex08
     from bulkhead_lab.course.fail_fast_queue import exercises as ex04
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
     from bulkhead_lab.course.pool_placement import exercises as ex03
@@ -566,6 +609,11 @@ def _right_answers() -> dict[str, dict[int, str]]:
             1: "{}, {}".format(*ex07.a_right_design()),
             2: "yes" if ex07.expired_only_ends() else "no",
             3: str(ex07.largest_limit()),
+        },
+        "08_choosing_compartments.ipynb": {  # the numeric ones: 2 and 5 take names, not numbers
+            1: str(equal_blocking(ex08.TARGET_1).extra),
+            3: str(ex08.refused_after_timeouts()),
+            4: str(ex08.blind_threshold()),
         },
     }
 

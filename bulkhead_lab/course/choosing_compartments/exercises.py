@@ -9,6 +9,7 @@ out (section 3's thread pool); 4. the slow-call threshold past which the breaker
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bulkhead_lab import cache
 from bulkhead_lab.compartments import isolation, shuffle
@@ -131,6 +132,7 @@ exercise_3 = Exercise(
 LAYOUT_4: Layout = "single pool + breaker"
 
 
+@lru_cache(maxsize=1)
 def blind_threshold() -> int:
     """The smallest ``slow_call`` (rounds) at which the single pool's breaker never opens that day."""
     day = Params(mode="slowdown")

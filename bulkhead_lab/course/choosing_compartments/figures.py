@@ -45,9 +45,7 @@ class CostFigure(KeptFigure):
         ax.bar(
             [i + 0.2 for i in x], [c.together for c in costs], 0.4, color=NEUTRAL, label="one pool, together"
         )
-        for i, c in enumerate(costs):
-            ax.text(i - 0.2, c.split_total + 0.5, str(c.split_total), ha="center", va="bottom")
-            ax.text(i + 0.2, c.together + 0.5, str(c.together), ha="center", va="bottom")
+        self._numbers = [ax.text(0, 0, "", ha="center", va="bottom", fontweight="bold") for _ in range(2)]
         ax.set_xticks(x, [f"{t:.1%}" for t in targets])
         ax.set_xlabel("target blocking (share of calls a pool may refuse)")
         ax.set_ylabel("slots needed (Erlang-B)")
@@ -61,31 +59,44 @@ class CostFigure(KeptFigure):
     def update(self, view: CostView) -> CostFigure:
         i = isolation.TARGETS.index(view.cost.target)
         self._mark.set_x(i - 0.45)
+        for text, dx, slots in zip(
+            self._numbers, (-0.2, 0.2), (view.cost.split_total, view.cost.together), strict=True
+        ):
+            text.set_position((i + dx, slots + 0.5))
+            text.set_text(str(slots))
         self._title.set_text(view.sentence().split(": ")[0] + f": +{view.cost.extra} slots")
         return self
 
     def moving(self) -> list[Artist]:
-        return [self._mark, *spines(self._ax), self._title]
+        return [self._mark, *self._numbers, *spines(self._ax), self._title]
 
 
-class ShardFigure(KeptFigure):
-    """The share of other tenants sharing 0 .. every worker with the poison tenant: bars and deal dots."""
+class ShardFigure:
+    """The share of other tenants sharing 0 .. every worker with the poison tenant: bars and deal dots.
+
+    One kept figure per shard size (the number of bars changes with it), so moving the size back and
+    forth redraws no frame.
+    """
 
     def __init__(self) -> None:
-        super().__init__(10, 4.0, left=0.08, right=0.74, top=0.86, bottom=0.14)
-        self._shard_size: int | None = None
+        self._by_size: dict[int, _ShardBars] = {}
 
-    def _layout(self, size: int) -> None:
-        fig = self.rebuild()
-        self._shard_size = size
-        ax = fig.subplots()
+    def update(self, view: ShardView) -> _ShardBars:
+        size = view.fleet.size
+        if size not in self._by_size:
+            self._by_size[size] = _ShardBars(size)
+        return self._by_size[size].update(view)
+
+
+class _ShardBars(KeptFigure):
+    def __init__(self, size: int) -> None:
+        super().__init__(10, 4.0, left=0.08, right=0.74, top=0.86, bottom=0.14)
+        ax = self.figure.subplots()
         x = list(range(size + 1))
-        self._bars = {
-            name: list(
-                ax.bar([i + dx for i in x], [0] * len(x), 0.38, color=color, label=f"{name} (formula)")
-            )
+        self._bars = [
+            list(ax.bar([i + dx for i in x], [0] * len(x), 0.38, color=color, label=f"{name} (formula)"))
             for name, dx, color in (("shuffle", -0.2, EXTRA[0]), ("plain", 0.2, NEUTRAL))
-        }
+        ]
         (self._dots,) = ax.plot([], [], "o", color=LIMIT, ms=5, label="seeded deal")
         self._numbers = [ax.text(0, 0, "", ha="center", va="bottom") for _ in range(2 * len(x))]
         ax.set_xticks(x, [f"{o}" + (" (every one)" if o == size else "") for o in x])
@@ -97,11 +108,9 @@ class ShardFigure(KeptFigure):
         self._ax = ax
         self._title = moving_title(ax, fontsize="large")
 
-    def update(self, view: ShardView) -> ShardFigure:
-        if view.fleet.size != self._shard_size:
-            self._layout(view.fleet.size)
+    def update(self, view: ShardView) -> _ShardBars:
         xs, ys = [], []
-        for bars, deal in zip(self._bars.values(), view.deals, strict=True):
+        for bars, deal in zip(self._bars, view.deals, strict=True):
             for o, (bar, share) in enumerate(zip(bars, shuffle.overlap_shares(deal.fleet), strict=True)):
                 bar.set_height(share)
                 xs.append(bar.get_x() + bar.get_width() / 2)
@@ -119,7 +128,7 @@ class ShardFigure(KeptFigure):
         return self
 
     def moving(self) -> list[Artist]:
-        bars = [b for row in self._bars.values() for b in row]
+        bars = [b for row in self._bars for b in row]
         return [*bars, self._dots, *self._numbers, *spines(self._ax), self._title]
 
 

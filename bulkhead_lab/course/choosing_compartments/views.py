@@ -83,6 +83,7 @@ class CostView:
         )
 
 
+@lru_cache(maxsize=16)
 def cost_view(target: float = isolation.TARGET) -> CostView:
     cost = isolation.equal_blocking(target)
     split, shared = cost.model_params()
@@ -174,14 +175,15 @@ def isolation_facts(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
                 "dependency's calls": r.dependency_calls,
                 "threads started": r.threads_started,
                 "loop stood still": "yes" if r.longest_pause >= 0.9 * r.settings.latency else "no",
+                "dependency let go early": "yes" if r.closed_after < 0.9 * r.settings.latency else "no",
             }
         )
     return pd.DataFrame(rows).set_index("isolation")
 
 
 def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
-    """Seconds, which vary from run to run: when the callers had answers, the slots were free, the
-    dependency had nothing open, and the longest the caller's loop went without a tick."""
+    """What varies from run to run: when the callers had answers, the slots were free and the dependency
+    had nothing open; the longest the caller's loop went without a tick; the memory added meanwhile."""
     rows = []
     for r in runs:
         rows.append(
@@ -191,6 +193,8 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
                 "every slot free (s)": round(r.freed_after, 3),
                 "dependency idle (s)": round(r.closed_after, 3),
                 "longest loop pause (s)": round(r.longest_pause, 3),
+                "address space added (KiB)": None if r.memory_added is None else r.memory_added[0],
+                "resident memory added (KiB)": None if r.memory_added is None else r.memory_added[1],
             }
         )
     return pd.DataFrame(rows).set_index("isolation")
@@ -199,7 +203,9 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
 # --- 4. a bulkhead and a breaker ------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
 def breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
+    """The slowdown day (slow holds of ``slow`` rounds) four ways, kept: a slider moved back replays none."""
     params = Params(mode="slowdown", slow=slow)
     stream = cache.stream(params)
     return tuple(breaker.run_layout(layout, params, settings, stream=stream) for layout in breaker.LAYOUTS)
@@ -283,9 +289,16 @@ def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -
     return pd.DataFrame(rows).set_index("stretch")
 
 
+@lru_cache(maxsize=1)
+def day_trace() -> tuple[production.Hour, ...]:
+    """Section 5's seeded day (kept: the exercises and tables read it again)."""
+    return production.day_trace()
+
+
+@lru_cache(maxsize=64)
 def hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
     """The event compartment sized from the trace, over a minute of ``hour``, its latency x ``slower``."""
-    trace = production.day_trace()
+    trace = day_trace()
     limit = production.limits(trace)[1]
     h = next(x for x in trace if x.flow == limit.flow and x.hour == hour)
     return watch.run_compartment(h.rate, h.mean * slower, limit.slots, queue, seed=hour).readings(SLO)
@@ -330,3 +343,46 @@ def watched_facts(run: WatchedRun) -> str:
         f"the dependency counted {run.dependency_calls} calls, at most {run.dependency_peak} at once"
     )
     return "\n".join(lines)
+
+
+# --- the lessons' figures beside ours ----------------------------------------------------------------
+
+
+def breaker_beside(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
+    """Lesson 000's two figures of its breaker lesson, beside this breaker's in the single pool."""
+    single = next(r for r in runs if r.layout == "single pool + breaker")
+    rows = [
+        ("slot-rounds the broken dependency drew before the breaker opened", breaker.LESSON_SLOT_ROUNDS,
+         single.before_open),
+        ("rounds from the failure to the breaker's decision", breaker.LESSON_DETECTION, single.detected),
+    ]  # fmt: skip
+    frame = pd.DataFrame(
+        rows, columns=["figure", "lesson 000 (its breaker lesson)", "this breaker, ratio 0.50"]
+    )
+    return frame.set_index("figure")
+
+
+def appendix_table() -> pd.DataFrame:
+    """Every figure this notebook quotes from a source, beside the package's, and why they differ."""
+    shards = shard_view()
+    runs = breaker_runs()
+    single = next(r for r in runs if r.layout == "single pool + breaker")
+    c = cache.counters(Params(split=24))
+    rows = [
+        ("lesson 000: 24/8's event pool drops on the healthy day", "406 of 3958 events",
+         f"{c.event_dropped} of {c.event_dropped + c.event_responses} "
+         f"({_share(c.event_dropped, c.event_responses)}%)", "the same"),
+        ("AWS: 8 workers in pairs make 28 shuffle shards", "28", str(shards.deals[0].fleet.shards),
+         "the same"),
+        ("AWS: a poison tenant sinks all of another's shard", "1/28 = 3.57%",
+         f"{shuffle.overlap_shares(shards.fleet)[-1]:.2%} (deal {shards.deals[0].lose_every_worker:.2%})",
+         "the deal is one seeded sample of 1000 tenants"),
+        ("lesson 000: slot-rounds drawn before the breaker opened", str(breaker.LESSON_SLOT_ROUNDS),
+         str(single.before_open), "the breaker lesson's breaker and model are not in this course; "
+         "this one judges a call only when it ends"),
+        ("lesson 000: the breaker's detection window (rounds)", str(breaker.LESSON_DETECTION),
+         str(single.detected), "a slow call here is known 22 rounds in, when it ends, and the window "
+         "needs 10 of them"),
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["figure", "source says", "this notebook", "why they differ"])
+    return frame.set_index("figure")
