@@ -216,11 +216,21 @@ def _judge_5(answer: object) -> Feedback:
     return Feedback(False, f"Not yet: {why}. Check with views.watched_hour({HOUR_5}, {SLOWER_5:g}).")
 
 
+def _worked_5() -> str:
+    r = views.hour_readings(HOUR_5, SLOWER_5)
+    return (
+        f"{', '.join(r.firing(views.SLO))}: twice the latency is twice the calls in flight, so "
+        f"{r.refusal_ratio:.1%} are refused and the budget burns {r.burn:.1f} times too fast; the "
+        f"compartment is full {r.saturation:.0%} of the time, under the alert's half, and its queue "
+        f"wait ({1000 * r.p99_wait:.0f} ms at p99) stays short."
+    )
+
+
 exercise_5 = Exercise(
     5,
     "Which alerts fire?",
     judge=_judge_5,
     hint="twice the latency is twice the load in flight (Little's Law), in the same places as before.",
-    answer=lambda: [views.watched_hour(HOUR_5, SLOWER_5)],
+    answer=lambda: [_worked_5(), views.watched_hour(HOUR_5, SLOWER_5)],
     placeholder="e.g. refusals, SLO burn",
 )
