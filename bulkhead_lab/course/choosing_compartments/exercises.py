@@ -15,49 +15,49 @@ from bulkhead_lab import cache
 from bulkhead_lab.compartments import isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings, Layout, run_layout
 from bulkhead_lab.course.choosing_compartments import views
-from bulkhead_lab.course.ui.exercise import Exercise, Feedback, NotUnderstood, read_whole
+from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_choice, read_whole
 from bulkhead_lab.pool.model import Params
 
 # 1: the wall's cost at 0.1% instead of 1%
 TARGET_1 = 0.001
 
 
-def _judge_1(answer: object) -> Feedback:
-    n = read_whole(answer, 0, 200, "the extra slots the wall costs")
+def _cost_1(_: object) -> dict[str, int]:
     cost, lesson = isolation.equal_blocking(TARGET_1), isolation.equal_blocking()
-    if n == cost.extra:
-        return Feedback(
-            True,
-            f"Right: {cost.split_total} slots apart against {cost.together} together, "
-            f"{cost.extra} more (at 1%: {lesson.extra}). Stricter targets cost more slots.",
-        )
-    if n == lesson.extra:
-        return Feedback(False, f"Not yet: {n} is the cost at 1%; at 0.1% each pool needs more headroom.")
-    if n in (cost.split_total, cost.together):
-        return Feedback(False, f"Not yet: {n} is one layout's size; the cost is apart minus together.")
-    return Feedback(False, f"Not yet: {n} is {'too many' if n > cost.extra else 'too few'}.")
+    return {"apart": cost.split_total, "together": cost.together, "at_1": lesson.extra}
 
 
 exercise_1 = Exercise(
     1,
     "What the wall costs at 0.1%",
-    judge=_judge_1,
+    read=lambda a: read_whole(a, 0, 200, "the extra slots the wall costs"),
+    right=lambda: isolation.equal_blocking(TARGET_1).extra,
+    figures=_cost_1,
+    right_says="{apart} slots apart against {together} together, {right} more (at 1%: {at_1}). Stricter "
+    "targets cost more slots.",
+    wrong=(
+        Wrong(lambda a: a.is_(a.at_1), "{value} is the cost at 1%; at 0.1% each pool needs more headroom."),
+        Wrong(
+            lambda a: a.value in (a.apart, a.together),
+            "{value} is one layout's size; the cost is apart minus together.",
+        ),
+    ),  # fmt: skip
     hint="the slots apart minus the slots together, both sized by Erlang-B for 0.1%; move the target slider.",
-    answer=lambda: [views.cost_view(TARGET_1).sentence(), views.cost_by_target()],
+    worked=(lambda a: views.cost_view(TARGET_1).sentence(), lambda a: views.cost_by_target()),
     placeholder="extra slots",
 )
 
 # 2: 16 workers in shards of 2, or 8 workers in shards of 3?
 FLEETS_2 = {"a": (16, 2), "b": (8, 3)}
+FLEET_WORDS = (("16", "a"), ("more workers", "a"), ("sixteen", "a"), ("(a)", "a"), ("shards of 3", "b"),
+               ("bigger shard", "b"), ("(b)", "b"), ("8", "b"))  # fmt: skip
 
 
 def _read_fleet(answer: object) -> str:
-    text = str(answer).strip().lower()
-    if re.fullmatch(r"\(?a\)?|16.*|.*more workers.*|.*sixteen.*", text):
-        return "a"
-    if re.fullmatch(r"\(?b\)?|8.*|.*shards? of 3.*|.*bigger shards?.*|.*three.*", text):
-        return "b"
-    raise NotUnderstood(f"{answer!r} names neither (a) 16 workers in shards of 2 nor (b) 8 in shards of 3.")
+    text = answer.strip().lower() if isinstance(answer, str) else ""
+    if text in ("a", "b"):
+        return text
+    return read_choice(answer, FLEET_WORDS, "(a) 16 workers in shards of 2, or (b) 8 workers in shards of 3")
 
 
 def _smaller_2() -> str:
@@ -65,24 +65,26 @@ def _smaller_2() -> str:
     return min(share, key=share.__getitem__)
 
 
-def _judge_2(answer: object) -> Feedback:
-    choice, right = _read_fleet(answer), _smaller_2()
-    a, b = (views.shard_view(*FLEETS_2[k]) for k in ("a", "b"))
-    said = (
-        f"(a) leaves {a.deals[0].lose_every_worker:.2%} with no healthy worker ({a.deals[0].fleet.shards} "
-        f"shards), (b) {b.deals[0].lose_every_worker:.2%} ({b.deals[0].fleet.shards} shards)."
-    )
-    if choice == right:
-        return Feedback(True, f"Right: {said} More workers make more combinations than bigger shards do.")
-    return Feedback(False, f"Not yet: {said}")
+def _fleets_2(_: object) -> dict[str, str]:
+    a, b = (views.shard_view(*FLEETS_2[k]).deals[0] for k in ("a", "b"))
+    return {"said": f"(a) leaves {a.lose_every_worker:.2%} with no healthy worker ({a.fleet.shards} shards), "
+                    f"(b) {b.lose_every_worker:.2%} ({b.fleet.shards} shards)."}  # fmt: skip
+
+
+def _sentence_2(fleet: str) -> str:
+    return f"({fleet}) " + views.shard_view(*FLEETS_2[fleet]).sentence()
 
 
 exercise_2 = Exercise(
     2,
     "More workers or bigger shards?",
-    judge=_judge_2,
+    read=_read_fleet,
+    right=_smaller_2,
+    figures=_fleets_2,
+    right_says="{said} More workers make more combinations than bigger shards do.",
+    otherwise="{said}",
     hint="count the shards, C(workers, size): a poison tenant sinks one; set both fleets on the sliders.",
-    answer=lambda: [views.shard_view(*FLEETS_2["a"]).sentence(), views.shard_view(*FLEETS_2["b"]).sentence()],
+    worked=(lambda a: _sentence_2("a"), lambda a: _sentence_2("b")),
     placeholder="a or b",
 )
 
@@ -97,34 +99,33 @@ def refused_after_timeouts(settings: views.IsolationSettings = views.ISOLATION, 
     return max(0, more - (settings.slots - busy))
 
 
-def _judge_3(answer: object) -> Feedback:
-    n = read_whole(answer, 0, MORE_3, f"how many of the {MORE_3} calls are refused")
-    right = refused_after_timeouts()
-    if n == right:
-        return Feedback(
-            True,
-            f"Right: all {right}: the {views.ISOLATION.slots} threads are still in calls whose "
-            "callers left; the semaphore would have admitted every one.",
-        )
-    if n == 0:
-        return Feedback(
-            False, "Not yet: that is the semaphore's answer; a timed-out caller frees a permit, not a thread."
-        )
-    return Feedback(
-        False, f"Not yet: how many threads are free while the {views.ISOLATION.latency:g}-s calls run?"
-    )
-
+POOL_3 = {
+    "slots": views.ISOLATION.slots,
+    "latency": views.ISOLATION.latency,
+    "timeout": views.ISOLATION.timeout,
+}
 
 exercise_3 = Exercise(
     3,
     "After the timeouts",
-    judge=_judge_3,
+    read=lambda a: read_whole(a, 0, MORE_3, f"how many of the {MORE_3} calls are refused"),
+    right=lambda: refused_after_timeouts(),
+    figures=lambda _: POOL_3,
+    right_says="all {right}: the {slots} threads are still in calls whose callers left; the semaphore would "
+    "have admitted every one.",
+    wrong=(
+        Wrong(
+            lambda a: a.value == 0,
+            "that is the semaphore's answer; a timed-out caller frees a permit, not a thread.",
+        ),
+    ),  # fmt: skip
+    otherwise="how many threads are free while the {latency:g}-s calls run?",
     hint="which slots does a timeout give back, in each isolation? Read 'held when all had answers'.",
-    answer=lambda: [
-        f"{refused_after_timeouts()} of {MORE_3}: every thread is busy until its call ends, "
-        f"{views.ISOLATION.latency:g} s after it started, whatever its caller did at "
-        f"{views.ISOLATION.timeout:g} s. Section 3's 'one more call then' column shows it."
-    ],
+    worked=(
+        "{right} of " + str(MORE_3) + ": every thread is busy until its call ends, {latency:g} s after it "
+        "started, whatever its caller did at {timeout:g} s. Section 3's 'one more call then' column says "
+        "so.",
+    ),
     placeholder=f"refused, of {MORE_3}",
 )
 
@@ -145,81 +146,75 @@ def blind_threshold() -> int:
     return next(blind)
 
 
-def _judge_4(answer: object) -> Feedback:
-    n = read_whole(answer, 1, 60, "a slow-call threshold in rounds")
-    right = blind_threshold()
-    if n == right:
-        walled = views.breaker_runs(BreakerSettings(slow_call=right))[-1].counters.tracking_dropped
-        return Feedback(
-            True,
-            f"Right: a call fails when it held its slot longer than the threshold; the slow calls hold "
-            f"{right} rounds, so at {right} none is 'slow'. Behind the wall, tracking still drops {walled}.",
-        )
-    if n == right + 1:
-        return Feedback(
-            False, f"Not yet: {n} is blind too, but so is a smaller one: 'longer than', not 'as long as'."
-        )
-    return Feedback(
-        False, f"Not yet: at {n} rounds the breaker {'is blind' if n > right else 'still opens'}."
-    )
+def _walled_4(_: object) -> dict[str, int]:
+    runs = views.breaker_runs(BreakerSettings(slow_call=blind_threshold()))
+    return {"walled": runs[-1].counters.tracking_dropped}
 
 
 exercise_4 = Exercise(
     4,
     "A breaker that cannot see",
-    judge=_judge_4,
+    read=lambda a: read_whole(a, 1, 60, "a slow-call threshold in rounds"),
+    right=blind_threshold,
+    figures=_walled_4,
+    right_says="a call fails when it held its slot longer than the threshold; the slow calls hold {right} "
+    "rounds, so at {right} none is 'slow'. Behind the wall, tracking still drops {walled}.",
+    wrong=(
+        Wrong(
+            lambda a: a.value == a.right + 1,
+            "{value} is blind too, but so is a smaller one: 'longer than', not 'as long as'.",
+        ),
+    ),  # fmt: skip
+    otherwise=(
+        "at {value} rounds the breaker is blind, but so it is at fewer.",
+        "at {value} rounds the breaker still opens.",
+    ),  # fmt: skip
     hint="lesson 000's slow events hold their slots 22 rounds; move 'slow call' and watch 'times opened'.",
-    answer=lambda: [
-        f"{blind_threshold()} rounds. The table at that threshold:",
-        views.breaker_table(views.breaker_runs(BreakerSettings(slow_call=blind_threshold()))),
-    ],
+    worked=(
+        "{right} rounds. The table at that threshold:",
+        lambda a: views.breaker_table(views.breaker_runs(BreakerSettings(slow_call=a.right))),
+    ),
     placeholder="rounds",
 )
 
 # 5: which readings alert at the busiest hour with the event latency doubled
 HOUR_5, SLOWER_5 = 15, 2.0
 READINGS = ("saturation", "refusals", "queue wait", "SLO burn")
-_WORDS = {
-    "saturation": r"satur|full",
-    "refusals": r"refus|reject",
-    "queue wait": r"wait|queue",
-    "SLO burn": r"burn|slo|budget",
-}
+_WORDS = {"saturation": r"satur|full", "refusals": r"refus|reject", "queue wait": r"wait|queue",
+          "SLO burn": r"burn|slo|budget"}  # fmt: skip
 
 
 def _read_alerts(answer: object) -> tuple[str, ...]:
-    text = str(answer).lower()
+    text = answer.lower() if isinstance(answer, str) else ""
     found = tuple(name for name in READINGS if re.search(_WORDS[name], text))
     if not found and not re.search(r"\bnone\b|nothing", text):
         raise NotUnderstood(f"{answer!r} names none of {', '.join(READINGS)} (or 'none').")
     return found
 
 
-def _judge_5(answer: object) -> Feedback:
-    said, r = set(_read_alerts(answer)), views.hour_readings(HOUR_5, SLOWER_5)
-    right = set(r.firing(views.SLO))
-    numbers = (
-        f"saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait "
-        f"{1000 * r.p99_wait:.0f} ms, burn {r.burn:.1f}"
-    )
-    if said == right:
-        return Feedback(True, f"Right: {', '.join(sorted(right))} ({numbers}).")
-    missing, extra = sorted(right - said), sorted(said - right)
-    why = "; ".join(
-        p
-        for p in (
-            f"missing {', '.join(missing)}" if missing else "",
-            f"not {', '.join(extra)}" if extra else "",
-        )
-        if p
-    )
-    return Feedback(False, f"Not yet: {why}. Check with views.watched_hour({HOUR_5}, {SLOWER_5:g}).")
+def _firing_5() -> tuple[str, ...]:
+    fired = views.hour_readings(HOUR_5, SLOWER_5).firing(views.SLO)
+    return tuple(name for name in READINGS if name in fired)
 
 
-def _worked_5() -> str:
+def _numbers_5(_: object) -> dict[str, str]:
+    r = views.hour_readings(HOUR_5, SLOWER_5)
+    return {"numbers": f"saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait "
+                       f"{1000 * r.p99_wait:.0f} ms, burn {r.burn:.1f}",
+            "fired": ", ".join(_firing_5())}  # fmt: skip
+
+
+def _differs_5(a: Answer) -> str:
+    said, right = set(a.value), set(a.right)
+    parts = [f"missing {', '.join(sorted(right - said))}" if right - said else "",
+             f"not {', '.join(sorted(said - right))}" if said - right else ""]  # fmt: skip
+    return "; ".join(p for p in parts if p) + f". Check with views.watched_hour({HOUR_5}, {SLOWER_5:g})."
+
+
+def _worked_5(_: object) -> str:
     r = views.hour_readings(HOUR_5, SLOWER_5)
     return (
-        f"{', '.join(r.firing(views.SLO))}: twice the latency is twice the calls in flight, so "
+        f"{', '.join(_firing_5())}: twice the latency is twice the calls in flight, so "
         f"{r.refusal_ratio:.1%} are refused and the budget burns {r.burn:.1f} times too fast; the "
         f"compartment is full {r.saturation:.0%} of the time, under the alert's half, and its queue "
         f"wait ({1000 * r.p99_wait:.0f} ms at p99) stays short."
@@ -229,8 +224,13 @@ def _worked_5() -> str:
 exercise_5 = Exercise(
     5,
     "Which alerts fire?",
-    judge=_judge_5,
+    read=_read_alerts,
+    right=_firing_5,
+    right_when=lambda a: set(a.value) == set(a.right),
+    figures=_numbers_5,
+    right_says="{fired} ({numbers}).",
+    otherwise=_differs_5,
     hint="twice the latency is twice the load in flight (Little's Law), in the same places as before.",
-    answer=lambda: [_worked_5(), views.watched_hour(HOUR_5, SLOWER_5)],
+    worked=(_worked_5, lambda a: views.watched_hour(HOUR_5, SLOWER_5)),
     placeholder="e.g. refusals, SLO burn",
 )
