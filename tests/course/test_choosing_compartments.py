@@ -48,7 +48,8 @@ def test_the_breaker_table_reads_its_runs_and_the_lessons_figures_stand_beside_t
     assert table.loc["24/8", "tracking dropped"] == 172
     assert table.loc["single pool", "breaker opened after (rounds)"] == "never"
     beside = views.breaker_beside(runs)
-    assert list(beside.iloc[:, 0]) == [220, 9]
+    assert list(beside["lesson 000"]) == ["220", "9"]
+    assert list(beside["here"]) == [str(runs[1].before_open), str(runs[1].detected)]
     assert views.breaker_runs() is runs  # kept: a slider moved back replays nothing
 
 
@@ -144,3 +145,9 @@ def test_no_worked_answer_is_computed_until_asked_and_each_is_shown_on_request()
     for number in range(1, 6):
         parts = getattr(ex, f"exercise_{number}").worked_answer()
         assert parts, number
+
+
+def test_the_appendix_reproduces_the_sources_exact_figures_and_says_why_not_the_breakers() -> None:
+    claims = views.appendix_claims()
+    assert [c.reproduced for c in claims] == [True, True, True, False, False]
+    assert "3 of 5 (3 exactly)" in views.appendix_count()

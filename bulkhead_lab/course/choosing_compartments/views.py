@@ -20,6 +20,7 @@ from bulkhead_lab.compartments import breaker, isolation, production, shuffle, w
 from bulkhead_lab.compartments.breaker import BreakerRun, BreakerSettings
 from bulkhead_lab.compartments.isolation import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
+from bulkhead_lab.course.ui import beside
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
@@ -347,42 +348,45 @@ def watched_facts(run: WatchedRun) -> str:
 
 # --- the lessons' figures beside ours ----------------------------------------------------------------
 
+BREAKER_WHY = "the breaker lesson's model is not in this course; this breaker judges a call only when it ends"
+
+
+def _breaker_claims(runs: tuple[BreakerRun, ...]) -> list[beside.Claim]:
+    single = next(r for r in runs if r.layout == "single pool + breaker")
+    where = "lesson 000, its opening and its failing day"
+    return [
+        beside.not_here(where, "slot-rounds the broken dependency drew until the breaker opened (ratio 0.50)",
+                        breaker.LESSON_SLOT_ROUNDS, str(single.before_open), BREAKER_WHY),
+        beside.not_here(where, "rounds the breaker needed to decide (its detection window)",
+                        breaker.LESSON_DETECTION, str(single.detected), BREAKER_WHY),
+    ]  # fmt: skip
+
 
 def breaker_beside(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
     """Lesson 000's two figures of its breaker lesson, beside this breaker's in the single pool."""
-    single = next(r for r in runs if r.layout == "single pool + breaker")
-    rows = [
-        ("slot-rounds the broken dependency drew before the breaker opened", breaker.LESSON_SLOT_ROUNDS,
-         single.before_open),
-        ("rounds from the failure to the breaker's decision", breaker.LESSON_DETECTION, single.detected),
+    return beside.table(_breaker_claims(runs), "lesson 000")
+
+
+def appendix_claims() -> list[beside.Claim]:
+    """Every figure this notebook quotes from a source, beside the package's."""
+    shards = shard_view()
+    c = cache.counters(Params(split=24))
+    dropped = f"{c.event_dropped} of {c.event_dropped + c.event_responses}"
+    aws = "AWS Builders' Library, shuffle sharding"
+    return [
+        beside.exact("lesson 000, its first table", "24/8's event pool drops on the healthy day",
+                     "406 of 3958", dropped),
+        beside.exact(aws, "8 workers in pairs make this many shuffle shards", 28,
+                     shards.deals[0].fleet.shards),
+        beside.exact(aws, "other tenants a poison tenant's shard takes down", "1 in 28",
+                     f"1 in {1 / shuffle.overlap_shares(shards.fleet)[-1]:.0f}"),
+        *_breaker_claims(breaker_runs()),
     ]  # fmt: skip
-    frame = pd.DataFrame(
-        rows, columns=["figure", "lesson 000 (its breaker lesson)", "this breaker, ratio 0.50"]
-    )
-    return frame.set_index("figure")
 
 
 def appendix_table() -> pd.DataFrame:
-    """Every figure this notebook quotes from a source, beside the package's, and why they differ."""
-    shards = shard_view()
-    runs = breaker_runs()
-    single = next(r for r in runs if r.layout == "single pool + breaker")
-    c = cache.counters(Params(split=24))
-    rows = [
-        ("lesson 000: 24/8's event pool drops on the healthy day", "406 of 3958 events",
-         f"{c.event_dropped} of {c.event_dropped + c.event_responses} "
-         f"({_share(c.event_dropped, c.event_responses)}%)", "the same"),
-        ("AWS: 8 workers in pairs make 28 shuffle shards", "28", str(shards.deals[0].fleet.shards),
-         "the same"),
-        ("AWS: a poison tenant sinks all of another's shard", "1/28 = 3.57%",
-         f"{shuffle.overlap_shares(shards.fleet)[-1]:.2%} (deal {shards.deals[0].lose_every_worker:.2%})",
-         "the deal is one seeded sample of 1000 tenants"),
-        ("lesson 000: slot-rounds drawn before the breaker opened", str(breaker.LESSON_SLOT_ROUNDS),
-         str(single.before_open), "the breaker lesson's breaker and model are not in this course; "
-         "this one judges a call only when it ends"),
-        ("lesson 000: the breaker's detection window (rounds)", str(breaker.LESSON_DETECTION),
-         str(single.detected), "a slow call here is known 22 rounds in, when it ends, and the window "
-         "needs 10 of them"),
-    ]  # fmt: skip
-    frame = pd.DataFrame(rows, columns=["figure", "source says", "this notebook", "why they differ"])
-    return frame.set_index("figure")
+    return beside.table(appendix_claims(), "the source", appendix=True)
+
+
+def appendix_count() -> str:
+    return beside.count(appendix_claims(), "the source")
