@@ -25,7 +25,8 @@ from typing import Literal
 
 from bulkhead_lab.adaptive.limits import AdaptiveLimit
 from bulkhead_lab.adaptive.pool import LimitTrace, run_pool
-from bulkhead_lab.pool.model import LESSON_SPLIT, ArrivalStream, Counters, Params, arrival_stream
+from bulkhead_lab.pool.arrivals import ArrivalStream, arrival_stream
+from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params
 from bulkhead_lab.validation import check_int, check_real
 
 State = Literal["closed", "open", "half-open"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bulkhead_lab import sizing
-from bulkhead_lab.pool.model import CYCLE, EVENT_RATE, HOLD_EVENT, HOLD_TRACKING, TRACKING_RATE, Params
+from bulkhead_lab.pool.params import CYCLE, EVENT_RATE, HOLD_EVENT, HOLD_TRACKING, TRACKING_RATE, Mode, Params
 from bulkhead_lab.validation import check_real
 
 FLOWS = ("tracking", "event")
@@ -63,7 +63,7 @@ class EqualBlocking:
     def blocking_together(self) -> float:
         return sizing.erlang_b(self.together, sum(self.loads))
 
-    def model_params(self, mode: str = "healthy") -> tuple[Params, Params]:
+    def model_params(self, mode: Mode = "healthy") -> tuple[Params, Params]:
         """Lesson 000's model with these sizes: the split (two flows) and the one pool."""
         if len(self.apart) != 2:
             raise ValueError(f"loads must hold lesson 000's two flows (got {len(self.apart)})")

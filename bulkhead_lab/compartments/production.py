@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from bulkhead_lab import sizing
-from bulkhead_lab.pool.model import EVENT_RATE, SEED, TRACKING_RATE
+from bulkhead_lab.pool.params import EVENT_RATE, SEED, TRACKING_RATE
 from bulkhead_lab.validation import check_int, check_real
 
 HOURS = 24

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab import cache
 from bulkhead_lab.compartments.breaker import Breaker, BreakerSettings, run_layout
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool import rounds
+from bulkhead_lab.pool.params import Params
 
 SLOWDOWN = Params(mode="slowdown")
 
@@ -47,7 +47,7 @@ def test_a_call_refused_by_the_full_pool_is_not_the_dependencys_failure() -> Non
 
 def test_24_8_without_a_breaker_is_lesson_000s_bulkhead() -> None:
     run = run_layout("24/8", SLOWDOWN)
-    assert run.counters == cache.counters(SLOWDOWN.with_(split=24))
+    assert run.counters == rounds.counters(SLOWDOWN.with_(split=24))
     assert (run.counters.tracking_dropped, run.counters.event_dropped) == (172, 2011)
     assert run.detected is None and run.opens == 0
 

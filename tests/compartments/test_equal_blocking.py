@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from bulkhead_lab import cache
 from bulkhead_lab.compartments import isolation
+from bulkhead_lab.pool import rounds
 
 
 def erlang_b_by_its_sum(c: int, a: float) -> float:
@@ -39,7 +39,7 @@ def test_the_shared_pool_always_needs_fewer_slots_than_the_two_apart() -> None:
 def test_in_the_seeded_model_33_shared_slots_drop_fewer_calls_than_38_split_26_12() -> None:
     split, shared = isolation.equal_blocking().model_params()
     assert (split.total, split.split, shared.total, shared.split) == (38, 26, 33, None)
-    apart, together = cache.counters(split), cache.counters(shared)
+    apart, together = rounds.counters(split), rounds.counters(shared)
     dropped = lambda c: c.tracking_dropped + c.event_dropped  # noqa: E731
     assert dropped(together) < dropped(apart)
     for c in (apart, together):  # both near the 1% the formula sized them for

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bulkhead_lab import cache
 from bulkhead_lab.compartments import isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings, Layout, run_layout
 from bulkhead_lab.course.choosing_compartments import views
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_choice, read_whole
-from bulkhead_lab.pool.model import Params
+from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool.params import Params
 
 # 1: the wall's cost at 0.1% instead of 1%
 TARGET_1 = 0.001
@@ -137,7 +137,7 @@ LAYOUT_4: Layout = "single pool + breaker"
 def blind_threshold() -> int:
     """The smallest ``slow_call`` (rounds) at which the single pool's breaker never opens that day."""
     day = Params(mode="slowdown")
-    stream = cache.stream(day)
+    stream = arrivals.stream(day)
     blind = (
         t
         for t in range(1, 60)

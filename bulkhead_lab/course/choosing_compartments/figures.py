@@ -26,7 +26,7 @@ from bulkhead_lab.course.ui.style import (
 )
 from bulkhead_lab.course.ui.style import figure as _figure
 from bulkhead_lab.live.isolation import IsolationRun
-from bulkhead_lab.pool.model import START
+from bulkhead_lab.pool.params import START
 
 
 class CostFigure(KeptFigure):

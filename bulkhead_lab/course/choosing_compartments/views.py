@@ -15,7 +15,6 @@ from functools import lru_cache
 
 import pandas as pd
 
-from bulkhead_lab import cache
 from bulkhead_lab.compartments import breaker, isolation, production, shuffle, watch
 from bulkhead_lab.compartments.breaker import BreakerRun, BreakerSettings
 from bulkhead_lab.compartments.isolation import EqualBlocking
@@ -24,7 +23,8 @@ from bulkhead_lab.course.ui import beside
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
-from bulkhead_lab.pool.model import Counters, Params
+from bulkhead_lab.pool import arrivals, rounds
+from bulkhead_lab.pool.params import Counters, Params
 
 ISOLATION = IsolationSettings()  # section 3's run: 8 calls, 4 slots, a 2-s dependency, 0.2-s timeouts
 BREAKER = BreakerSettings()  # ratio 0.50 (the breaker lesson's), 10 calls, slow past 10 rounds
@@ -88,7 +88,7 @@ class CostView:
 def cost_view(target: float = isolation.TARGET) -> CostView:
     cost = isolation.equal_blocking(target)
     split, shared = cost.model_params()
-    days = lambda p: (cache.counters(p), cache.counters(p.with_(mode="slowdown")))  # noqa: E731
+    days = lambda p: (rounds.counters(p), rounds.counters(p.with_(mode="slowdown")))  # noqa: E731
     return CostView(cost, days(split), days(shared))
 
 
@@ -208,7 +208,7 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
 def breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
     """The slowdown day (slow holds of ``slow`` rounds) four ways, kept: a slider moved back replays none."""
     params = Params(mode="slowdown", slow=slow)
-    stream = cache.stream(params)
+    stream = arrivals.stream(params)
     return tuple(breaker.run_layout(layout, params, settings, stream=stream) for layout in breaker.LAYOUTS)
 
 
@@ -370,7 +370,7 @@ def breaker_beside(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
 def appendix_claims() -> list[beside.Claim]:
     """Every figure this notebook quotes from a source, beside the package's."""
     shards = shard_view()
-    c = cache.counters(Params(split=24))
+    c = rounds.counters(Params(split=24))
     dropped = f"{c.event_dropped} of {c.event_dropped + c.event_responses}"
     aws = "AWS Builders' Library, shuffle sharding"
     return [
