@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/bench_views.py [--repeat N]``
 
 Each seeded panel (notebook 01's Little's Law panel, notebook 02's trade-off and
-step-through panels, and those of notebooks 05, 06, 07 and 08) is built as its notebook
+step-through panels, and those of notebooks 05, 06, 07, 08 and 09) is built as its notebook
 builds it, then each of its sliders is moved with ``panel.set(slider=value)``: the panel
 recomputes its view, redraws its kept figure in place, encodes one PNG and tabulates,
 exactly what a move in the browser costs the kernel (the comm message aside). Per slider it
@@ -37,6 +37,7 @@ from bulkhead_lab.course.adaptive_limits import panels as panels05  # noqa: E402
 from bulkhead_lab.course.choosing_compartments import panels as panels08  # noqa: E402
 from bulkhead_lab.course.littles_law_sizing import panels as panels01  # noqa: E402
 from bulkhead_lab.course.retries_and_budgets import panels as panels06  # noqa: E402
+from bulkhead_lab.course.sharing_compartments import panels as panels09  # noqa: E402
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02  # noqa: E402
 from bulkhead_lab.course.timeouts_and_queues import panels as panels07  # noqa: E402
 from bulkhead_lab.course.ui.panel import SliderView  # noqa: E402
@@ -166,6 +167,9 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "slow": ((22, 23), [24, 25, 26, 27, 28, 29, 30, 21, 20, 19, 31]),
         },
     ),
+    # Notebook 09: each panel's curves are drawn once; a move moves the mark and tabulates one stop.
+    "09 soft": (panels09.soft_panel, {"share": ((0.875, 0.75), [0.625, 0.5, 0.375, 0.25, 0.125, 0.0, 1.0])}),
+    "09 shed": (panels09.shed_panel, {"keep": ((8, 9), [10, 11, 12, 7, 6, 5, 4, 3, 13, 14, 15])}),
 }
 
 

@@ -16,6 +16,7 @@ exact against ``bulkhead-run.mjs``, and the memos that keep runs for the sliders
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
@@ -155,14 +156,33 @@ def run_with_occupancy(
     return result, Occupancy(tuple(seen[TRACKING]), tuple(seen[EVENT]), shared=params.split is None)
 
 
-def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], list[int]] | None) -> Counters:
-    """Every round of ``params``' run through :func:`lesson_pool` (what :func:`play_round` does for
-    each round, written out so ``seen`` can get each round's busy slots between its two halves)."""
+Admit = Callable[[Pool, int, tuple[int, ...], int, int], tuple[int, int]]  # what :func:`admit` is
+
+
+def run_through(
+    params: Params, pool: Pool, admits: Admit, *, stream: ArrivalStream | None = None
+) -> Counters:
+    """Lesson 000's day (``params``' holds, failure and stream) through ``pool``, its arrivals admitted by
+    ``admits`` instead of :func:`admit`: the same rounds, another admission rule (notebook 09's soft
+    partitions and shedding by priority, :mod:`bulkhead_lab.compartments.partitions`)."""
+    return _play(params, stream, None, pool, admits)
+
+
+def _play(
+    params: Params,
+    stream: ArrivalStream | None,
+    seen: tuple[list[int], list[int]] | None,
+    pool: Pool | None = None,
+    admits: Admit = admit,
+) -> Counters:
+    """Every round of ``params``' run through ``pool`` (:func:`lesson_pool` unless given; what
+    :func:`play_round` does for each round, written out so ``seen`` can get each round's busy slots
+    between its two halves)."""
     if stream is None:
         stream = arrival_stream(params)
     if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
-    pool = lesson_pool(params)
+    pool = lesson_pool(params) if pool is None else pool
     tracking, event = pool.flows
     slow = params.slow if params.mode == "slowdown" else params.hold_event
     order, n_tracking, n_event, start = stream.order, stream.tracking, stream.event, params.start
@@ -173,7 +193,7 @@ def _play(params: Params, stream: ArrivalStream | None, seen: tuple[list[int], l
         if seen is not None:  # the round's occupancy: after its frees, before its arrivals
             seen[TRACKING].append(tracking.busy)
             seen[EVENT].append(event.busy)
-        admit(pool, t, order[t], n_tracking[t], n_event[t])
+        admits(pool, t, order[t], n_tracking[t], n_event[t])
     t_drop, e_drop = tracking.dropped, event.dropped
     return Counters(
         sum(n_tracking) - t_drop, t_drop, sum(n_event) - e_drop, e_drop, pool.idle, pool.busy_rounds

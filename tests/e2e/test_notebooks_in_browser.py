@@ -403,6 +403,29 @@ def a_blind_breaker_leaves_only_the_wall(before: ld.View, after: ld.View, was: s
     )
 
 
+def more_reserved_protects_tracking_on_the_slowdown_day(
+    before: ld.View, after: ld.View, was: str, now: str
+) -> None:
+    assert number(now) > number(was)
+    old, new = before.table()[1], after.table()[1]  # the chosen stop, between the single pool and 24/8
+    assert number(new["slowdown: tracking dropped"]) < number(old["slowdown: tracking dropped"])
+    assert number(new["slowdown: event dropped"]) > number(old["slowdown: event dropped"])
+    assert before.table()[0] == after.table()[0] and before.table()[2] == after.table()[2]  # the lesson's two
+
+
+def less_reserved_lets_the_slow_events_borrow_more(
+    before: ld.View, after: ld.View, was: str, now: str
+) -> None:
+    more_reserved_protects_tracking_on_the_slowdown_day(after, before, now, was)
+
+
+def more_kept_back_sheds_more_events(before: ld.View, after: ld.View, was: str, now: str) -> None:
+    assert number(now) == number(was) + 2
+    old, new = before.table()[1], after.table()[1]
+    assert number(new["healthy: event dropped"]) > number(old["healthy: event dropped"])
+    assert number(new["slowdown: tracking dropped"]) < number(old["slowdown: tracking dropped"])
+
+
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
         Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
@@ -518,6 +541,14 @@ MOVES: dict[str, tuple[Move, ...]] = {
              "a breaker that cannot call the slow events slow never opens: only the wall protects",
              a_blind_breaker_leaves_only_the_wall),
     ),
+    "09_sharing_compartments.ipynb": (
+        Move("soft", "share", "soft", "ArrowLeft", 2,
+             "less reserved: the slow events borrow more, and tracking drops more on the slowdown day",
+             less_reserved_lets_the_slow_events_borrow_more),
+        Move("shed", "keep", "shed", "ArrowRight", 2,
+             "more slots kept for tracking: fewer tracking drops when events slow, more events shed",
+             more_kept_back_sheds_more_events),
+    ),
 }  # fmt: skip
 
 
@@ -573,6 +604,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
     from bulkhead_lab.course.littles_law_sizing import exercises as ex01
     from bulkhead_lab.course.pool_placement import exercises as ex03
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
+    from bulkhead_lab.course.sharing_compartments import exercises as ex09
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
     from bulkhead_lab.course.timeouts_and_queues import exercises as ex07
 
@@ -614,6 +646,10 @@ def _right_answers() -> dict[str, dict[int, str]]:
             1: str(equal_blocking(ex08.TARGET_1).extra),
             3: str(ex08.refused_after_timeouts()),
             4: str(ex08.blind_threshold()),
+        },
+        "09_sharing_compartments.ipynb": {
+            1: f"{ex09.first_costly_share()}/8",
+            2: str(ex09.keep_as_good_as_the_wall()),
         },
     }
 

@@ -1,0 +1,183 @@
+"""Notebook 09's exercises: predict, then move the slider; and the design task, checked on a day you have
+not seen. Every right answer is computed by the package's models."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from bulkhead_lab.compartments import design
+from bulkhead_lab.compartments.design import Compartment, Design
+from bulkhead_lab.course.sharing_compartments import views
+from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number
+
+# 1: the first reserved share at which the healthy day drops more than the single pool
+
+
+def _healthy_drops(share: float) -> int:
+    c = views.soft_days(share)["healthy"]
+    return c.tracking_dropped + c.event_dropped
+
+
+def first_costly_share() -> int:
+    """In eighths: the smallest reserved share whose healthy day drops more calls than the single pool's."""
+    single = _healthy_drops(0.0)
+    return next(k for k in range(9) if _healthy_drops(k / 8) > single)
+
+
+def read_eighths(answer: object) -> int:
+    """A share in eighths: ``'4/8'``, ``4``, ``0.5``, ``'50%'``, ``'half'``."""
+    if isinstance(answer, str):
+        text = answer.strip().lower()
+        if "half" in text:
+            return 4
+        match = re.fullmatch(r"(\d+)\s*/\s*8", text)
+        if match:
+            return _eighths(int(match.group(1)))
+        if text.endswith("%"):
+            return _eighths(round(read_number(text) / 100 * 8))
+    value = read_number(answer, "a share in eighths, like 3/8")
+    return _eighths(round(value * 8) if 0 < value < 1 else int(value) if value == int(value) else -1)
+
+
+def _eighths(k: int) -> int:
+    if not 0 <= k <= 8:
+        raise NotUnderstood("this asks for a share from 0/8 (all shared) to 8/8 (all reserved), like 3/8.")
+    return k
+
+
+def _share_1(k: int) -> dict[str, object]:
+    return {"layout": views.soft_label(k / 8), "drops": _healthy_drops(k / 8), "single": _healthy_drops(0.0)}
+
+
+exercise_1 = Exercise(
+    1,
+    "When does reserving cost?",
+    read=read_eighths,
+    right=first_costly_share,
+    figures=_share_1,
+    right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single}. Below half "
+    "reserved, a soft partition costs next to nothing.",
+    otherwise=(
+        "{value}/8 drops {drops} against {single}, but a smaller share already drops more.",
+        "at {value}/8 the healthy day drops {drops}, no more than the single pool's {single}.",
+    ),
+    hint="move the reserved share up one eighth at a time and add the healthy day's two drop counts.",
+    worked=("{right}/8.", lambda a: views.soft_table()),
+    placeholder="eighths, like 3/8",
+)
+
+# 2: the fewest slots kept back for tracking that protect it as well as 24/8 on the slowdown day
+
+
+def keep_as_good_as_the_wall() -> int:
+    wall = views.lesson_layouts()[1]["slowdown"].tracking_dropped
+    return next(k for k in views.KEEPS if views.shed_days(k)["slowdown"].tracking_dropped <= wall)
+
+
+def _keep_2(keep: int) -> dict[str, int]:
+    _, split = views.lesson_layouts()
+    days = views.shed_days(keep)
+    return {
+        "tracking": days["slowdown"].tracking_dropped,
+        "events": days["healthy"].event_dropped,
+        "wall": split["slowdown"].tracking_dropped,
+        "wall_events": split["healthy"].event_dropped,
+    }
+
+
+exercise_2 = Exercise(
+    2,
+    "Shedding as well as a wall",
+    read=lambda a: _read_keep(a),
+    right=keep_as_good_as_the_wall,
+    figures=_keep_2,
+    right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
+    "dropped on the healthy day (24/8: {wall_events}).",
+    otherwise=(
+        "{value} protects tracking ({tracking} dropped), but fewer slots kept do too.",
+        "keeping {value}, the slowdown day drops {tracking} tracking calls, more than {wall}.",
+    ),
+    hint="move 'slots kept for tracking' and compare the slowdown day's tracking drops with the 24/8 line.",
+    worked=("{right} slots.", lambda a: views.shed_table()),
+    placeholder="slots",
+)
+
+
+def _read_keep(answer: object) -> int:
+    value = read_number(answer, "a number of slots")
+    if value != int(value) or not 0 <= value <= views.KEEPS[-1]:
+        raise NotUnderstood(f"this asks for the slots kept back, 0..{views.KEEPS[-1]}.")
+    return int(value)
+
+
+# 3: the design task
+
+WORKED = Design(Compartment(9, 2, 0.6), Compartment(13, 4, 0.4), Compartment(8, 2, 8.0), shared=6)
+_TYPED = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*/\s*([\d.]+)\s*s?\s*$")
+TYPED_FORM = "'9/2/0.6, 13/4/0.4, 8/2/8, 6'"
+
+
+def read_design(answer: object) -> Design:
+    """A :class:`Design`, or typed as ``'9/2/0.6, 13/4/0.4, 8/2/8, 6'``: reserved/queue/timeout (s) for
+    checkout, search and reports, then the shared slots."""
+    try:
+        if isinstance(answer, Design):
+            return design.check_fits(answer)
+        if isinstance(answer, str):
+            parts = [p for p in re.split(r"[,;]", answer) if p.strip()]
+            if len(parts) != 4:
+                raise NotUnderstood(
+                    f"type four parts: reserved/queue/timeout for checkout, search and reports, "
+                    f"then the shared slots, like {TYPED_FORM}."
+                )
+            checkout, search, reports = (_compartment(p) for p in parts[:3])
+            shared = int(read_number(parts[3], "the shared slots"))
+            return design.check_fits(Design(checkout, search, reports, shared=shared))
+    except NotUnderstood:
+        raise
+    except (ValueError, TypeError) as err:
+        raise NotUnderstood(f"{err}.") from None
+    raise NotUnderstood(f"{answer!r} is not a design: pass views.Design(...) or type {TYPED_FORM}.")
+
+
+def _compartment(text: str) -> Compartment:
+    match = _TYPED.match(text)
+    if match is None:
+        raise NotUnderstood(f"{text.strip()!r} is not reserved/queue/timeout, like 9/2/0.6.")
+    return Compartment(int(match.group(1)), int(match.group(2)), float(match.group(3)))
+
+
+def spelled(d: Design) -> str:
+    """A design in words: each flow's reserve, waiting places and timeout, then the shared slots."""
+    flows = [
+        f"{name} {c.reserved} reserved, {c.queue} waiting, {c.timeout:g} s"
+        for name, c in zip(design.FLOWS, d.compartments, strict=True)
+    ]
+    return "; ".join(flows) + f"; {d.shared} shared"
+
+
+@lru_cache(maxsize=64)
+def checked(d: Design) -> tuple[bool, str]:
+    """Whether ``d`` meets every SLO on the day the learner has not seen, and the checker's line."""
+    return design.meets_every_slo(design.run_day(d, design.CHECK_SEED)), design.check(d)
+
+
+exercise_3 = Exercise(
+    3,
+    "Design the compartments",
+    read=read_design,
+    right=lambda: WORKED,
+    right_when=lambda a: checked(a.value)[0],
+    figures=lambda d: {"line": checked(d)[1]},
+    right_says="{line}",
+    otherwise="{line}",
+    hint="size each reserve from its flow's calls in flight (Little, then Erlang-B), give search room for "
+    "its surge, and give reports a timeout, so its hung calls cannot hold their slots for long.",
+    worked=(
+        lambda a: f"One design that meets every SLO: {spelled(WORKED)}. On the day you saw:",
+        lambda a: views.try_design(WORKED),
+        "{line}",
+    ),
+    placeholder="9/2/0.6, 13/4/0.4, 8/2/8, 6",
+)

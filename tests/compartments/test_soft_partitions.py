@@ -1,0 +1,98 @@
+"""Soft partitions and shedding by priority: a soft partition traced by hand round by round, both ends of the
+slider as lesson 000's two layouts exactly, and the priority rule's trade."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.compartments import partitions
+from bulkhead_lab.compartments.partitions import by_rule, shed_by_priority, soft_partition
+from bulkhead_lab.pool import rounds
+from bulkhead_lab.pool.arrivals import EVENT as E
+from bulkhead_lab.pool.arrivals import TRACKING as T
+from bulkhead_lab.pool.params import Params
+from bulkhead_lab.pool.rounds import Pool, Slots
+
+
+class _Day:
+    """4 slots; tracking holds 2 rounds, events 3; a 5-round day, admitted by a rule, round by round."""
+
+    def __init__(self, rule: partitions.Rule) -> None:
+        self.pool = Pool(4, [Slots(4, 2, 5), Slots(4, 3, 5)])
+        self.admits = by_rule(rule)
+
+    def round(self, t: int, order: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        self.pool.free(t)
+        taken = self.admits(self.pool, t, order, order.count(T), order.count(E))
+        return list(taken), [s.busy for s in self.pool.flows]
+
+
+def test_a_soft_partition_traced_by_hand_round_by_round() -> None:
+    day = _Day(soft_partition((1, 1), 4))  # each flow keeps 1 slot; 2 slots of overflow to borrow
+    # round 0: tracking takes its reserve, then borrows one; the event takes its reserve
+    assert day.round(0, (T, T, E)) == ([2, 1], [2, 1])
+    # round 1: tracking borrows the last overflow slot; everyone else is refused (the pool is full)
+    assert day.round(1, (T, T, E, E)) == ([1, 0], [3, 1])
+    # round 2: round 0's two tracking calls end; the events borrow the whole overflow, and the tracking
+    # call after them finds its reserve taken (by round 1's call) and nothing left to borrow
+    assert day.round(2, (E, E, T)) == ([0, 2], [1, 3])
+    # round 3: round 1's tracking call and round 0's event end: tracking's reserve is free again
+    assert day.round(3, (T,)) == ([1, 0], [1, 2])
+    tracking, event = day.pool.flows
+    assert (tracking.dropped, event.dropped, day.pool.idle) == (2, 2, 0)
+
+
+def test_a_reserve_left_free_while_a_borrower_is_refused_counts_as_idle() -> None:
+    day = _Day(soft_partition((2, 0), 4))  # tracking keeps 2; 2 slots of overflow
+    assert day.round(0, (E, E, E)) == ([0, 2], [0, 2])  # the third event: tracking's 2 stand free
+    assert (day.pool.flows[E].dropped, day.pool.idle) == (1, 2)
+
+
+def test_shedding_by_priority_traced_by_hand_keeps_the_last_slots_for_the_critical_flow() -> None:
+    day = _Day(shed_by_priority(keep=2, total=4))
+    assert day.round(0, (E, E, E, T)) == ([1, 2], [1, 2])  # events stop with 2 free; tracking takes one
+    assert day.round(1, (T, E)) == ([1, 0], [2, 2])  # 1 free: the event is shed, tracking is not
+    assert (day.pool.flows[E].dropped, day.pool.flows[T].dropped) == (2, 0)
+
+
+@pytest.mark.parametrize("mode", ["healthy", "slowdown"])
+def test_all_shared_is_lesson_000s_single_pool_and_all_reserved_its_24_8_exactly(mode: str) -> None:
+    day = Params(mode=mode)  # type: ignore[arg-type]
+    assert partitions.run_soft(day, partitions.reserves(0.0)) == rounds.counters(day)
+    assert partitions.run_soft(day, partitions.reserves(1.0)) == rounds.counters(day.with_(split=24))
+    assert partitions.run_shed(day, 0) == rounds.counters(day)  # nothing kept back: one pool
+
+
+def test_a_soft_partition_keeps_most_of_the_walls_protection_and_most_of_the_pools_sharing() -> None:
+    healthy, slow = Params(), Params(mode="slowdown")
+    soft = partitions.reserves(0.875)  # 21/7 reserved, 4 slots to borrow
+    assert soft == (21, 7)
+    drops = lambda c: c.tracking_dropped + c.event_dropped  # noqa: E731
+    assert drops(partitions.run_soft(healthy, soft)) < drops(rounds.counters(healthy.with_(split=24))) / 2
+    assert partitions.run_soft(slow, soft).tracking_dropped < rounds.counters(slow).tracking_dropped / 5
+
+
+def test_shedding_the_events_first_protects_tracking_on_the_slowdown_day_at_the_events_cost() -> None:
+    slow = Params(mode="slowdown")
+    wall = rounds.counters(slow.with_(split=24))
+    keep = partitions.shed_counters(slow, 12)
+    assert keep.tracking_dropped < wall.tracking_dropped and keep.event_dropped > wall.event_dropped
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: partitions.run_soft(Params(), (30, 8)),
+            r"reserves must add up to at most 32 slots \(got 38\)",
+        ),
+        (
+            lambda: partitions.run_soft(Params(), (-1, 8)),
+            r"tracking reserve must be an integer in 0\.\.32 \(got -1\)",
+        ),
+        (lambda: partitions.run_shed(Params(), 32), r"keep must be an integer in 0\.\.31 \(got 32\)"),
+    ],
+)
+def test_bad_reserves_and_keeps_are_refused_in_one_line(call, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        call()

@@ -1,0 +1,106 @@
+"""Notebook 09's views, figure, panels and exercises: the tables are the models' numbers, the kept figure
+paints what a fresh one paints, and each checker takes anything (a design object too) in one line."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bulkhead_lab.compartments import design, partitions
+from bulkhead_lab.compartments.design import Compartment, Design
+from bulkhead_lab.course.sharing_compartments import exercises as ex
+from bulkhead_lab.course.sharing_compartments import figures, panels, views
+
+
+def _pixels(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").tobytes()
+
+
+def test_the_soft_table_runs_from_the_single_pool_to_24_8_in_eighths() -> None:
+    table = views.soft_table()
+    single, split = views.lesson_layouts()
+    assert list(table["reserved share"]) == [f"{k}/8" for k in range(9)]
+    first, last = table.iloc[0], table.iloc[-1]
+    assert first["healthy: tracking dropped"] == single["healthy"].tracking_dropped == 78
+    assert last["slowdown: event dropped"] == split["slowdown"].event_dropped == 2011
+    assert (
+        table.loc["21/7 reserved, 4 shared", "slowdown: tracking dropped"]
+        == partitions.soft_counters(views.DAYS["slowdown"], (21, 7)).tracking_dropped
+    )
+
+
+def test_the_shed_table_ends_on_the_hard_split_for_comparison() -> None:
+    table = views.shed_table()
+    assert table.index[-1] == "the hard split 24/8" and table.iloc[-1]["slowdown: tracking dropped"] == 172
+    assert table.loc["one pool, nothing kept back", "slowdown: tracking dropped"] == 2654
+
+
+def test_a_stops_figure_moved_paints_what_a_fresh_one_paints() -> None:
+    ticks = [f"{k}/8" for k in range(9)]
+    kept = figures.StopsFigure(views.soft_view(7 / 8), "share", ticks)
+    kept.update(views.soft_view(7 / 8)).png()
+    moved = kept.update(views.soft_view(2 / 8)).png()
+    fresh = figures.StopsFigure(views.soft_view(2 / 8), "share", ticks).update(views.soft_view(2 / 8)).png()
+    assert _pixels(moved) == _pixels(fresh)
+
+
+def test_each_panel_moves_its_mark_and_shows_its_stop_beside_the_lessons_two_layouts() -> None:
+    soft = panels.soft_panel()
+    assert "bl-panel-soft" in soft.widget._dom_classes
+    curves = soft.set(share=0.5)
+    assert curves.label == "12/4 reserved, 16 shared"
+    table = views.chosen_table(curves)
+    assert list(table.index) == ["single pool (32)", "12/4 reserved, 16 shared", "24/8"]
+    shed = panels.shed_panel()
+    assert shed.set(keep=3).label == "events shed at 3 free"
+
+
+def test_the_design_table_and_a_design_on_the_practice_day() -> None:
+    assert list(views.day_table().index) == list(design.FLOWS)
+    table = views.try_design(views.ONE_POOL)
+    assert list(table["meets it"]) == ["no", "no", "yes"]
+
+
+def test_the_first_two_checkers_take_the_packages_answers_and_read_any_spelling() -> None:
+    assert ex.first_costly_share() == 4
+    for typed in ("4/8", "4", "0.5", "50%", "half"):
+        assert ex.exercise_1.check(typed).ok is True, typed
+    assert ex.exercise_2.check(ex.keep_as_good_as_the_wall()).ok is True
+    assert "more than" in ex.exercise_2.check(ex.keep_as_good_as_the_wall() - 1).message
+    for exercise in (ex.exercise_1, ex.exercise_2):
+        for typed in (None, "", "banana", -7, "21/11 or so", [1], float("inf"), True):
+            said = exercise.check(typed)
+            assert said.ok is not True and "\n" not in said.message and "Traceback" not in said.message
+
+
+def test_the_design_checker_says_right_for_a_design_that_meets_every_slo_and_why_not_otherwise() -> None:
+    right = ex.exercise_3.check(ex.WORKED)
+    assert right.ok is True and right.message.startswith(
+        "Right: On a day you have not seen, your 36-slot design meets"
+    )
+    typed = ex.exercise_3.check("9/2/0.6, 13/4/0.4, 8/2/8, 6")
+    assert typed.message == right.message  # the same design, typed
+    wrong = ex.exercise_3.check(views.ONE_POOL)
+    assert wrong.ok is False and "misses checkout" in wrong.message
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("20/0/1, 20/0/1, 0/0/1, 0", "the design must use at most the service's 36 slots (got 40)."),
+        ("8/0/0, 15/0/1, 10/0/1, 0", "timeout must be a number > 0 and <= 600 (got 0.0)."),
+        ("1, 2", "type four parts"),
+        (42, "42 is not a design"),
+        (Design(Compartment(30), Compartment(10), Compartment(0)), "at most the service's 36 slots (got 40)"),
+    ],
+)
+def test_a_bad_design_gets_one_line_saying_what_is_wrong(typed: object, says: str) -> None:
+    said = ex.exercise_3.check(typed)
+    assert said.ok is False and says in said.message and "\n" not in said.message
+
+
+def test_the_worked_design_is_spelled_from_the_design_itself() -> None:
+    assert ex.spelled(ex.WORKED).startswith("checkout 9 reserved, 2 waiting, 0.6 s; search 13 reserved")
