@@ -272,8 +272,13 @@ def meets_every_slo(results: tuple[FlowResult, ...]) -> bool:
     return all(r.meets for r in results)
 
 
+def checked(design: Design) -> tuple[bool, str]:
+    """The checker: whether ``design`` meets every SLO on the day the learner has not seen, and one line."""
+    results = run_day(design, CHECK_SEED)
+    line = f"On a day you have not seen, your {design.slots}-slot design {verdict(results)}"
+    return meets_every_slo(results), line
+
+
 def check(design: Design) -> str:
-    """The checker: ``design`` on the day the learner has not seen, in one line."""
-    return (
-        f"On a day you have not seen, your {design.slots}-slot design {verdict(run_day(design, CHECK_SEED))}"
-    )
+    """The checker's one line for ``design``."""
+    return checked(design)[1]

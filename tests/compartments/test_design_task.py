@@ -64,6 +64,11 @@ def test_the_checker_says_one_pool_of_36_misses_checkout_and_search_when_reports
     assert "meets reports (" in line and "misses checkout (" in line and "search (" in line
 
 
+def test_checked_gives_the_verdict_and_the_line_of_one_run() -> None:
+    assert design.checked(SOFT) == (True, design.check(SOFT))
+    assert design.checked(ONE_POOL) == (False, design.check(ONE_POOL))
+
+
 def test_the_day_the_checker_runs_is_not_the_day_the_notebook_shows() -> None:
     assert design.PRACTICE_SEED != design.CHECK_SEED
     assert design.run_day(SOFT, design.PRACTICE_SEED) != design.run_day(SOFT, design.CHECK_SEED)

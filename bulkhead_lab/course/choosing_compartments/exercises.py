@@ -9,12 +9,13 @@ out (section 3's thread pool); 4. the slow-call threshold past which the breaker
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from typing import Any
 
 from bulkhead_lab.compartments import isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings, Layout, run_layout
 from bulkhead_lab.course.choosing_compartments import views
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_choice, read_whole
+from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.params import Params
 
@@ -133,9 +134,15 @@ exercise_3 = Exercise(
 LAYOUT_4: Layout = "single pool + breaker"
 
 
-@lru_cache(maxsize=1)
+_blind_thresholds: Memo[Any, int] = Memo("08 blind threshold", 1)
+
+
 def blind_threshold() -> int:
     """The smallest ``slow_call`` (rounds) at which the single pool's breaker never opens that day."""
+    return _blind_thresholds.get((), lambda: _blind_threshold())
+
+
+def _blind_threshold() -> int:
     day = Params(mode="slowdown")
     stream = arrivals.stream(day)
     blind = (

@@ -2,7 +2,7 @@
 live isolations' progress (section 3).
 
 Each panel keeps one figure of :mod:`.figures` and redraws it in place on every move; each
-view is kept by :mod:`.views` or :mod:`bulkhead_lab.cache`, so a slider moved back and forth
+view is kept by :mod:`.views` or the model's own memos, so a slider moved back and forth
 replays nothing. CSS classes: ``bl-panel-<name>``, ``bl-slider-<slider>``.
 """
 

@@ -1,7 +1,7 @@
 """The numbers notebook 08 shows, as tables: each section's view over the package's models.
 
 Section 1's sizes come from :mod:`bulkhead_lab.compartments.isolation` and lesson 000's model
-(kept by :mod:`bulkhead_lab.cache`); section 2's from :mod:`~bulkhead_lab.compartments.shuffle`;
+(:func:`bulkhead_lab.pool.rounds.counters`); section 2's from :mod:`~bulkhead_lab.compartments.shuffle`;
 section 3's from live runs (:mod:`bulkhead_lab.live.isolation`); section 4's from
 :mod:`~bulkhead_lab.compartments.breaker`; section 5's from
 :mod:`~bulkhead_lab.compartments.production` and :mod:`~bulkhead_lab.compartments.watch`, and a
@@ -11,7 +11,7 @@ live bulkhead (:mod:`bulkhead_lab.live.watched`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 import pandas as pd
 
@@ -23,6 +23,7 @@ from bulkhead_lab.course.ui import beside
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
+from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool import arrivals, rounds
 from bulkhead_lab.pool.params import Counters, Params
 
@@ -84,8 +85,14 @@ class CostView:
         )
 
 
-@lru_cache(maxsize=16)
+_cost_views: Memo[Any, CostView] = Memo("08 cost view", 16)
+
+
 def cost_view(target: float = isolation.TARGET) -> CostView:
+    return _cost_views.get(target, lambda: _cost_view(target))
+
+
+def _cost_view(target: float = isolation.TARGET) -> CostView:
     cost = isolation.equal_blocking(target)
     split, shared = cost.model_params()
     days = lambda p: (rounds.counters(p), rounds.counters(p.with_(mode="slowdown")))  # noqa: E731
@@ -138,8 +145,14 @@ class ShardView:
         )
 
 
-@lru_cache(maxsize=64)
+_shard_views: Memo[Any, ShardView] = Memo("08 shard view", 64)
+
+
 def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> ShardView:
+    return _shard_views.get((workers, size), lambda: _shard_view(workers, size))
+
+
+def _shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> ShardView:
     fleet = Fleet(workers, size)
     plain = Fleet(workers, size, sharding="plain")
     return ShardView(fleet, (shuffle.simulate(fleet), shuffle.simulate(plain)))
@@ -204,9 +217,15 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
 # --- 4. a bulkhead and a breaker ------------------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
+_kept_breaker_runs: Memo[Any, tuple[BreakerRun, ...]] = Memo("08 breaker runs", 32)
+
+
 def breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
     """The slowdown day (slow holds of ``slow`` rounds) four ways, kept: a slider moved back replays none."""
+    return _kept_breaker_runs.get((settings, slow), lambda: _breaker_runs(settings, slow))
+
+
+def _breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
     params = Params(mode="slowdown", slow=slow)
     stream = arrivals.stream(params)
     return tuple(breaker.run_layout(layout, params, settings, stream=stream) for layout in breaker.LAYOUTS)
@@ -230,15 +249,6 @@ def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
 
 
 # --- 5. sizing from production, and what to watch ----------------------------------------------------
-
-
-def trace_frame(trace: tuple[production.Hour, ...]) -> pd.DataFrame:
-    frame = pd.DataFrame([h.__dict__ for h in trace])
-    for column in ("mean", "p50", "p90", "p99"):
-        frame[column] = (1000 * frame[column]).round(1)
-    frame["rate"] = frame["rate"].round(1)
-    frame = frame.rename(columns={c: f"{c} (ms)" for c in ("mean", "p50", "p90", "p99")})
-    return frame.rename(columns={"rate": "calls/s"}).set_index(["hour", "flow"])
 
 
 def limits_table(limits: tuple[production.Limit, ...]) -> pd.DataFrame:
@@ -290,15 +300,27 @@ def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -
     return pd.DataFrame(rows).set_index("stretch")
 
 
-@lru_cache(maxsize=1)
+_day_traces: Memo[Any, tuple[production.Hour, ...]] = Memo("08 day trace", 1)
+
+
 def day_trace() -> tuple[production.Hour, ...]:
     """Section 5's seeded day (kept: the exercises and tables read it again)."""
+    return _day_traces.get((), lambda: _day_trace())
+
+
+def _day_trace() -> tuple[production.Hour, ...]:
     return production.day_trace()
 
 
-@lru_cache(maxsize=64)
+_kept_hour_readings: Memo[Any, watch.Readings] = Memo("08 hour readings", 64)
+
+
 def hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
     """The event compartment sized from the trace, over a minute of ``hour``, its latency x ``slower``."""
+    return _kept_hour_readings.get((hour, slower, queue), lambda: _hour_readings(hour, slower, queue))
+
+
+def _hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
     trace = day_trace()
     limit = production.limits(trace)[1]
     h = next(x for x in trace if x.flow == limit.flow and x.hour == hour)

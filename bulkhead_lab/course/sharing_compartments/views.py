@@ -4,12 +4,13 @@ design task's day (:mod:`bulkhead_lab.compartments.partitions`, :mod:`bulkhead_l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 import pandas as pd
 
 from bulkhead_lab.compartments import design, partitions
 from bulkhead_lab.compartments.design import Compartment, Design, FlowResult
+from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool import rounds
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, TOTAL, Counters, Params
 
@@ -80,8 +81,14 @@ def _curves(xs: tuple[float, ...], days_at: object, chosen: float, label: str) -
     return Curves(xs, drops, chosen, label)
 
 
-@lru_cache(maxsize=16)
+_soft_views: Memo[Any, Curves] = Memo("09 soft view", 16)
+
+
 def soft_view(share: float = 7 / 8) -> Curves:
+    return _soft_views.get(share, lambda: _soft_view(share))
+
+
+def _soft_view(share: float = 7 / 8) -> Curves:
     if share not in EIGHTHS:
         raise ValueError(f"share must be one of 0, 1/8, ..., 1 (got {share!r})")
     return _curves(EIGHTHS, soft_days, share, soft_label(share))
@@ -120,8 +127,14 @@ def shed_table(keeps: tuple[int, ...] = (0, 2, 4, 6, 8, 10, 12)) -> pd.DataFrame
     return pd.DataFrame(rows).set_index("layout")
 
 
-@lru_cache(maxsize=32)
+_shed_views: Memo[Any, Curves] = Memo("09 shed view", 32)
+
+
 def shed_view(keep: int = 8) -> Curves:
+    return _shed_views.get(keep, lambda: _shed_view(keep))
+
+
+def _shed_view(keep: int = 8) -> Curves:
     if keep not in KEEPS:
         raise ValueError(f"keep must be an integer in 0..{KEEPS[-1]} (got {keep!r})")
     return _curves(tuple(float(k) for k in KEEPS), shed_days, float(keep), shed_label(keep))
@@ -169,9 +182,15 @@ def results_table(results: tuple[FlowResult, ...]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("flow")
 
 
-@lru_cache(maxsize=64)
+_practices: Memo[Any, tuple[FlowResult, ...]] = Memo("09 practice", 64)
+
+
 def practice(d: Design) -> tuple[FlowResult, ...]:
     """``d`` on the practice day (the one this notebook shows), kept."""
+    return _practices.get(d, lambda: _practice(d))
+
+
+def _practice(d: Design) -> tuple[FlowResult, ...]:
     return design.run_day(d, design.PRACTICE_SEED)
 
 
