@@ -29,10 +29,10 @@ def test_the_isolation_facts_are_the_counts_of_the_three_runs() -> None:
     assert facts.loc["on the loop", "answered"] == 1
 
 
-def test_the_watched_facts_are_the_bulkheads_counts_and_the_alerts_they_set_off() -> None:
+def test_the_watched_facts_are_the_bulkheads_counts_and_the_alerts_the_refusals_set_off() -> None:
     run = views.watched_run(WatchSettings(limit=5, queue=5, latency=0.1, steady=5, burst=20))
     assert views.watched_facts(run).splitlines() == [
-        "steady: 5 calls, 0 refused (0%), at most 1 running of 5; alerts: none",
-        "burst: 20 calls, 10 refused (50%), at most 5 running of 5; alerts: saturation, refusals, SLO burn",
+        "steady: 5 calls, 0 refused (0%), at most 1 running of 5; the refusals set off: none",
+        "burst: 20 calls, 10 refused (50%), at most 5 running of 5; the refusals set off: refusals, SLO burn",
         "the dependency counted 15 calls, at most 5 at once",
     ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from bulkhead_lab.compartments.watch import Slo
-from bulkhead_lab.live.watched import WatchSettings, run_watched
+from bulkhead_lab.live.watched import WatchSettings, heap_frozen, run_watched
 
 pytestmark = [pytest.mark.live, pytest.mark.anyio]
 
@@ -20,9 +22,19 @@ async def test_a_steady_stretch_alerts_on_nothing_and_a_burst_on_saturation_refu
     assert (burst.calls, burst.refused, burst.refusal_ratio) == (20, 10, 0.5)
     assert burst.saturation > 0.5
     assert burst.p99_wait >= 0.9 * settings.latency  # the queued five waited for a running call to end
-    assert burst.firing(slo) == ("saturation", "refusals", "SLO burn")
+    # the p99 wait alerts only past 250 ms, which a machine this busy can reach: not pinned
+    assert {"saturation", "refusals", "SLO burn"} <= set(burst.firing(slo))
     assert (run.dependency_peak, run.dependency_calls) == (5, 20)
     assert all(p.running <= 5 and p.queued <= 5 for p in run.burst.timeline)
+
+
+def test_the_heap_is_frozen_for_the_run_and_thawed_after_it_even_when_it_fails() -> None:
+    with heap_frozen():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError), heap_frozen():
+        raise RuntimeError("the run failed")
+    assert gc.get_freeze_count() == 0
 
 
 def test_watch_settings_out_of_range_are_refused_in_one_line() -> None:

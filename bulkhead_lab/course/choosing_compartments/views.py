@@ -10,7 +10,7 @@ live bulkhead (:mod:`bulkhead_lab.live.watched`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -351,16 +351,27 @@ def watched_table(run: WatchedRun) -> pd.DataFrame:
     return readings_table(found, LIVE_SLO)
 
 
+def counted(r: watch.Readings, slo: watch.Slo) -> tuple[str, ...]:
+    """The alerts the counts alone set off: refusals, and the burn the refused calls make by themselves.
+
+    Saturation, the p99 wait and late answers are timed: how busy this machine is moves them, so
+    they stay in the table (which nbval does not compare) and out of the facts.
+    """
+    untimed = replace(r, saturation=0.0, p99_wait=0.0, burn=r.refusal_ratio / (1 - slo.target))
+    return untimed.firing(slo)
+
+
 def watched_facts(run: WatchedRun) -> str:
-    """The counts every live run repeats, and which alerts fired."""
+    """The counts every live run repeats, and the alerts those counts set off."""
     lines = []
     s = run.settings
     for label, stretch in (("steady", run.steady), ("burst", run.burst)):
         r = stretch.readings(LIVE_SLO)
         peak = max(p.running for p in stretch.timeline)
+        alerts = ", ".join(counted(r, LIVE_SLO)) or "none"
         lines.append(
             f"{label}: {r.calls} calls, {r.refused} refused ({r.refusal_ratio:.0%}), "
-            f"at most {peak} running of {s.limit}; alerts: {', '.join(r.firing(LIVE_SLO)) or 'none'}"
+            f"at most {peak} running of {s.limit}; the refusals set off: {alerts}"
         )
     lines.append(
         f"the dependency counted {run.dependency_calls} calls, at most {run.dependency_peak} at once"
