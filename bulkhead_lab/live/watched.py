@@ -7,25 +7,21 @@ wait, the rest are refused at once). Each stretch gives what the seeded compartm
 (:class:`~bulkhead_lab.compartments.watch.CompartmentRun`): the bulkhead's timeline, the calls,
 each admitted call's wait for a place and its whole latency. Nothing stays listening after it.
 
-The run keeps the objects alive before it out of the collector's full passes (``gc.freeze``)
-while it runs: a notebook holds many model runs in memory, and one full pass over them stalled
-the loop 0.49 s in the middle of notebook 08's burst, which the readings took for queue wait
-(a p99 wait of 604 ms behind a dependency that answers in 100 ms).
+The run leaves the heap it starts with out of the collector's passes
+(:func:`~bulkhead_lab.live.heap.heap_frozen`): a full pass over a notebook's memos read as queue wait.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import aiohttp
 
 from bulkhead_lab.compartments.watch import CompartmentRun, Point
 from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadRejectedError
+from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.validation import check_int, check_real
 
@@ -84,17 +80,6 @@ async def _stretch(
             await call()
     timeline = tuple(Point(*p) for p in bulkhead.timeline)
     return CompartmentRun(timeline, calls, tuple(waits), tuple(latencies), timeline[-1].t)
-
-
-@contextmanager
-def heap_frozen() -> Iterator[None]:
-    """The objects alive now left out of the collector's passes until the block ends."""
-    gc.collect()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 async def run_watched(settings: WatchSettings = WatchSettings()) -> WatchedRun:

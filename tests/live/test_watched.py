@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gc
-
 import pytest
 
 from bulkhead_lab.compartments.watch import Slo
-from bulkhead_lab.live.watched import WatchSettings, heap_frozen, run_watched
+from bulkhead_lab.live.watched import WatchSettings, run_watched
 
 pytestmark = [pytest.mark.live, pytest.mark.anyio]
 
@@ -26,15 +24,6 @@ async def test_a_steady_stretch_alerts_on_nothing_and_a_burst_on_saturation_refu
     assert {"saturation", "refusals", "SLO burn"} <= set(burst.firing(slo))
     assert (run.dependency_peak, run.dependency_calls) == (5, 20)
     assert all(p.running <= 5 and p.queued <= 5 for p in run.burst.timeline)
-
-
-def test_the_heap_is_frozen_for_the_run_and_thawed_after_it_even_when_it_fails() -> None:
-    with heap_frozen():
-        assert gc.get_freeze_count() > 0
-    assert gc.get_freeze_count() == 0
-    with pytest.raises(RuntimeError), heap_frozen():
-        raise RuntimeError("the run failed")
-    assert gc.get_freeze_count() == 0
 
 
 def test_watch_settings_out_of_range_are_refused_in_one_line() -> None:
