@@ -71,6 +71,18 @@ def test_a_loop_that_never_yields_is_stopped_even_inside_except_exception() -> N
     assert _no_trial_thread_within(5.0)
 
 
+def test_a_one_line_loop_in_a_task_of_the_learner_s_is_stopped_too() -> None:
+    async def spin() -> None:
+        while True: pass  # fmt: skip  # one line: no line event after the first
+
+    async def check() -> None:
+        await asyncio.ensure_future(spin())
+
+    outcome = trial(check, seconds=0.3)
+    assert outcome.timed_out
+    assert _no_trial_thread_within(5.0)
+
+
 def test_what_the_learner_s_code_raises_is_the_outcome_not_an_escape() -> None:
     async def check() -> None:
         raise ZeroDivisionError("learner")

@@ -12,7 +12,8 @@ import random
 import aiohttp
 import pytest
 
-from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadError, BulkheadRejectedError
+from bulkhead_lab.live.bulkhead import BulkheadError, BulkheadRejectedError
+from bulkhead_lab.live.bulkhead import InstrumentedBulkhead as Bulkhead  # the cell's, with its counters
 from bulkhead_lab.live.net.dependency import Dependency
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,8 @@ a worker thread (the kernel's own loop is already running on the main thread), s
 - a learner's coroutine that never returns is cancelled at the deadline, with every task it
   started, and the check's outcome says so;
 - a learner's loop that never yields (``while True: pass``) is stopped too: a trace function
-  in the worker thread raises :class:`Overtime` into it once the deadline has passed;
+  in the worker thread raises :class:`Overtime` into it once the deadline has passed (it sees
+  every instruction of the learner's frames, so a loop on one line is stopped as well);
 - anything the learner's code prints is captured, not shown (and reported as ``printed``);
 - whatever the learner's code raises comes back as the outcome's ``error``, never escaping.
 
@@ -76,7 +77,10 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
         return line
 
     def call(frame: FrameType, event: str, arg: Any) -> Any:
-        return None if frame.f_code.co_filename.startswith(_NOT_LEARNERS) else line
+        if frame.f_code.co_filename.startswith(_NOT_LEARNERS):
+            return None
+        frame.f_trace_opcodes = True  # a loop on one line (`while True: pass`) has no line events
+        return line
 
     return call
 

@@ -1,5 +1,5 @@
 """An adaptive limit around a live dependency: a limiter from :mod:`bulkhead_lab.adaptive.limits` moving a
-:class:`~.bulkhead.Bulkhead`'s limit from the round trips of the calls it admits.
+:class:`~.bulkhead.InstrumentedBulkhead`'s limit from the round trips of the calls it admits.
 
 Issue 13's live part. Each call the bulkhead admits is a sample when it ends, as
 concurrency-limits' ``AbstractLimiter`` takes them:
@@ -35,7 +35,7 @@ from typing import Any
 
 from bulkhead_lab.adaptive.limits import AdaptiveLimit
 from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec
-from bulkhead_lab.live.bulkhead import Bulkhead
+from bulkhead_lab.live.bulkhead import InstrumentedBulkhead
 from bulkhead_lab.validation import check_int, fail
 
 __all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "UNIT", "AdaptiveControl", "algorithm_name", "live_spec"]
@@ -112,7 +112,11 @@ class AdaptiveControl:
     """Moves ``bulkhead``'s limit by a fresh limiter built from ``spec``; times from ``clock`` (seconds)."""
 
     def __init__(
-        self, spec: LimiterSpec, bulkhead: Bulkhead, *, clock: Callable[[], float] = time.monotonic
+        self,
+        spec: LimiterSpec,
+        bulkhead: InstrumentedBulkhead,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.spec = spec
         self.bulkhead = bulkhead

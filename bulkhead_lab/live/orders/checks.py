@@ -58,6 +58,52 @@ def check_orders(
     ]
 
 
+# --- lesson 004's runs, read as facts timing cannot change -----------------------------------
+
+TOLERANCE = 0.005  # s: a timer may fire a clock tick early; no lower bound here comes closer than this
+INVENTORY_RAN_UNDER = 1.0  # s: fifty times Inventory's 20 ms; its own call never takes longer here
+
+
+def refusals_before_first_answer(run: OrdersRun) -> bool:
+    """Every refusal was answered before Payment answered any order (no failure to judge yet)."""
+    refused = [x.end for x in run.orders if x.outcome == "refused"]
+    served = [x.end for x in run.orders if x.outcome == "served"]
+    return bool(refused) and (not served or max(refused) < min(served))
+
+
+def stock_waited_for_payment(run: OrdersRun) -> bool:
+    """Every stock check waited at least half a slow Payment call for its connection, and its own
+    Inventory call was quick: the wait, not Inventory, took the time."""
+    half = (run.slow_latency or 0.0) / 2
+    return bool(run.stock_checks) and all(
+        (x.waited or 0.0) >= half and (x.ran or 0.0) < INVENTORY_RAN_UNDER for x in run.stock_checks
+    )
+
+
+def stock_after_every_order(run: OrdersRun) -> bool:
+    """No stock check had a connection before every order had one: Payment's own waiters went first."""
+    orders = [x.run_start for x in run.orders if x.outcome == "served"]
+    stock = [x.run_start for x in run.stock_checks if x.outcome == "served"]
+    return bool(orders and stock) and min(stock) >= max(orders) - TOLERANCE
+
+
+def slowest_at_least_waves(run: OrdersRun) -> tuple[int, bool]:
+    """Waves of Payment's latency the served orders needed, and whether the slowest order took at
+    least that many (a floor: Payment's sleeps never end early)."""
+    waves = len(run.served_waves())
+    return waves, run.slowest("order", "served") >= waves * (run.slow_latency or 0.0) - TOLERANCE
+
+
+def inventory_idle_while_orders_waited(run: OrdersRun) -> bool:
+    """Inventory's pool held no call at some moment while orders waited for Payment's connections."""
+    inventory = run.timelines.get("inventory", [])
+    for t, n in run.waiting("order"):
+        before = [k for s, k in inventory if s <= t]
+        if n > 0 and before and before[-1] == 0:
+            return True
+    return False
+
+
 # --- the keep-alive experiment --------------------------------------------------------------
 
 IDLE_WAIT = 1.0  # seconds of waiting no healthy call explains: fifty times Payment's 20 ms

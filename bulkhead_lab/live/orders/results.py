@@ -19,8 +19,9 @@ from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Varian
 from bulkhead_lab.retries.budgets import Budget
 from bulkhead_lab.retries.policy import RetryPolicy
 
-__all__ = ["OrdersRun", "Recorder", "exact_timelines"]
+__all__ = ["SETUP_WAIT", "OrdersRun", "Recorder", "exact_timelines"]
 
+SETUP_WAIT = 0.010  # s: a shorter wait for a connection is its set-up, not a queue
 NOT_READ = Received(error="not read")  # a run that never asked Order Service what it received
 
 
@@ -79,6 +80,27 @@ class OrdersRun:
     def refused_arrivals(self) -> list[int]:
         """Which orders were refused, numbered by their arrival at Order Service (1 = first)."""
         return sorted(int(r.body.get("order", 0)) for r in self.orders if r.outcome == "refused")
+
+    def served_arrivals(self) -> list[int]:
+        """The served orders, numbered by their arrival at Order Service, in the order they were answered."""
+        served = sorted((r.end, int(r.body.get("order", 0))) for r in self.orders if r.outcome == "served")
+        return [n for _, n in served]
+
+    def waiting(self, kind: Kind) -> list[tuple[float, int]]:
+        """Requests of ``kind`` waiting at Order Service for a connection at each change, ``(t, n)`` from
+        ``(0, 0)``: from each answer's ``waited_ms`` (the bulkhead's queue, then the pool's wait). A
+        refusal never waits, and a wait under :data:`SETUP_WAIT` is a connection being set up."""
+        changes: dict[float, int] = {}
+        for r in self.of(kind):
+            began = min(max(r.run_start, r.start), r.end)  # its call had a connection
+            if r.outcome != "refused" and began - r.start >= SETUP_WAIT:
+                changes[r.start] = changes.get(r.start, 0) + 1
+                changes[began] = changes.get(began, 0) - 1
+        points, n = [(0.0, 0)], 0
+        for t in sorted(changes):
+            n += changes[t]
+            points.append((t, n))
+        return points
 
     def slowest(self, kind: Kind, outcome: Outcome | None = None) -> float:
         """The longest latency of that kind (and outcome), in seconds; 0 when there is none."""

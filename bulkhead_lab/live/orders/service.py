@@ -41,14 +41,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
-from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadRejectedError
+from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadRejectedError, InstrumentedBulkhead, instrumented
 from bulkhead_lab.live.net.dependency import Dependency, Route
 from bulkhead_lab.live.net.server import (
     LOOPBACK,
@@ -90,7 +90,21 @@ __all__ = [
     "payment",
 ]
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/04_fail_fast_queue.ipynb, section 4. A bulkhead in code
 BUSY = "busy, try again"
+
+
+async def order_through(bulkhead: Bulkhead, pay: Callable[[], Awaitable[object]]) -> tuple[int, dict]:
+    """One order: Payment's call inside the bulkhead; a refusal is HTTP 503 "busy, try again" at once."""
+    try:
+        await bulkhead.execute(pay)
+    except BulkheadRejectedError as full:
+        return 503, {"error": BUSY, "bulkhead": str(full)}
+    return 200, {"ok": True}
+
+
+# <<< saved cells
 
 
 # --- Payment and Inventory ------------------------------------------------------------------
@@ -131,10 +145,10 @@ class OrderService(Service):
         self.settings = settings
         self.payment_url = payment_url
         self.inventory_url = inventory_url
-        self.bulkhead: Bulkhead | None = None
+        self.bulkhead: InstrumentedBulkhead | None = None
         self.adaptive: AdaptiveControl | None = None
-        if settings.bounded:
-            self.bulkhead = Bulkhead(settings.limit, settings.queue, timeline=True)
+        if settings.bounded:  # settings.bulkhead: notebook 04's class, or a notebook's own copy
+            self.bulkhead = instrumented(settings.bulkhead)(settings.limit, settings.queue, timeline=True)
             spec = settings.spec()
             if spec is not None:
                 self.adaptive = AdaptiveControl(spec, self.bulkhead)
@@ -263,18 +277,15 @@ class OrderService(Service):
 
     async def _place_order(self, n: int, timing: _Timing) -> web.Response:
         url = self.payment_url + "/pay"
+        status, body = 200, {"ok": True}
         try:
             if self.bulkhead is None:
                 await self._call("payment", "POST", url, timing.ctx)
             else:
-                async with self.bulkhead:
-                    await self._limited_call(url, timing)
-        except BulkheadRejectedError as exc:
-            body = {"error": BUSY, "order": n, "bulkhead": str(exc), **timing.fields()}
-            return web.json_response(body, status=503)
+                status, body = await order_through(self.bulkhead, lambda: self._limited_call(url, timing))
         except _Failed as exc:
             return error_response(exc.status, str(exc), order=n, **timing.fields())
-        return web.json_response({"ok": True, "order": n, **timing.fields()})
+        return web.json_response({**body, "order": n, **timing.fields()}, status=status)
 
     async def _limited_call(self, url: str, timing: _Timing) -> None:
         """One Payment call holding a bulkhead place; an adaptive limit hears how it ended."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
 from bulkhead_lab.adaptive.pool import LimiterSpec
+from bulkhead_lab.live.bulkhead import Bulkhead, instrumented
 from bulkhead_lab.live.net.dependency import MAX_DEPENDENCY_LATENCY
 from bulkhead_lab.live.orders.adaptive import DEFAULT_ALGORITHM, algorithm_name, live_spec, max_limit
 from bulkhead_lab.live.orders.socket_pools import IDLE_TIMEOUT, POOL_RULES, PoolRule
@@ -45,6 +46,9 @@ class OrderSettings:
     limiter's ``max_limit``, Inventory's ``limit``. ``pool_rule`` is what counts against a
     pool's limit (:mod:`.socket_pools`): ``aiohttp`` (connections in use) or ``node``
     (every socket owned, idle kept-alive ones included, as Node's ``maxTotalSockets``).
+    ``bulkhead`` is the class the bounded variants' bulkhead is built from: notebook 04's
+    :class:`~bulkhead_lab.live.bulkhead.Bulkhead`, or a notebook's own (edited) copy of it, which
+    runs with the instrumentation the service reads (:func:`~bulkhead_lab.live.bulkhead.instrumented`).
     """
 
     variant: Variant = "limited"
@@ -57,6 +61,7 @@ class OrderSettings:
     pool_rule: PoolRule = "aiohttp"
     algorithm: str = DEFAULT_ALGORITHM  # adaptive only
     limiter_options: Options = ()  # adaptive only: (name, value) pairs, or a mapping
+    bulkhead: type[Bulkhead] = Bulkhead  # limited/adaptive: notebook 04's class, or a notebook's own copy
 
     def __post_init__(self) -> None:
         check_choice("variant", self.variant, ALL_VARIANTS)
@@ -68,6 +73,7 @@ class OrderSettings:
         for name in ("payment_timeout", "inventory_timeout"):
             check_real(name, getattr(self, name), 0.0, MAX_DEPENDENCY_LATENCY, low_open=True)
         check_choice("pool_rule", self.pool_rule, POOL_RULES)
+        instrumented(self.bulkhead)  # a class without the cell's parts is one line here
         object.__setattr__(self, "algorithm", algorithm_name(self.algorithm))
         object.__setattr__(self, "limiter_options", _options(self.limiter_options))
         if self.variant == ADAPTIVE:
@@ -117,6 +123,7 @@ class OrderSettings:
         text = f"{self.variant}: pools of {sizes['payment']} + {sizes['inventory']}{ka}"
         if self.variant == "limited":
             text += f", bulkhead {self.limit} running + {self.queue} waiting around Payment"
+            text += "" if self.bulkhead is Bulkhead else f" ({self.bulkhead.__name__})"
         elif (spec := self.spec()) is not None:
             lo, hi, start = spec.get("min_limit"), spec.get("max_limit"), spec.get("initial")
             begin = f"from {start}" if start is not None else f"from {lo}"
