@@ -17,7 +17,7 @@ from bulkhead_lab.course.littles_law_sizing import panels as panels01
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.course.ui import controls
-from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
+from bulkhead_lab.course.ui.panel import BURST_S, LIVE_REST_S, PENDING, SliderView
 from bulkhead_lab.pool.params import Params
 
 PANELS = {
@@ -188,6 +188,27 @@ def test_a_single_move_outside_a_burst_redraws_at_once() -> None:
     assert drawn == [0, 3]
 
 
+def test_a_burst_of_moves_on_a_live_panel_is_one_run_at_its_last_value_once_the_moves_rest() -> None:
+    runs: list[int] = []
+
+    def render(n):
+        runs.append(n)
+        return n, [], []
+
+    async def learner_presses_the_arrow_key_three_times() -> None:
+        panel, slider = _live_panel(render)
+        for n in (1, 2, 3):  # three presses, 30 ms apart: each would have started a run of seconds
+            slider.value = n
+            assert PENDING in panel.output._dom_classes  # the run is due, and the output area says so
+            await asyncio.sleep(0.03)
+        assert runs == []  # nothing runs while the moves go on
+        await asyncio.sleep(LIVE_REST_S * 3)
+        assert panel.result == 3 and PENDING not in panel.output._dom_classes
+
+    asyncio.run(learner_presses_the_arrow_key_three_times())
+    assert runs == [3]
+
+
 class _Progress:
     """Stands in for a live panel's progress bar: only its presence matters to the panel."""
 
@@ -250,8 +271,9 @@ def test_kernel_interrupt_stops_a_live_run_started_by_a_bursts_trailing_redraw()
 
     async def learner() -> float:
         panel, slider = _live_panel(render)
-        slider.value = 1  # drawn at once
-        slider.value = 2  # within the burst: drawn from the loop's timer
+        panel.set(n=1)  # a cell's run: drawn at once
+        slider.value = 5
+        slider.value = 2  # the burst's last move: drawn from the loop's timer once the moves rest
         began = time.monotonic()
         while panel._trailing is not None or not panel.output.outputs[0].get("text"):
             await asyncio.sleep(0.01)

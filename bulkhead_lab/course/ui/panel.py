@@ -30,6 +30,9 @@ from matplotlib.figure import Figure
 from bulkhead_lab.course.ui.style import to_png
 
 BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
+# A live panel's run takes seconds: it starts once the moves have rested this long, so a burst of moves
+# (two arrow presses, a drag) is one run, at the burst's last values.
+LIVE_REST_S = 0.3
 # The output area's class while a burst's trailing redraw is due or running. That redraw runs from a
 # timer, not from a kernel message, so the kernel's busy indicator does not show it; this does.
 PENDING = "bl-pending"
@@ -100,12 +103,22 @@ class SliderView:
         queue stale redraws behind each other; so a move within :data:`BURST_S` of the last
         redraw only schedules one trailing redraw, which reads the sliders' latest values (the
         output area carries :data:`PENDING` until it has drawn). A single move, or the first of
-        a burst, redraws at once.
+        a burst, redraws at once. A live panel (one with :attr:`progress`) runs seconds per redraw,
+        so every move only moves its one trailing run :data:`LIVE_REST_S` past the latest move: a
+        burst of moves is one run, at the burst's last values.
         """
-        if self._quiet or self._trailing is not None:
+        if self._quiet:
+            return
+        loop = _running_loop()
+        if self.progress is not None and loop is not None:  # live: one run once the moves rest
+            if self._trailing is not None:
+                self._trailing.cancel()
+            self._trailing = loop.call_later(LIVE_REST_S, self._redraw_trailing)
+            self.output.add_class(PENDING)
+            return
+        if self._trailing is not None:
             return  # a trailing redraw is already due; it will read the latest values
         since = time.monotonic() - self._last_redraw
-        loop = _running_loop()
         if loop is not None and since < BURST_S:
             self._trailing = loop.call_later(BURST_S - since, self._redraw_trailing)
             self.output.add_class(PENDING)
