@@ -10,8 +10,8 @@ from pathlib import Path
 import fail_fast_queue_runs as fake
 import pytest
 
-from bulkhead_lab.course.fail_fast_queue import views
-from bulkhead_lab.course.fail_fast_queue.views import lesson004
+from bulkhead_lab.course.fail_fast_queue import claims as story
+from bulkhead_lab.course.fail_fast_queue import figures, lesson004, views
 from bulkhead_lab.course.ui.beside import EXACT, INVARIANT, NOT_HERE
 
 # --- one time axis ----------------------------------------------------------------------------
@@ -28,7 +28,7 @@ def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_waves() 
 
 
 def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
-    bars = {(b.kind, b.index): b for b in views.bars(fake.limited())}
+    bars = {(b.kind, b.index): b for b in figures.bars(fake.limited())}
     assert bars[("order", 1)].waited == 0 and bars[("order", 1)].ended == pytest.approx(3.0)
     sixth = bars[("order", 6)]
     assert (sixth.waited, sixth.ended - sixth.started) == pytest.approx((3.0, 3.0))  # one round queued
@@ -37,7 +37,7 @@ def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
 
 
 def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
-    c = views.counters(fake.limited())
+    c = figures.counters(fake.limited())
     assert "bulkhead's own counters" in c.source
     assert max(n for _, n in c.orders_waiting) == 5 and max(n for _, n in c.payment_running) == 5
     assert min(t for t, n in c.refused if n == 10) < 0.01  # all ten at once, at the start
@@ -45,13 +45,13 @@ def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
 
 
 def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
-    c = views.counters(fake.shared("node"))
+    c = figures.counters(fake.shared("node"))
     assert "waited_ms" in c.source and c.refused == [(0.0, 0)] and c.limit == 10
     assert max(n for _, n in c.orders_waiting) == 10  # the second round's ten
     assert max(n for _, n in c.stock_waiting) == 10  # every stock check, for both rounds
     # A wait under 10 ms is a connection being set up, not a queue: the separate run's stock checks
     # that waited one 22-ms Inventory call are counted, an instant one would not be.
-    assert max(n for _, n in views.waiting(fake.separate(), "stock")) == 5
+    assert max(n for _, n in fake.separate().waiting("stock")) == 5
 
 
 def test_wave_ends_mark_each_slow_wave_a_run_needed() -> None:
@@ -81,16 +81,16 @@ def test_the_shared_pools_facts_say_who_waited_for_whom_on_each_rule() -> None:
     aiohttp = views.facts(fake.shared("aiohttp")).splitlines()
     assert "Payment's peak: 10 (the whole shared pool)" in aiohttp
     assert "every stock check waited for slow Payment calls to free a connection: True" in aiohttp
-    node = {c.says: c for c in views.shared_claims(fake.shared("node"), fake.healthy())}
+    node = {c.says: c for c in story.shared_claims(fake.shared("node"), fake.healthy())}
     behind = node["Payment slow: the stock checks took about 6 s each"]
-    assert behind.reproduced and behind.here.endswith("only after both rounds' orders had theirs")
-    random = views.shared_claims(fake.shared("aiohttp"), fake.healthy())[3]  # aiohttp's hand-off: not so
+    assert behind.reproduced and behind.here.endswith("only after both waves' orders had theirs")
+    random = story.shared_claims(fake.shared("aiohttp"), fake.healthy())[3]  # aiohttp's hand-off: not so
     assert random.here == "a stock check got a connection before every waiting order" and not random.holds
 
 
 def test_a_pool_each_floors_the_slowest_order_at_four_rounds_and_cannot_borrow() -> None:
-    claims = {c.says: c for c in views.separate_claims(fake.separate())}
-    assert claims["the slowest order waited 12 s"].here == "at least 4 x 3 s = 12 s"
+    claims = {c.says: c for c in story.separate_claims(fake.separate())}
+    assert claims["the slowest order waited 12 s"].here == "at least 4 waves x 3 s = 12 s"
     borrow = claims["... but it cannot touch Inventory's, not even idle ones"]
     assert borrow.reproduced and borrow.here.startswith("Inventory's pool sat idle while orders waited")
 
@@ -106,10 +106,10 @@ def test_a_refused_client_reads_503_busy_try_again_and_the_counter_says_rejected
 
 
 def test_check_js_passes_four_against_the_bulkhead_and_fails_three_against_the_shared_pool() -> None:
-    claims = views.check_claims(fake.limited(), fake.shared("node"))
+    claims = story.check_claims(fake.limited(), fake.shared("node"))
     assert [c.here for c in claims[:7]] == ["PASS"] * 4 + ["FAIL"] * 3
     assert all(c.reproduced for c in claims)
-    passed = views.check_claims(fake.limited(), fake.limited())  # a shared pool that passed would say so
+    passed = story.check_claims(fake.limited(), fake.limited())  # a shared pool that passed would say so
     assert [c.verdict for c in passed[4:7]] == ["NO"] * 3
 
 
@@ -124,26 +124,37 @@ def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
     )
     with pytest.raises(ValueError, match="shared-pool run"):  # a pool each: its claims say it
         views.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
-    claims = views.keepalive_claims(fake.healthy(keepalive=True, rule="node"),
+    claims = story.keepalive_claims(fake.healthy(keepalive=True, rule="node"),
                                     fake.healthy("separate", keepalive=True, rule="node"))  # fmt: skip
     assert claims[-1].here == "pool per dependency, Node-like, keep-alive: every stock check under 300 ms"
-    healthy = views.shared_claims(fake.shared("node"), fake.healthy())[1]
+    healthy = story.shared_claims(fake.shared("node"), fake.healthy())[1]
     assert healthy.here == "under 300 ms (check.js's bound)"
 
 
 def test_both_ends_of_sizing_and_the_burst_are_counts() -> None:
-    sizing = {c.says: c for c in views.sizing_claims(fake.small(), fake.big(), fake.limited())}
+    sizing = {c.says: c for c in story.sizing_claims(fake.small(), fake.big(), fake.limited())}
     assert sizing["too small: good requests are refused on a normal day"].here.endswith("orders refused")
     too_big = sizing["too big: a slow dependency holds a large share before the wall stops it"]
     assert too_big.here == "the whole limit" and too_big.reproduced
-    burst = views.burst_claims(fake.separate(), fake.limited())
+    burst = story.burst_claims(fake.separate(), fake.limited())
     assert burst[0].here == "20" and burst[1].here.startswith("Payment counted 10 calls")
 
 
-def test_littles_law_gives_the_lessons_two_and_five_or_six() -> None:
-    lines = views.littles_law().splitlines()
-    assert lines[0] == "in flight = 20 calls/s x 0.1 s = 2 calls"
-    assert lines[1].endswith("= 5") and lines[2].endswith("= 6")
+def test_the_headroom_a_limit_needs_shrinks_as_the_load_grows() -> None:
+    table = views.headroom_table()
+    limits = table["limit for 1% refused"].to_dict()
+    assert limits == {"2": 7, "5": 11, "20": 30, "100": 117}  # issue 19: 3.5x at 2, 1.17x at 100
+    assert table.loc["2", "times the load"] == "3.50x" and table.loc["100", "2.5x rule"] == 250
+    ratios = [limits[k] / float(k) for k in limits]
+    assert ratios == sorted(ratios, reverse=True)
+
+
+def test_a_run_served_through_a_bulkhead_says_in_which_turn_the_waiting_orders_were_served() -> None:
+    text = views.served_in_turn(fake.limited()).splitlines()
+    assert text == [
+        "served, in the order they were answered: orders 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 (first come, first served)",
+        "refused at once: orders 11 to 20",
+    ]
 
 
 # --- the lesson's numbers beside ours --------------------------------------------------------------
@@ -151,24 +162,20 @@ def test_littles_law_gives_the_lessons_two_and_five_or_six() -> None:
 
 def test_a_story_table_puts_the_lessons_value_beside_this_runs_and_nothing_else() -> None:
     tables = [
-        views.beside(views.shared_claims(fake.shared("node"), fake.healthy())),
-        views.beside(views.separate_claims(fake.separate())),
-        views.beside(views.limited_claims(fake.limited(), fake.separate())),
-        views.setup_table(),
+        story.beside(story.shared_claims(fake.shared("node"), fake.healthy())),
+        story.beside(story.separate_claims(fake.separate())),
+        story.beside(story.limited_claims(fake.limited(), fake.separate())),
     ]
     for table in tables:
         assert list(table.columns) == ["lesson 004", "here"] and table.index.name == "lesson 004 says"
-    setup = views.setup_table()
-    assert list(setup["lesson 004"]) == list(setup["here"])  # the lesson's services and sizes, here
-    assert "columns]" not in repr(setup) and "..." not in repr(setup)
-    limited = views.beside(views.limited_claims(fake.limited(), fake.separate()))
-    assert limited.loc["10 were refused", "here"] == "10"
+        assert "columns]" not in repr(table)  # shown whole
+    assert tables[2].loc["10 were refused", "here"] == "10"
 
 
-def test_the_panel_table_adds_the_lessons_row_only_at_the_lessons_sizes() -> None:
-    assert list(views.panel_table(fake.limited()).index)[1].startswith("lesson 004")
-    assert len(views.panel_table(fake.limited(0.5))) == 2  # counts compare at any latency
-    assert len(views.panel_table(fake.big())) == 1
+def test_the_panels_table_is_this_run_in_the_lessons_measures() -> None:
+    table = views.summary_table([fake.limited()], "run", "this run: ")
+    assert list(table.index) == ["this run: limited (pools 5+5, bulkhead 5+5), Payment slow (3 s)"]
+    assert table.iloc[0]["orders refused"] == 10 and table.iloc[0]["rejected (bulkhead)"] == 10
 
 
 def _lesson_text(seeds: Path) -> str:
@@ -208,7 +215,7 @@ def test_the_lessons_constants_are_what_lesson_004_says(seeds: Path) -> None:
 # --- the claims ------------------------------------------------------------------------------------
 
 
-def _runs(**change: object) -> views.Runs:
+def _runs(**change: object) -> story.Runs:
     runs = {
         "shared": fake.shared("node"),
         "separate": fake.separate(),
@@ -219,45 +226,44 @@ def _runs(**change: object) -> views.Runs:
         "small": fake.small(),
         "big": fake.big(),
     }
-    return views.Runs(**(runs | change))  # type: ignore[arg-type]
+    return story.Runs(**(runs | change))  # type: ignore[arg-type]
 
 
 def test_on_lesson_shaped_runs_47_of_the_lessons_49_claims_hold_and_2_are_said_why_not() -> None:
-    claims = views.lesson_claims(_runs())
+    claims = story.lesson_claims(_runs())
     assert len(claims) == 49
     assert [c.says for c in claims if not c.reproduced] == [
         "... and then the stock checks took about 6 s anyway",
         "a healthy call made 300 times slower",
     ]
     assert all(c.shown == NOT_HERE and c.why for c in claims if not c.reproduced)
-    count = views.claims_count(claims).splitlines()
+    count = story.claims_count(claims).splitlines()
     assert count[0].startswith(
         "lesson 004's claims reproduced in checked output: 47 of 49 (28 exactly, 19 as"
     )
     assert {c.shown for c in claims} == {EXACT, INVARIANT, NOT_HERE}
-    table = views.claims_table(claims)
+    table = story.claims_table(claims)
     assert list(table.index) == list(range(1, 50)) and "columns]" not in repr(table)  # shown whole
     assert list(table.columns) == ["where", "lesson 004 says", "lesson 004", "here", "reproduced"]
 
 
 def test_a_claim_that_stops_holding_says_no() -> None:
     # aiohttp's random hand-off lets the stock checks in after one round: not the lesson's 6 s.
-    claims = views.lesson_claims(_runs(shared=fake.shared("aiohttp")))
+    claims = story.lesson_claims(_runs(shared=fake.shared("aiohttp")))
     broken = [c for c in claims if c.verdict == "NO"]
     assert [c.says for c in broken] == [
         "Payment slow: the stock checks took about 6 s each",
         "... including a stock check that took 6.2 s",
     ]
-    assert views.claims_count(claims).splitlines()[0].split(":")[1].startswith(" 45 of 49")
+    assert story.claims_count(claims).splitlines()[0].split(":")[1].startswith(" 45 of 49")
 
 
 def test_the_notebooks_takeaways_give_the_count_its_appendix_prints() -> None:
     notebook = Path(__file__).resolve().parents[2] / "notebooks" / "04_fail_fast_queue.ipynb"
     cells = ["".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]]
     takeaways = " ".join(next(text for text in cells if text.startswith("## Key takeaways")).split())
-    count = views.claims_count(views.lesson_claims(_runs())).splitlines()[0]
-    reproduced, total, exact, invariant = re.findall(r"\d+", count.split(":", 1)[1])[:4]
+    count = story.claims_count(story.lesson_claims(_runs())).splitlines()[0]
+    reproduced, total = re.findall(r"\d+", count.split(":", 1)[1])[:2]
     assert f"Of lesson 004's {total} claims, {reproduced} are reproduced in checked output" in takeaways
-    assert f"({exact} exactly, {invariant} as invariant facts" in takeaways
     starts = [text.split("\n")[0] for text in cells]
     assert starts.index("## Appendix: lesson 004's claims, checked") > starts.index("## Key takeaways")

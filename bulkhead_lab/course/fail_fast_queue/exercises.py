@@ -1,92 +1,101 @@
-"""Notebook 04's exercises: size a bulkhead's burst by hand, the last served order's wait, Little's Law.
+"""Notebook 04's exercises: size the waiting places (run live), the last served order's wait, the
+headroom at ten times the load, and a bulkhead of your own (its facts run against cockatiel's).
 
-Each right answer is computed by the rules the lesson's runs follow: a bulkhead serves at
-most ``limit + waiting places`` of a burst and refuses the rest at once
-(:func:`served_of_burst`); the served go through ``limit`` places in waves of Payment's
-latency (:func:`~.reading.waves_needed`); the limit is Little's Law times a headroom
-(:func:`bulkhead_lab.sizing.suggested_limit`). The worked answer of exercise 1 runs the
-exercise's bulkhead live (with Payment slowed to 0.3 s: the counts do not depend on it),
-so the learner sees the services count it.
+Exercise 1's check runs the learner's bulkhead live (Payment slowed to 0.5 s: the counts do not
+depend on it) and judges what the services counted; exercise 3's computes what the learner's limit
+refuses (:func:`bulkhead_lab.sizing.erlang_b`); exercise 4's runs the facts of cockatiel's own
+bulkhead tests against the learner's class (:mod:`bulkhead_lab.live.bulkhead_facts`), under
+:func:`~bulkhead_lab.course.ui.trial.trial`'s 2-s deadline, on a loop of its own.
 """
 
 from __future__ import annotations
 
+import inspect
+import math
+from dataclasses import dataclass
+
 from bulkhead_lab import sizing
+from bulkhead_lab.course.fail_fast_queue import lesson004 as L
 from bulkhead_lab.course.fail_fast_queue import views
-from bulkhead_lab.course.fail_fast_queue.views import lesson004
-from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_duration, read_whole
+from bulkhead_lab.course.ui.exercise import (
+    Answer,
+    Exercise,
+    Wrong,
+    read_class,
+    read_duration,
+    read_whole,
+    run_trial,
+)
+from bulkhead_lab.course.ui.trial import build
+from bulkhead_lab.live import bulkhead_facts
+from bulkhead_lab.live.bulkhead import Bulkhead
 
-ORDERS, SLOW_S, LIMIT_1, QUEUE_1 = lesson004.ORDERS, lesson004.SLOW_S, 4, 8  # exercises 1, 2: the burst
-LIVE_LATENCY = 0.3  # s: the worked answer's live run (counts are the same at any latency)
-RATE_3, HOLD_3, HEADROOM_3 = 50.0, 0.08, 2.5  # exercise 3: a busier Payment than the lesson's
-
-
-def served_of_burst(orders: int, limit: int, queue: int) -> int:
-    """A burst of ``orders`` at once through a bulkhead: ``limit`` run, ``queue`` wait, the rest refused."""
-    return min(orders, limit + queue)
-
-
-def refused_1() -> int:
-    """20 orders at once, a bulkhead of 4 running + 8 waiting: the orders refused at once."""
-    return ORDERS - served_of_burst(ORDERS, LIMIT_1, QUEUE_1)
-
-
-def last_answer_2() -> float:
-    """Seconds until the last served order is answered: its waves x Payment's slow latency."""
-    return views.waves_needed(served_of_burst(ORDERS, LIMIT_1, QUEUE_1), LIMIT_1) * SLOW_S
+LIMIT_1, REFUSED_1, LATENCY_1 = 4, 6, 0.5  # exercise 1: Payment takes 4 at once; the burst should lose 6
+LIMIT_2, QUEUE_2 = 4, 8  # exercise 2: a bulkhead of 4 running + 8 waiting, Payment slow at 3 s
+LOAD_3, BLOCKING_3 = 20.0, 0.01  # exercise 3: 200 calls/s x 0.1 s, at most 1% refused
 
 
-def limit_3() -> int:
-    """The limit Little's Law suggests for 50 calls/s at 0.08 s with a headroom of 2.5."""
-    return sizing.suggested_limit(RATE_3, HOLD_3, HEADROOM_3)
+@dataclass(frozen=True)
+class Burst:
+    """What a live run of the lesson's burst counted through ``LIMIT_1`` running and ``queue`` waiting."""
+
+    queue: int
+    served: int
+    refused: int
+    peak: int
 
 
-def _burst(_: object = None) -> dict[str, float]:
-    """The names exercises 1 and 2 say: the burst, the bulkhead, and its waves of Payment's latency."""
-    served = served_of_burst(ORDERS, LIMIT_1, QUEUE_1)
-    waves, all_waves = views.waves_needed(served, LIMIT_1), views.waves_needed(ORDERS, LIMIT_1)
-    burst = dict(orders=ORDERS, limit=LIMIT_1, queue=QUEUE_1, served=served, refused=ORDERS - served)
-    return burst | dict(slow=SLOW_S, waves=waves, all_waves=all_waves, all_served=all_waves * SLOW_S)
+def queue_1() -> int:
+    """The waiting places that leave exactly ``REFUSED_1`` of the burst refused: orders - limit - refused."""
+    return L.ORDERS - LIMIT_1 - REFUSED_1
 
 
-def _live_1(_: object) -> str:
-    r = views.run("limited", limit=LIMIT_1, queue=QUEUE_1, slow_latency=LIVE_LATENCY)
-    return (
-        f"The same bulkhead run live just now (Payment slowed to {LIVE_LATENCY:g} s: the counts do not "
-        f"depend on the latency): {r.served} served, {r.refused} refused, Payment's peak "
-        f"{r.payment.peak}, /admin/bulkhead's rejected: {(r.bulkhead_after or {}).get('rejected')}."
-    )
+def _burst(answer: object) -> Burst:
+    queue = read_whole(answer, 0, 20, "a number of waiting places, 0..20")
+    r = views.run("limited", limit=LIMIT_1, queue=queue, slow_latency=LATENCY_1, stock_checks=0)
+    return Burst(queue, r.served, r.refused, r.payment.peak)
 
 
 exercise_1 = Exercise(
     1,
-    "How many are refused",
-    read=lambda a: read_whole(a, 0, 10 * ORDERS, f"a number of refused orders, 0..{ORDERS}"),
-    right=refused_1,
-    figures=_burst,
-    right_says="{limit} run and {queue} wait, so {served} of the {orders} are taken in and "
-    "{orders} - {served} = {right} are refused at once with 503.",
+    "Size the waiting places",
+    read=_burst,
+    right=queue_1,
+    right_when=lambda a: a.value.refused == REFUSED_1 and a.value.peak <= LIMIT_1,
+    right_says="{value.queue} waiting places: the run served {value.served}, refused {value.refused} at "
+    "once with 503, and Payment never held more than {value.peak}.",
     wrong=(
         Wrong(
-            lambda a: a.is_(a.served),
-            "{value} is how many are served; the question asks how many are refused.",
+            lambda a: a.value.queue == L.ORDERS - REFUSED_1,
+            "{value.queue} waiting places refused {value.refused}: the 4 running places take orders too.",
         ),
-        Wrong(
-            lambda a: a.is_(a.orders - a.limit),
-            "{value} forgets the {queue} waiting places: waiting orders are not refused.",
-        ),
-        Wrong(lambda a: a.value > a.orders, "only {orders} orders are sent."),
+    ),  # fmt: skip
+    otherwise=lambda a: (
+        f"{a.value.queue} waiting places: the run refused {a.value.refused} at once, not {REFUSED_1}."
     ),
-    hint="a bulkhead lets 'limit' calls run and 'waiting places' more wait; the rest of a burst is refused "
-    "at once. Try it in section 8's panel: 'pools + bulkhead', running places 4, waiting places 8.",
+    hint="the first orders take the 4 running places, the next ones the waiting places, and the rest are "
+    "refused at once; try it in section 9's panel first.",
     worked=(
-        "**{right} refused.** The first {limit} orders take the running places, the next {queue} the waiting "
-        "places; both are full, so the remaining {orders} - {limit} - {queue} = {right} are refused at once "
-        "(HTTP 503, 'busy, try again'). {served} are served.",
-        _live_1,
+        f"**{queue_1()} waiting places.** {L.ORDERS} orders arrive at once: {LIMIT_1} take the running "
+        f"places, {queue_1()} the waiting places, and {L.ORDERS} - {LIMIT_1} - {queue_1()} = {REFUSED_1} "
+        "are refused at once (HTTP 503, 'busy, try again'). The queue decides how many are served; the "
+        f"limit alone decides how many calls Payment holds ({LIMIT_1}).",
     ),
-    placeholder="orders refused",
+    placeholder="waiting places",
 )
+
+
+def last_answer_2() -> float:
+    """Seconds until the last served order is answered: its waves x Payment's slow latency."""
+    served = min(L.ORDERS, LIMIT_2 + QUEUE_2)
+    return math.ceil(served / LIMIT_2) * L.SLOW_S
+
+
+def _waves_2(_: object) -> dict[str, float]:
+    served = min(L.ORDERS, LIMIT_2 + QUEUE_2)
+    return dict(served=served, waves=math.ceil(served / LIMIT_2), all_waves=math.ceil(L.ORDERS / LIMIT_2),
+                slow=L.SLOW_S, limit=LIMIT_2, orders=L.ORDERS)  # fmt: skip
+
 
 exercise_2 = Exercise(
     2,
@@ -95,51 +104,108 @@ exercise_2 = Exercise(
     right=last_answer_2,
     tolerance=0.25,
     unit="s",
-    figures=_burst,
+    figures=_waves_2,
     right_says="{served} served orders through {limit} places are {waves} waves of {slow:g} s: the last "
     "is answered after about {right:g} s.",
     wrong=(
         Wrong(
-            lambda a: a.is_(a.all_served),
-            "{shown} would serve all {orders}; the refused ones never wait.",
+            lambda a: a.is_(a.all_waves * a.slow), "{shown} would serve all {orders}; the refused never wait."
         ),
         Wrong(lambda a: a.is_(a.slow), "{shown} is one wave: only the first {limit} are answered then."),
-    ),
+    ),  # fmt: skip
     otherwise=("{shown} is too long.", "{shown} is too short."),
     hint="the served orders go through the 4 running places in waves; each wave lasts one slow Payment "
-    "call. Section 4's figure shows the lesson's two waves of 3 s (its 'rounds of 3 seconds').",
+    "call. Section 5's figure shows the lesson's two waves of 3 s.",
     worked=(
         "**About {right:g} s.** {served} orders are served through {limit} running places: ceil({served} / "
-        "{limit}) = {waves} waves, each one slow Payment call of {slow:g} s, so {waves} x {slow:g} = "
-        "{right:g} s (a few milliseconds more, never less). The {refused} refused orders were answered in "
-        "milliseconds. Without the bulkhead, a pool of {limit} would serve all {orders} in {all_waves} "
-        "waves: the last after {all_served:g} s. Check it in section 8's panel with Payment's latency at "
-        "{slow:g} s.",
+        "{limit}) = {waves} waves of one slow Payment call each, {waves} x {slow:g} s = {right:g} s (a few "
+        "milliseconds more, never less). The refused orders were answered in milliseconds.",
     ),
     placeholder="seconds",
 )
 
+
+def limit_3() -> int:
+    """The fewest places that refuse at most 1% of 20 calls in flight (Erlang-B, no waiting places)."""
+    return sizing.smallest_pool(LOAD_3, BLOCKING_3)
+
+
+def _refuses(answer: object) -> dict[str, float]:
+    limit = read_whole(answer, 1, 1000, "a limit, 1..1000 running places")
+    return {"limit": limit, "b": sizing.erlang_b(limit, LOAD_3), "ratio": limit / LOAD_3}
+
+
+def _says_3(a: Answer) -> str:
+    limit, b = a.value["limit"], a.value["b"]
+    return (
+        f"{limit} places refuse {b:.2%} of calls at {LOAD_3:g} in flight, {limit - 1} would refuse "
+        f"{sizing.erlang_b(limit - 1, LOAD_3):.2%}: {a.value['ratio']:.1f} times the load, where 2 in "
+        f"flight need {sizing.smallest_pool(2, BLOCKING_3)} (3.5 times)."
+    )
+
+
+def _worked_3(a: Answer) -> str:
+    right = a.right
+    return (
+        f"**{right}.** Erlang-B (bulkhead_lab.sizing.smallest_pool) for {LOAD_3:g} calls in flight: {right} "
+        f"places refuse {sizing.erlang_b(right, LOAD_3):.2%}, {right - 1} refuse "
+        f"{sizing.erlang_b(right - 1, LOAD_3):.2%}. That is {right / LOAD_3:.1f} times the load; the 2.5x "
+        f"rule would ask for {math.ceil(2.5 * LOAD_3)}. Random arrivals spread around their mean by about "
+        "its square root, so the spare places a limit needs grow like the square root of the load: relative "
+        "to the load, they shrink."
+    )
+
+
 exercise_3 = Exercise(
     3,
-    "Little's Law for a busier Payment",
-    read=lambda a: read_whole(a, 0, 10_000, "a limit (a whole number of running places)"),
+    "The headroom at ten times the load",
+    read=_refuses,
     right=limit_3,
-    figures=lambda _: dict(
-        rate=RATE_3, hold=HOLD_3, headroom=HEADROOM_3, load=sizing.in_flight(RATE_3, HOLD_3)
-    ),
-    right_says="{rate:g} calls/s x {hold:g} s = {load:g} in flight; x {headroom:g} = {right}.",
+    right_when=lambda a: a.value["limit"] == a.right,
+    right_says=_says_3,
     wrong=(
         Wrong(
-            lambda a: a.is_(round(a.load)),
-            "{value} is the calls in flight on a normal day, with no headroom for bursts.",
+            lambda a: a.value["limit"] == math.ceil(2.5 * LOAD_3),
+            lambda a: (
+                f"{a.value['limit']} is the 2.5x rule: it refuses {a.value['b']:.4%}, far under 1%; "
+                "the headroom a limit needs shrinks as the load grows."
+            ),
         ),
     ),
-    hint="in flight = calls/s x seconds per call (section 6); then multiply by the headroom and round up.",
-    worked=(
-        "**{right}.** Little's Law: {rate:g} calls/s x {hold:g} s = {load:g} calls in progress on a normal "
-        "day. With {headroom:g}x headroom for bursts: ceil({load:g} x {headroom:g}) = {right}. Keep the "
-        "waiting area small, and watch /admin/bulkhead's rejected: refusals on a normal day mean the limit "
-        "is too small.",
+    otherwise=lambda a: (
+        f"{a.value['limit']} places refuse {a.value['b']:.2%} at {LOAD_3:g} in flight: "
+        + ("more than 1%." if a.value["b"] > BLOCKING_3 else "at most 1%, but fewer places do too.")
     ),
-    placeholder="limit",
+    hint="the headroom needed is not a fixed ratio: section 7's table gives the limit for 2, 5, 20 and "
+    "100 in flight; try numbers between 20 and 50.",
+    worked=(_worked_3,),
+    placeholder="running places",
 )
+
+
+def _first_failed_fact(answer: object) -> str | None:
+    """The learner's class (or its name, looked up in the notebook) against cockatiel's facts, in a trial."""
+    candidate = read_class(answer)
+    make = lambda limit, queue: build(candidate, limit, queue)  # noqa: E731
+    return run_trial(lambda: bulkhead_facts.first_failed_fact(make))
+
+
+write_bulkhead = Exercise(
+    4,
+    "Write your own bulkhead",
+    read=_first_failed_fact,
+    right=lambda: None,
+    right_says=f"your bulkhead holds every fact of cockatiel's tests: {bulkhead_facts.LIMIT} run at once and "
+    f"never more, {bulkhead_facts.QUEUE} wait, the next is refused at once, the waiting start first come, "
+    "first served, a call that raises gives its place back, and each call returns its result.",
+    otherwise="{value}",
+    hint="keep a running count and a deque of waiting futures; refuse when both are full; give the place "
+    "back in a finally, to the oldest waiter first (section 4's cell).",
+    worked=(
+        "**The course's own bulkhead** (section 4's cell, which the Order Service runs):",
+        lambda _: f"```python\n{inspect.getsource(Bulkhead)}```",
+    ),
+    placeholder="your class's name",
+    typed="MyBulkhead",
+)
+exercise_4 = write_bulkhead

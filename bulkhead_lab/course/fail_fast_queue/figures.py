@@ -1,38 +1,95 @@
 """Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
 
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.orders.load.OrdersRun` with :mod:`.reading`'s series. Every figure of
-a kind takes the time axis' end (``xmax``), so the three variants' runs at one latency sit
-on one axis and compare by eye (:func:`~.reading.time_axis`). Colours keep one meaning
+:class:`~bulkhead_lab.live.orders.load.OrdersRun`. Every figure of a kind takes the time axis'
+end (``xmax``), so the three variants' runs at one latency sit on one axis and compare by eye
+(:func:`.views.time_axis`). Colours keep one meaning
 (:mod:`~bulkhead_lab.course.ui.style`): Payment orange, Inventory blue, waiting sky blue,
 refusals vermillion, limits black, guides grey.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from bulkhead_lab.course.fail_fast_queue.views.reading import (
+from bulkhead_lab.course.fail_fast_queue.views import (
     RULE_WORDS,
     VARIANT_WORDS,
-    bars,
-    counters,
     nice_end,
     payment_state,
     run_label,
     wave_ends,
 )
 from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
+from bulkhead_lab.live.orders.clients import Kind, Outcome
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
 RUN_COLOR = {"order": EVENT, "stock": TRACKING}  # a call running: Payment's, Inventory's
 BAR = 0.72  # a request's bar height, in rows
 GAP = 1.5  # rows between the orders and the stock checks
+
+
+Step = list[tuple[float, int]]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One request on the figure: when it was sent, when its call had a connection, when it ended (s)."""
+
+    kind: Kind
+    index: int  # the client's sending order, from 1
+    outcome: Outcome
+    sent: float
+    started: float  # its call had a connection (= answered, for a refusal)
+    ended: float
+
+    @property
+    def waited(self) -> float:
+        return self.started - self.sent
+
+
+def bars(r: OrdersRun) -> list[Bar]:
+    """Every request, orders first then stock checks, each split into its wait and its run."""
+    out = []
+    for kind in ("order", "stock"):
+        for x in sorted(r.of(kind), key=lambda x: x.index):
+            started = x.end if x.outcome == "refused" else min(max(x.run_start, x.start), x.end)
+            out.append(Bar(x.kind, x.index, x.outcome, x.start, started, x.end))
+    return out
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What the lower plots draw over time: calls running and waiting, refusals so far, Payment's places."""
+
+    payment_running: Step
+    orders_waiting: Step
+    inventory_running: Step
+    stock_waiting: Step
+    refused: Step  # refusals so far (the bulkhead's ``rejected``)
+    limit: int  # Payment's places: the shared pool, its own pool, or the bulkhead's running places
+    source: str  # where the Payment counts come from
+
+
+def counters(r: OrdersRun) -> Counters:
+    """The bulkhead's own timeline where there is one (running, queued, rejected); otherwise Payment's
+    own count of open calls and each answer's wait."""
+    s = r.settings
+    limit = 0 if s is None else (s.pool if s.variant == "shared" else s.limit)
+    inventory, stock = r.timelines.get("inventory", [(0.0, 0)]), r.waiting("stock")
+    points = r.bulkhead_timeline
+    if points:
+        return Counters([(p.t, p.running) for p in points], [(p.t, p.queued) for p in points], inventory,
+                        stock, [(p.t, p.rejected) for p in points], limit,
+                        "the bulkhead's own counters (/admin/bulkhead?timeline=1)")  # fmt: skip
+    return Counters(r.timelines.get("payment", [(0.0, 0)]), r.waiting("order"), inventory, stock,
+                    [(0.0, 0)], limit, "Payment's own count and each answer's waited_ms")  # fmt: skip
 
 
 def _rows(r: OrdersRun) -> dict[tuple[str, int], float]:

@@ -1,18 +1,14 @@
 """Notebook 04's widgets: a progress bar for the lesson's runs, and the "try it" panel.
 
-:func:`run` runs one of the lesson's scenarios under a bar that counts answers.
-:func:`orders_panel` has the variant as three buttons in the learner's words (the pressed
-one coloured, so it looks pressed), only the sizes that mean something for that variant
-(a shared pool's size and what its limit counts; a pool per dependency's size; the
-bulkhead's running and waiting places), and Payment's latency when slow; every move runs
-the lesson's load live and redraws the figure (one time axis for every variant at these
-sizes) and a table with the lesson's row where the sizes are the lesson's. While a run
-is in flight, and after Kernel > Interrupt, the status line says the figure is the
-previous run's (:class:`~bulkhead_lab.course.ui.panel.SliderView` says it above the figure).
+:func:`run` runs one scenario under a bar that counts answers. :func:`orders_panel` has the
+variant as three buttons in the learner's words, only the sizes that mean something for that
+variant, and Payment's latency when slow; a burst of moves runs the lesson's load once, at the
+last values (:class:`~bulkhead_lab.course.ui.panel.SliderView`), and redraws the figure (one time
+axis for every variant at these sizes) and a table.
 
 CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggles too),
-``bl-progress-orders``, ``bl-status-orders``, ``bl-view-orders``, ``bl-panel-orders``;
-the lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
+``bl-progress-orders``, ``bl-status-orders``, ``bl-view-orders``, ``bl-panel-orders``; the
+lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
 """
 
 from __future__ import annotations
@@ -22,17 +18,15 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
-from bulkhead_lab.course.ui.panel import toggle as _toggle
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider, toggle
 from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
 
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
-SLIDER_WIDTH = "42em"
-
 # The pressed button of a toggle, coloured so it reads as chosen (JupyterLab's own shade is faint).
 TOGGLE_CSS = """<style>
 .bl-panel-orders .bl-toggle .widget-toggle-button.mod-active {
@@ -43,8 +37,7 @@ TOGGLE_CSS = """<style>
 
 
 def run(variant: Variant = "limited", show_progress: bool = True, **values: Any) -> OrdersRun:
-    """One of the lesson's runs (:func:`.views.run`: ``values`` are the Order Service's settings and
-    the load's, by name) under a bar that counts its answers."""
+    """One live run (:func:`.views.run`: ``values`` by name, ``bulkhead=`` the class) under a bar."""
     if not show_progress:
         return views.run(variant, **values)
     progress = LiveProgress("run", unit="answered", total=PER_RUN)
@@ -59,55 +52,32 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     return r
 
 
-# --- the "try it" panel ---------------------------------------------------------------------
-
 VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)
 RULE_OPTIONS = (("connections in use (aiohttp)", "aiohttp"), ("every socket, idle too (Node)", "node"))
-APPLIES = {  # the sizes that mean something for each variant
-    "shared": ("pool", "pool_rule"),
-    "separate": ("limit",),
-    "limited": ("limit", "queue"),
-}
-SIZES = ("pool", "pool_rule", "limit", "queue")
+SIZES = ("pool", "pool_rule", "limit", "queue")  # the controls a variant may show or hide
+APPLIES = {"shared": ("pool", "pool_rule"), "separate": ("limit",), "limited": ("limit", "queue")}
 LIMIT_WORDS = {"separate": "connections per pool", "limited": "running places (limit)"}
 
 
-def toggle(name: str, description: str, options: tuple[tuple[str, str], ...], value: str) -> w.ToggleButtons:
-    """Buttons in the learner's words, labelled as wide as this panel's sliders."""
-    return _toggle(name, description, options, value, label_width=LABEL_WIDTH)
-
-
 def orders_controls(
-    variant: Variant = "limited",
-    pool: int = 10,
-    limit: int = 5,
-    queue: int = 5,
-    pool_rule: PoolRule = "aiohttp",
-    slow_latency: float = 1.0,
-) -> dict[str, Any]:
+    variant: Variant = "limited", pool: int = 10, limit: int = 5, queue: int = 5,
+    pool_rule: PoolRule = "aiohttp", slow_latency: float = 1.0,
+) -> dict[str, Any]:  # fmt: skip
     """The variant, the sizes each variant has (only those shown), and Payment's latency when slow."""
     controls = {
-        "variant": toggle("variant", "Order Service", VARIANT_OPTIONS, variant),
+        "variant": toggle("variant", "Order Service", VARIANT_OPTIONS, variant, label_width=LABEL_WIDTH),
         "pool": slider(w.IntSlider, "pool", "shared pool (connections)", min=1, max=30, value=pool),
-        "pool_rule": toggle("pool-rule", "the pool's limit counts", RULE_OPTIONS, pool_rule),
+        "pool_rule": toggle("pool-rule", "the pool's limit counts", RULE_OPTIONS, pool_rule,
+                            label_width=LABEL_WIDTH),
         "limit": slider(w.IntSlider, "limit", LIMIT_WORDS["limited"], min=1, max=20, value=limit),
         "queue": slider(w.IntSlider, "queue", "waiting places", min=0, max=20, value=queue),
-        "slow_latency": slider(
-            w.FloatSlider,
-            "slowdown",
-            "Payment latency when slow (s)",
-            min=0.1,
-            max=3.0,
-            step=0.1,
-            value=slow_latency,
-            readout_format=".1f",
-        ),
-    }
+        "slow_latency": slider(w.FloatSlider, "slowdown", "Payment latency when slow (s)", min=0.1, max=3.0,
+                               step=0.1, value=slow_latency, readout_format=".1f"),
+    }  # fmt: skip
     controls["variant"].add_class("bl-toggle-variant")
     for name in ("pool", "limit", "queue", "slow_latency"):
         controls[name].style.description_width = LABEL_WIDTH
-    for name in ("pool", "limit", "queue", "slow_latency"):
-        controls[name].layout = w.Layout(width=SLIDER_WIDTH)  # its own layout: shown or hidden alone
+        controls[name].layout = w.Layout(width="42em")  # its own layout: shown or hidden alone
     show_for(controls, variant)
     controls["variant"].observe(lambda change: show_for(controls, change["new"]), names="value")
     return controls
@@ -121,13 +91,10 @@ def show_for(controls: dict[str, Any], variant: str) -> None:
         controls["limit"].description = LIMIT_WORDS[variant]
 
 
-def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
-    """The "try it" panel: each move runs the lesson's load live (20 orders, 10 stock checks) at the
-    controls' values and redraws the figure and the table.
-
-    ``draw=False`` builds it without a first run. ``panel.set(...)`` moves several controls,
-    runs once and returns the :class:`~bulkhead_lab.live.orders.load.OrdersRun`.
-    """
+def orders_panel(*, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, **values: Any) -> SliderView:
+    """The "try it" panel: the lesson's load run live at the controls' values (``bulkhead``: the class
+    the bulkhead is built from). ``panel.set(...)`` moves several controls, runs once and returns the
+    :class:`~bulkhead_lab.live.orders.load.OrdersRun`; ``draw=False`` builds it without a first run."""
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)
 
@@ -135,10 +102,9 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
         progress.running()
         rule: PoolRule = pool_rule if variant == "shared" else "aiohttp"
         try:
-            settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule)
-            r = views.measure(
-                settings, OrdersLoad(slow_latency=round(slow_latency, 3)), on_progress=progress.on_progress
-            )
+            settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule, bulkhead=bulkhead)
+            load = OrdersLoad(slow_latency=round(slow_latency, 3))
+            r = views.measure(settings, load, on_progress=progress.on_progress)
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise
@@ -147,7 +113,7 @@ def orders_panel(*, draw: bool = True, **values: Any) -> SliderView:
             raise
         progress.done(f"done: {len(r.requests)} answered in {r.duration:.2f} s")
         axis = views.time_axis(slow_latency, pool, limit, queue)
-        return r, [figures.orders_figure(r, xmax=axis)], [views.panel_table(r)]
+        return r, [figures.orders_figure(r, xmax=axis)], [views.summary_table([r], "run", "this run: ")]
 
     style = w.HTML(TOGGLE_CSS, layout=w.Layout(display="none"))
     panel = SliderView("orders", controls, render, extra=(style, progress.widget), draw=False)

@@ -20,7 +20,8 @@ run by :func:`run_trial` (:mod:`.trial`: a deadline, its own loop, prints captur
 it measured (a peak, the calls refused), which ``right``, ``wrong`` and ``otherwise`` then judge as
 they judge a typed number. The wrong kind of object (:func:`.trial.build`), an exception of the
 learner's or a run past its deadline is one ``Not yet:`` line; text typed in the box reaches the
-same reader, which refuses it in one line too.
+same reader, which refuses it in one line too, or, with :func:`read_class`, looks the name up in the
+notebook (the box then starts with the template's class name, ``typed``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 
 import ipywidgets as w
 import pandas as pd
+from IPython import get_ipython
 from IPython.display import Markdown, display
 
 from bulkhead_lab.course.ui.panel import display_widget
@@ -144,6 +146,23 @@ def read_duration(answer: object, unit: Literal["s", "ms"], what: str) -> float:
     return value * {(True, "s"): 0.001, (False, "ms"): 1000.0}.get((in_ms, unit), 1.0)
 
 
+def read_class(answer: object) -> object:
+    """A learner's class for a code exercise: passed itself (``check(MyBulkhead)``), or its name as
+    typed in the answer box, looked up in the notebook's own namespace (IPython's ``user_ns``)."""
+    if not isinstance(answer, str):
+        return answer
+    name = answer.strip()
+    if not name.isidentifier():
+        raise NotUnderstood(
+            f"{_shown(answer)} is not a name: type your class's name, as its cell defines it."
+        )
+    shell = get_ipython()
+    namespace: dict[str, Any] = getattr(shell, "user_ns", None) or {}
+    if name not in namespace:
+        raise NotUnderstood(f"nothing is called {name} in this notebook yet: run the cell that defines it.")
+    return namespace[name]
+
+
 def run_trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> T:
     """A code exercise's reader: its ``check`` of the learner's object, run by :func:`.trial.trial`.
 
@@ -226,6 +245,7 @@ class Exercise:
     hint: str
     worked: tuple[str | Callable[[Answer], object], ...]  # sentences, tables, figures, on request
     placeholder: str = "your answer"
+    typed: str = ""  # what the answer box holds before the learner types (a code exercise: a class name)
     tolerance: float = 0.0
     unit: str = ""
     figures: Callable[[Any], object] | None = None  # value -> the names its messages use
@@ -271,7 +291,9 @@ class Exercise:
 
     def widget(self) -> w.VBox:
         """An answer box, a Check button, the feedback line, and a Show answer button."""
-        box = w.Text(placeholder=self.placeholder, continuous_update=False, layout=w.Layout(width="16em"))
+        box = w.Text(
+            self.typed, placeholder=self.placeholder, continuous_update=False, layout=w.Layout(width="16em")
+        )
         check = w.Button(description="Check", button_style="primary")
         feedback = w.Label("")
         reveal = w.Button(description="Show answer")
