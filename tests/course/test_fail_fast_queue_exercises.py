@@ -126,7 +126,7 @@ class Spins(Bulkhead):
     """A loop that never yields once the bulkhead is full."""
 
     async def acquire(self) -> None:
-        while self.running >= self.limit: pass  # fmt: skip
+        while self.running >= self.limit: pass  # noqa: E701  # fmt: skip
         self.running += 1
 
 

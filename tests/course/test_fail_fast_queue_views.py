@@ -152,7 +152,8 @@ def test_the_headroom_a_limit_needs_shrinks_as_the_load_grows() -> None:
 def test_a_run_served_through_a_bulkhead_says_in_which_turn_the_waiting_orders_were_served() -> None:
     text = views.served_in_turn(fake.limited()).splitlines()
     assert text == [
-        "served, in the order they were answered: orders 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 (first come, first served)",
+        "served, in the order they were answered: orders 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
+        " (first come, first served)",
         "refused at once: orders 11 to 20",
     ]
 

@@ -66,3 +66,22 @@ def test_each_worked_answer_names_the_answer_its_checker_accepts_and_a_live_coun
 @pytest.mark.parametrize("typed", ["none", "None", "zero", "no", "nothing", "0"])
 def test_a_count_of_nought_typed_as_a_word_is_the_answer_0(typed) -> None:
     assert ex.catalog_before_3() == 0 and ex.exercise_3.check(typed).ok is True
+
+
+def test_exercise_1_runs_the_batch_and_compares_the_prediction_with_the_dependency_s_count(
+    monkeypatch,
+) -> None:
+    ran: list[tuple] = []
+    stand_in = views.run
+    monkeypatch.setattr(views, "run", lambda *a, **k: ran.append(a) or stand_in(*a, **k))
+    verdict = ex.exercise_1.check("8")
+    assert ran == [("separate", ex.NOTIF_1, ex.CAT_1, ex.SKIP_1)]
+    assert verdict.ok is False and "you predicted 8; the batch just run counted 10" in verdict.message
+    assert ex.exercise_1.check("10").message.startswith("Right: you predicted 10, and the batch just run")
+
+
+@pytest.mark.parametrize("typed", ["-7", "banana", "", None])
+def test_exercise_1_runs_no_batch_for_an_answer_it_cannot_read(monkeypatch, typed) -> None:
+    ran: list[tuple] = []
+    monkeypatch.setattr(views, "run", lambda *a, **k: ran.append(a))
+    assert ex.exercise_1.check(typed).ok is not True and ran == []

@@ -73,7 +73,7 @@ def test_a_loop_that_never_yields_is_stopped_even_inside_except_exception() -> N
 
 def test_a_one_line_loop_in_a_task_of_the_learner_s_is_stopped_too() -> None:
     async def spin() -> None:
-        while True: pass  # fmt: skip  # one line: no line event after the first
+        while True: pass  # noqa: E701  # fmt: skip  # one line: no line event after the first
 
     async def check() -> None:
         await asyncio.ensure_future(spin())

@@ -48,3 +48,9 @@ def test_the_lessons_three_pool_tests_pass_against_a_live_loan_service() -> None
 def test_exercise_1s_worked_answer_runs_a_batch_whose_peak_is_the_rule() -> None:
     parts = exercises.exercise_1.worked_answer()
     assert f"notification peak {exercises.peak_1()} (pool 4 + 6 skipped)" in parts[-1]
+
+
+def test_exercise_1s_check_runs_a_live_batch_that_counts_the_predicted_peak() -> None:
+    verdict = exercises.exercise_1.check(str(exercises.peak_1()))
+    assert verdict.ok is True, verdict.message
+    assert f"the batch just run counted {exercises.peak_1()}" in verdict.message

@@ -1,5 +1,8 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
 
+Exercise 1 is predict-then-run: its check reads the learner's prediction, runs the batch live at the
+exercise's settings and compares the two, so the learner sees the dependency count what was predicted.
+
 Each right answer is computed by the package's rules (:func:`.views.expected_notification_peak`,
 :func:`~bulkhead_lab.live.placement.batch.ideal_ms`, :func:`.views.expected_catalog_before`), the
 rules the lesson's tables follow; the worked answers of exercises 1 and 3 then run one live
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_duration, read_whole
@@ -41,20 +45,42 @@ def _live(*settings: object) -> Callable[[object], str]:
     return lambda _: f"A live batch at these settings, just now: {views.batch_facts(views.run(*settings))}."
 
 
+@dataclass(frozen=True)
+class Predicted:
+    """Exercise 1: the learner's prediction, and the peak a live batch at its settings counted."""
+
+    predicted: int
+    counted: int
+
+
+def _predict_and_run_1(answer: object) -> Predicted:
+    """Read the prediction first (a bad one runs nothing), then run the batch and read its count."""
+    predicted = read_whole(answer, 0, 10 * CALLS, "a number of concurrent notification calls")
+    return Predicted(predicted, views.run("separate", NOTIF_1, CAT_1, SKIP_1).notification)
+
+
 exercise_1 = Exercise(
     1,
     "The peak a skipped call site leaves",
-    read=lambda a: read_whole(a, 0, 10 * CALLS, "a number of concurrent notification calls"),
+    read=_predict_and_run_1,
     right=peak_1,
+    right_when=lambda a: a.value.predicted == a.value.counted,
     figures=lambda _: {"notif": NOTIF_1, "skip": SKIP_1},
-    right_says="the pool lets {notif} through at once, the {skip} skipped call sites add their own "
-    "connections: {notif} + {skip} = {right}.",
+    right_says="you predicted {value.predicted}, and the batch just run counted {value.counted}: the pool "
+    "lets {notif} through at once, and the {skip} skipped call sites add their own connections.",
     wrong=(
-        Wrong(lambda a: a.is_(NOTIF_1), "{value} is what the pool says; the dependency sees more than that."),
         Wrong(
-            lambda a: a.is_(SKIP_1), "{value} counts only the skipped call sites; the pool's calls run too."
+            lambda a: a.value.predicted == NOTIF_1,
+            "you predicted {value.predicted}, what the pool says; the batch just run counted "
+            "{value.counted}. Where do the others come from?",
+        ),
+        Wrong(
+            lambda a: a.value.predicted == SKIP_1,
+            "you predicted {value.predicted}, the skipped call sites alone; the batch just run counted "
+            "{value.counted}. The pool's calls run too.",
         ),
     ),
+    otherwise="you predicted {value.predicted}; the batch just run counted {value.counted}.",
     hint="the pool lets its slots through; what does a call site that passes no pool add? Section 4's row "
     "is 4 + 8; try 'skipped call sites' = 6 in section 7's panel.",
     worked=(
