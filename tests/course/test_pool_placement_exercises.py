@@ -16,7 +16,8 @@ def no_live_batches(monkeypatch):
     def run(placement, notif, cat, skip=0, **_):
         before = views.expected_catalog_before(placement, notif, cat, skip)
         peak = views.expected_notification_peak(placement, notif, cat, skip)
-        return PlacementResult(placement, notif, cat, skip, 40, before, peak, min(cat, 40), 3000.0)
+        took = ideal_ms(placement, notif, cat, skip) + 40.0  # a live batch: its floor and a little more
+        return PlacementResult(placement, notif, cat, skip, 40, before, peak, min(cat, 40), took)
 
     monkeypatch.setattr(views, "run", run)
 
@@ -85,3 +86,21 @@ def test_exercise_1_runs_no_batch_for_an_answer_it_cannot_read(monkeypatch, type
     ran: list[tuple] = []
     monkeypatch.setattr(views, "run", lambda *a, **k: ran.append(a))
     assert ex.exercise_1.check(typed).ok is not True and ran == []
+
+
+def test_exercise_2_runs_the_batch_and_puts_a_prediction_beside_its_time(monkeypatch) -> None:
+    ran: list[tuple] = []
+    stand_in = views.run
+    monkeypatch.setattr(views, "run", lambda *a, **k: ran.append(a) or stand_in(*a, **k))
+    assert "the batch just run took longer than that" in ex.exercise_2.check("3500").message
+    assert "took less than that" in ex.exercise_2.check("9000").message
+    assert "near the batch just run (6040 ms)" in ex.exercise_2.check("6020").message
+    assert ex.exercise_2.check("6000").message.startswith("Right: ceil(40 / 2) = 20 waves")
+    assert ran == [("separate", ex.NOTIF_2, ex.CAT_2)] * 4
+
+
+@pytest.mark.parametrize("typed", ["-7", "0", "banana", "", None, "99999 ms"])
+def test_exercise_2_runs_no_batch_for_an_answer_it_cannot_read(monkeypatch, typed) -> None:
+    ran: list[tuple] = []
+    monkeypatch.setattr(views, "run", lambda *a, **k: ran.append(a))
+    assert ex.exercise_2.check(typed).ok is not True and ran == []

@@ -9,7 +9,10 @@ before and after each move land in ``test-artifacts/screenshots/<notebook>/``.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import importlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -625,10 +628,10 @@ def _right_answers() -> dict[str, dict[int, str]]:
             3: str(ex03.catalog_before_3()),
         },
         "04_fail_fast_queue.ipynb": {
-            1: str(ex04.refused_1()),
+            1: str(ex04.queue_1()),
             2: f"{ex04.last_answer_2():g}",
             3: str(ex04.limit_3()),
-        },
+        },  # its exercise 4 takes a class: _write_a_bulkhead types one
         "05_adaptive_limits.ipynb": {
             1: str(ex05.working_timeouts()[-1]),
             2: str(ex05.longest_confined(1.5)),
@@ -710,6 +713,91 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
         cell.screenshot(path=str(screenshots / f"exercise-{number}.png"))
 
 
+# A learner's own bulkhead, typed into notebook 04's exercise 4 cell in place of the template: a
+# running count, a line of futures served oldest first, a refusal when both are full, the place
+# given back in a finally. The cell's notebook has imported asyncio and deque.
+LEARNERS_BULKHEAD = """class MyBulkhead:
+    def __init__(self, limit, queue):
+        self.limit, self.queue, self.running = limit, queue, 0
+        self.line = deque()
+
+    async def execute(self, fn):
+        if self.running < self.limit and not self.line:
+            self.running += 1
+        elif len(self.line) >= self.queue:
+            raise RuntimeError("busy, try again")
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self.line.append(turn)
+            await turn
+        try:
+            return await fn()
+        finally:
+            self.running -= 1
+            while self.line and self.running < self.limit:
+                self.running += 1
+                self.line.popleft().set_result(None)
+"""
+
+
+def _defined(source: str) -> Any:
+    """The class a cell's source defines, run here as the notebook runs it (its imports given)."""
+    namespace: dict[str, Any] = {"asyncio": asyncio, "deque": collections.deque}
+    exec(source, namespace)  # the test's own text, or the committed notebook's template cell
+    return namespace["MyBulkhead"]
+
+
+def _check_exercise(page: Any, number: int, said: str) -> None:
+    page.locator(f".bl-check-{number}").first.click()
+    page.wait_for_function(
+        "([sel, line]) => { const el = document.querySelector(sel);"
+        " return el && el.innerText.trim() === line; }",
+        arg=[f".bl-feedback-{number}", said],
+        timeout=60_000,
+    )
+
+
+def _write_a_bulkhead(page: Any, notebook: str, screenshots: Path) -> None:
+    """Exercise 4 of notebook 04: Check the template (Not yet), type a bulkhead into its cell, run the
+    cell, Check again (Right); each line exactly the package's verdict on the same class."""
+    from bulkhead_lab.course.fail_fast_queue import exercises as ex04
+
+    cells = json.loads((ld.REPO / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
+    template = next(
+        "".join(c["source"]) for c in cells if "".join(c["source"]).startswith("class MyBulkhead")
+    )
+    box = page.locator(".bl-answer-4 input").first
+    box.scroll_into_view_if_needed()
+    assert box.input_value() == "MyBulkhead"
+    before = ex04.write_bulkhead.check(_defined(template)).message
+    assert before.startswith("Not yet:"), before
+    _check_exercise(page, 4, before)
+
+    cell = page.locator(".jp-CodeCell", has_text="class MyBulkhead:").first
+    cell.scroll_into_view_if_needed()
+    prompt = cell.locator(".jp-InputPrompt").first
+    ran_as = prompt.inner_text().strip()  # [36]: Run All ran the template
+    cell.locator(".cm-content").first.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(LEARNERS_BULKHEAD)  # as pasted: no auto-indent
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(  # the cell ran again: a new execution count, not [*]
+        "([el, old]) => { const t = el.innerText.trim(); return /\\[\\d+\\]/.test(t) && t !== old; }",
+        arg=[prompt.element_handle(), ran_as],
+        timeout=60_000,
+    )
+    assert "self.line" in cell.inner_text()
+    after = ex04.write_bulkhead.check(_defined(LEARNERS_BULKHEAD)).message
+    assert after.startswith("Right:"), after
+    _check_exercise(page, 4, after)
+    page.locator(".jp-Cell", has=page.locator(".bl-exercise-4")).last.screenshot(
+        path=str(screenshots / "exercise-4-written.png")
+    )
+
+
+AFTER_EXERCISES = {"04_fail_fast_queue.ipynb": _write_a_bulkhead}
+
+
 # ----------------------------------------------------------------------------- the test
 
 
@@ -739,6 +827,8 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
         if notebook in AFTER_MOVES:
             AFTER_MOVES[notebook](page, screenshots)
         _answer_exercises(page, notebook, screenshots)
+        if notebook in AFTER_EXERCISES:
+            AFTER_EXERCISES[notebook](page, notebook, screenshots)
         assert ld.error_outputs(page) == [], f"{notebook}: slider moves or answers left errors or stderr"
         assert script_errors == [], f"{notebook}: the page reported script errors"
     finally:

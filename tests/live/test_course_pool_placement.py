@@ -54,3 +54,10 @@ def test_exercise_1s_check_runs_a_live_batch_that_counts_the_predicted_peak() ->
     verdict = exercises.exercise_1.check(str(exercises.peak_1()))
     assert verdict.ok is True, verdict.message
     assert f"the batch just run counted {exercises.peak_1()}" in verdict.message
+
+
+def test_exercise_2s_check_runs_a_live_batch_that_takes_at_least_the_predicted_floor() -> None:
+    verdict = exercises.exercise_2.check(str(exercises.least_ms_2()))
+    assert verdict.ok is True, verdict.message
+    low = exercises.exercise_2.check(str(exercises.least_ms_2() // 3))
+    assert "the batch just run took longer than that" in low.message

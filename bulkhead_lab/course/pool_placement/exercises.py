@@ -1,7 +1,8 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
 
-Exercise 1 is predict-then-run: its check reads the learner's prediction, runs the batch live at the
-exercise's settings and compares the two, so the learner sees the dependency count what was predicted.
+Exercises 1 and 2 are predict-then-run: the check reads the learner's prediction, runs the batch live
+at the exercise's settings and puts the two side by side (the peak the dependency counted; whether the
+batch took longer or shorter than predicted), so the learner sees the run bear the prediction out.
 
 Each right answer is computed by the package's rules (:func:`.views.expected_notification_peak`,
 :func:`~bulkhead_lab.live.placement.batch.ideal_ms`, :func:`.views.expected_catalog_before`), the
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bulkhead_lab.course.pool_placement import views
-from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_duration, read_whole
+from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_duration, read_whole
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, ideal_ms
 
 SLOW_MS = round(NOTIFICATION_LATENCY * 1000)
@@ -92,21 +93,64 @@ exercise_1 = Exercise(
     placeholder="notification peak",
 )
 
+
+@dataclass(frozen=True)
+class Timed:
+    """Exercise 2: the learner's prediction (ms), and what a live batch at its settings took and counted."""
+
+    predicted: float
+    took: float  # ms, measured
+    peak: int  # the notification dependency's count
+
+
+def _predict_and_run_2(answer: object) -> Timed:
+    """Read the prediction first (a bad one runs nothing), then run the batch and time it."""
+    predicted = read_duration(answer, "ms", "a duration in ms")
+    if not 0 < predicted <= 60_000:  # a minute: ten times the answer
+        raise NotUnderstood(
+            f"{predicted:g} ms is no batch's duration here: predict one above 0, under a minute."
+        )
+    r = views.run("separate", NOTIF_2, CAT_2)
+    return Timed(predicted, r.duration_ms, r.notification)
+
+
+def _beside_the_run_2(a: Answer) -> str:
+    """A wrong prediction beside the batch just run: longer than a low one, shorter than a high one."""
+    t = a.value
+    if t.predicted < a.right:
+        return (
+            f"you predicted {t.predicted:g} ms; the batch just run took longer than that: the dependency "
+            f"counted at most {t.peak} at once."
+        )
+    if t.took < t.predicted:
+        return f"you predicted {t.predicted:g} ms; the batch just run took less than that: count the waves."
+    return (
+        f"you predicted {t.predicted:g} ms, near the batch just run ({t.took:.0f} ms); the least is what the "
+        "waves alone take, before connections and scheduling add their few milliseconds."
+    )
+
+
 exercise_2 = Exercise(
     2,
     "The least a small pool costs",
-    read=lambda a: read_duration(a, "ms", "a duration in ms"),
+    read=_predict_and_run_2,
     right=least_ms_2,
+    right_when=lambda a: abs(a.value.predicted - a.right) < 1e-6 and a.value.took >= a.right,
     unit="ms",
     figures=lambda _: (
         dict(calls=CALLS, notif=NOTIF_2, cat=CAT_2, waves=math.ceil(CALLS / NOTIF_2), slow=SLOW_MS)
         | dict(cat_slots_ms=round(ideal_ms("separate", CAT_2, CAT_2)), cat_ms=round(CATALOG_LATENCY * 1000))
     ),
-    right_says="ceil({calls} / {notif}) = {waves} waves x {slow} ms = {right} ms at least.",
+    right_says="ceil({calls} / {notif}) = {waves} waves x {slow} ms = {right} ms at least, and the batch "
+    "just run took no less, the dependency counting {value.peak} at once.",
     wrong=(
-        Wrong(lambda a: a.is_(a.cat_slots_ms), "{shown} is what {cat} slots need; {notif} need more waves."),
+        Wrong(
+            lambda a: abs(a.value.predicted - a.cat_slots_ms) < 1e-6,
+            "you predicted {value.predicted:g} ms, what {cat} slots need; the batch just run took longer: "
+            "{notif} slots need more waves.",
+        ),
     ),
-    otherwise=("{shown} is more than the waves need.", "{shown} is too short for forty calls."),
+    otherwise=_beside_the_run_2,
     hint="calls go through a pool in waves of as many calls as it has slots; each wave lasts one call "
     "(300 ms). Section 3's 'ideal' table works the lesson's rows.",
     worked=(
