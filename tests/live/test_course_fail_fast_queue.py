@@ -11,7 +11,7 @@ import time
 import pytest
 from loopback import listening_ports
 
-from bulkhead_lab.course.fail_fast_queue import figures, panels, views
+from bulkhead_lab.course.fail_fast_queue import claims, figures, panels, views
 
 pytestmark = pytest.mark.live
 
@@ -49,7 +49,7 @@ def test_the_views_show_the_runs_numbers() -> None:
     assert "bulkhead while busy: 5 running, 5 waiting, 0 free waiting places" in facts
     assert views.refusal_text(limited).splitlines()[0] == 'HTTP 503 {"error": "busy, try again"}'
     assert views.bulkhead_counters_text(limited).splitlines()[-1] == "rejected: 10"
-    assert all(c.here == "PASS" for c in views.check_claims(limited, limited)[:4])  # check.js's four
+    assert all(c.here == "PASS" for c in claims.check_claims(limited, limited)[:4])  # check.js's four
     row = views.summary_table([limited]).iloc[0]
     assert (row["orders served"], row["orders refused"], row["Payment peak"], row["rejected (bulkhead)"]) == (
         10,
@@ -60,7 +60,7 @@ def test_the_views_show_the_runs_numbers() -> None:
     requests = views.requests_table(limited)
     assert len(requests) == 30 and set(requests["status"]) == {200, 503}
     assert {"waited (ms)", "ran (ms)"} <= set(requests.columns)
-    counters = views.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
+    counters = figures.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
     assert max(n for _, n in counters.orders_waiting) == 5 and counters.refused[-1][1] == 10
     fig = figures.orders_figure(limited, xmax=views.time_axis(0.2))
     assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, views.time_axis(0.2))
@@ -70,9 +70,9 @@ def test_the_shared_pool_on_the_node_rule_keeps_stock_checks_behind_every_waitin
     shared = views.run("shared", pool_rule="node", slow_latency=0.3)
     facts = views.facts(shared).splitlines()
     assert "Payment's peak: 10 (the whole shared pool)" in facts
-    behind = views.shared_claims(shared, shared)[3]  # the lesson's "about 6 s": after every waiting order
+    behind = claims.shared_claims(shared, shared)[3]  # the lesson's "about 6 s": after every waiting order
     assert behind.holds, behind.here
-    assert [c.here for c in views.check_claims(shared, shared)[4:7]] == ["FAIL"] * 3
+    assert [c.here for c in claims.check_claims(shared, shared)[4:7]] == ["FAIL"] * 3
 
 
 def test_the_keepalive_stall_happens_on_the_node_like_pool_and_not_on_aiohttps() -> None:
