@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import aiohttp
 
 from bulkhead_lab.compartments.watch import CompartmentRun, Point
-from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadRejectedError
+from bulkhead_lab.live.bulkhead import BulkheadRejectedError, InstrumentedBulkhead
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.validation import check_int, check_real
@@ -56,7 +56,7 @@ class WatchedRun:
 
 
 async def _stretch(
-    bulkhead: Bulkhead, session: aiohttp.ClientSession, url: str, calls: int, at_once: bool
+    bulkhead: InstrumentedBulkhead, session: aiohttp.ClientSession, url: str, calls: int, at_once: bool
 ) -> CompartmentRun:
     bulkhead.reset()
     waits: list[float] = []
@@ -84,12 +84,12 @@ async def _stretch(
 
 async def run_watched(settings: WatchSettings = WatchSettings()) -> WatchedRun:
     """The steady stretch, then the burst, through one bulkhead to one dependency."""
-    bulkhead = Bulkhead(settings.limit, settings.queue, timeline=True)
+    bulkhead = InstrumentedBulkhead(settings.limit, settings.queue, timeline=True)
     with heap_frozen():
         return await _run(bulkhead, settings)
 
 
-async def _run(bulkhead: Bulkhead, settings: WatchSettings) -> WatchedRun:
+async def _run(bulkhead: InstrumentedBulkhead, settings: WatchSettings) -> WatchedRun:
     async with Dependency("dependency", settings.latency) as dep, aiohttp.ClientSession() as session:
         url = f"{dep.url}/work"
         steady = await _stretch(bulkhead, session, url, settings.steady, at_once=False)
