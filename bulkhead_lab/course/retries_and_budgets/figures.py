@@ -1,5 +1,5 @@
 """Notebook 06's figures: contention per backoff, calls offered and given up over the run, the load
-around the end of a slowdown, and section 8's calls per order at each layer of a live run (numbers
+around the end of a slowdown, and section 7's calls per order at each layer of a live run (numbers
 in from :mod:`.views`, figure out).
 
 The two slider panels keep their figure and redraw it in place

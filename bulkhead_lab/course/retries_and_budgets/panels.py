@@ -6,7 +6,7 @@ attempts, jitter (or "at once"), backoff base, retry budget and whose books it k
 comes from :func:`bulkhead_lab.retries.storm.retry_run`, so a slider moved back and forth replays nothing;
 each panel keeps one figure and redraws it in place.
 
-:func:`live_progress` runs section 8's live clients (:func:`live_runs`) under a progress bar
+:func:`live_progress` runs section 7's live clients (:func:`live_runs`) under a progress bar
 (``bl-progress-clients``, ``bl-status-clients``) that counts the orders answered; :func:`live_frame`,
 :func:`live_facts` and :func:`live_beside` say what each layer counted.
 """

@@ -379,7 +379,7 @@ def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
     return _frame(rows, ["callers (3 attempts)", "budget"])
 
 
-# --- 7. the sources beside this notebook --------------------------------------------------------
+# --- appendix: the sources beside this notebook ------------------------------------------------------
 
 
 def beside_the_sources() -> Table:
