@@ -34,6 +34,7 @@ def test_a_notebook_opens_with_its_title_what_you_will_learn_and_its_lesson(path
     outcomes = re.findall(r"^\d+\. ", first.split("**You will learn**")[1], re.M)
     assert 3 <= len(outcomes) <= 5, f"{len(outcomes)} outcomes"
     assert re.search(r"lesson 00\d|beyond the lessons", first, re.I), "which lesson it follows"
+    assert re.search(r"\bAbout (an?|\d+) [^.]*?(minute|hour)", first), "how long it takes, near the top"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
@@ -58,10 +59,12 @@ def test_at_least_two_exercises_each_with_an_answer_box(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
-def test_key_takeaways_close_the_notebook_and_say_what_comes_next(path: Path) -> None:
-    """The takeaways close the story; only appendices (unnumbered, the lesson's bookkeeping) follow."""
+def test_key_takeaways_close_the_story_and_an_appendix_follows(path: Path) -> None:
+    """The takeaways close the story; then at least one appendix (unnumbered: the lesson's claims or
+    the sources, checked) and nothing else."""
     markdown = _markdown(path)
     appendices = [i for i, md in enumerate(markdown) if md.startswith("## Appendix: ")]
+    assert appendices, "no appendix after the takeaways"
     story = markdown[: appendices[0]] if appendices else markdown
     last = story[-1]
     assert last.startswith("## Key takeaways")
