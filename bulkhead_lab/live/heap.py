@@ -15,11 +15,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+_depth = 0  # runs inside heap_frozen() now: runs side by side share one freeze
+
+
 @contextmanager
 def heap_frozen() -> Iterator[None]:
-    """The objects alive now left out of the collector's passes until the block ends."""
-    gc.freeze()
+    """The objects alive now left out of the collector's passes until the block ends.
+
+    Blocks may overlap (live runs gathered side by side): the heap is frozen when the first
+    begins and thawed when the last ends, so an early finisher does not thaw it under the others.
+    """
+    global _depth
+    if _depth == 0:
+        gc.freeze()
+    _depth += 1
     try:
         yield
     finally:
-        gc.unfreeze()
+        _depth -= 1
+        if _depth == 0:
+            gc.unfreeze()

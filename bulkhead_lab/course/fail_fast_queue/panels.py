@@ -52,6 +52,26 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     return r
 
 
+def experiment(variant: Variant = "limited", **values: Any) -> views.Experiment:
+    """One run to make with :func:`run_together`, in :func:`run`'s short form."""
+    return views.experiment(variant, **values)
+
+
+def run_together(**experiments: views.Experiment) -> dict[str, OrdersRun]:
+    """Independent experiments at the same time (:func:`.views.measure_together`), the runs by name,
+    under one bar that counts the answers of all of them."""
+    progress = LiveProgress("run", unit="answered", total=PER_RUN * len(experiments))
+    display_widget(progress.widget, "Run this cell to run them live (a bar counts the answers).")
+    progress.running(f"{len(experiments)} runs at once, live on 127.0.0.1 ...")
+    try:
+        runs = views.measure_together(experiments, on_progress=progress.on_progress)
+    except Interrupted as stop:
+        progress.interrupted(stop.why)
+        raise
+    progress.done(f"done: {len(runs)} runs, {sum(len(r.requests) for r in runs.values())} answered")
+    return runs
+
+
 VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)
 RULE_OPTIONS = (("connections in use (aiohttp)", "aiohttp"), ("every socket, idle too (Node)", "node"))
 SIZES = ("pool", "pool_rule", "limit", "queue")  # the controls a variant may show or hide

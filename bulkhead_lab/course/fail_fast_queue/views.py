@@ -9,10 +9,12 @@ under ``# NBVAL_IGNORE_OUTPUT``.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -20,7 +22,7 @@ import pandas as pd
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue import lesson004 as L
 from bulkhead_lab.course.ui.runner import run_sync
-from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.server import Progress, gather_all
 from bulkhead_lab.live.orders import checks
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, orders_setup, planned_seconds, run_orders
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, VARIANTS, OrderSettings, Variant
@@ -31,6 +33,7 @@ VARIANT_WORDS: dict[Variant, str] = {  # the panel's buttons, the figures' title
     "limited": "pools + bulkhead (limit, waiting places)",
 }
 RULE_WORDS = {"aiohttp": "aiohttp's pool", "node": "Node-like pool"}
+LOAD_GAP = 0.5  # s between the loads of runs side by side: time for one burst to be answered
 HEALTHY_UNDER = 1.0  # s: a healthy order (20 ms) is answered within this, however busy the machine
 
 
@@ -47,6 +50,59 @@ def measure(
     """:func:`~bulkhead_lab.live.orders.load.run_orders` from a cell: an interrupted cell stops the run
     and waits until its services are closed (``run_sync``), so nothing is left listening."""
     return run_sync(run_orders(settings, load, on_progress=on_progress))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One live run to make: the Order Service's settings and the load (see :func:`experiment`)."""
+
+    settings: OrderSettings
+    load: OrdersLoad
+
+
+def experiment(variant: Variant = "limited", **values: Any) -> Experiment:
+    """An experiment in a cell's short form (:func:`run`'s), checked before anything starts."""
+    return Experiment(*orders_setup(variant, **values))
+
+
+def measure_together(
+    experiments: Mapping[str, Experiment], *, on_progress: Progress | None = None
+) -> dict[str, OrdersRun]:
+    """Every experiment at the same time on one loop, each on its own services and free ports; the
+    runs by name. ``on_progress`` counts the answers of all of them. Bound by sleeps, not CPU, they
+    measure what they measure alone (peaks, counts, order). Once all their services listen, the
+    loads start one after another, :data:`LOAD_GAP` apart, in the order given (longest first): each
+    run's burst of 30 requests then has the CPU to itself, and a later run's stock checks meet the
+    earlier runs only while those wait for slow Payment. An interrupted cell cancels them all and
+    waits until every service is closed (``run_sync``), and one that fails cancels the others."""
+    answered = {name: (0, 0) for name in experiments}
+
+    def counter(name: str) -> Progress:
+        def count(done: int, total: int) -> None:
+            answered[name] = (done, total)
+            if on_progress is not None:
+                on_progress(sum(d for d, _ in answered.values()), sum(t for _, t in answered.values()))
+
+        return count
+
+    async def all_of_them() -> dict[str, OrdersRun]:
+        waiting, all_up = [len(experiments)], asyncio.Event()
+
+        def up(turn: int) -> Callable[[], Awaitable[None]]:
+            async def wait() -> None:  # this run's services listen: wait for the others', then its turn
+                waiting[0] -= 1
+                if waiting[0] == 0:
+                    all_up.set()
+                await all_up.wait()
+                await asyncio.sleep(turn * LOAD_GAP)
+
+            return wait
+
+        tasks = [asyncio.ensure_future(run_orders(e.settings, e.load, on_progress=counter(n), when_up=up(i)))
+                 for i, (n, e) in enumerate(experiments.items())]  # fmt: skip
+        return dict(zip(experiments, await gather_all(tasks), strict=True))  # one fails: all stop
+
+    return run_sync(all_of_them())
 
 
 # --- labels, spans and one time axis ---------------------------------------------------------

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -329,6 +329,7 @@ async def run_orders(
     *,
     on_progress: Progress | None = None,
     allow_long: bool = False,
+    when_up: Callable[[], Awaitable[object]] | None = None,
 ) -> OrdersRun:
     """Start Payment, Inventory and an Order Service of ``settings`` on free ports, drive ``load``
     once (:func:`drive`), stop them.
@@ -338,7 +339,8 @@ async def run_orders(
     it returns, raises or is cancelled. A Payment call longer than ``payment_timeout`` is
     answered 504. A run planned to take over two minutes (:func:`planned_seconds`) needs
     ``allow_long=True``; one that needs more sockets than ``ulimit -n`` allows is refused
-    with one line saying how to raise it, before anything starts.
+    with one line saying how to raise it, before anything starts. ``when_up``, if given, is awaited
+    once the three services listen, before the load starts (so runs side by side start together).
     """
     settings, load = settings or OrderSettings(), load or OrdersLoad()
     if load.slow_latency is None:  # this run starts Payment: at the lesson's slowdown
@@ -350,6 +352,8 @@ async def run_orders(
     # run: a full collection over a notebook's kept runs must not stall the loop in the middle.
     with heap_frozen():
         async with order_services(settings, load.slowdown, load.fast_latency) as (service, pay, inv):
+            if when_up is not None:
+                await when_up()
             timeout = max(120.0, 4 * (load.orders + 1) * load.slowdown + seconds)
             run = await drive(service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout)
             service.record(run)
