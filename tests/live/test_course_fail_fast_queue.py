@@ -38,6 +38,49 @@ def test_an_interrupted_notebook_run_leaves_nothing_listening() -> None:
         loop.close()
 
 
+@pytest.mark.usefixtures("kernel_sigint")
+def test_an_interrupted_cell_of_runs_side_by_side_stops_every_run_and_leaves_nothing_listening() -> None:
+    before = listening_ports()
+    timer = threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
+    seen: list[tuple[int, int]] = []
+    slow = {name: views.experiment(v, slow_latency=30.0) for name, v in (("a", "separate"), ("b", "limited"))}
+
+    async def cell() -> None:
+        timer.start()
+        views.measure_together(slow, on_progress=lambda done, total: seen.append((done, total)))
+
+    loop = asyncio.new_event_loop()
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(cell())
+        assert time.monotonic() - started < 30.0  # both stopped before Payment's first slow answer
+        assert listening_ports() == before  # every service of both runs closed
+    finally:
+        timer.cancel()
+        loop.close()
+
+
+def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count() -> None:
+    seen: list[tuple[int, int]] = []
+    runs = views.measure_together(
+        {
+            "limited": views.experiment("limited", slow_latency=0.2),
+            "small": views.experiment("limited", limit=2, queue=0, slow=False),
+            "shared": views.experiment("shared", pool_rule="node", slow_latency=0.2),
+        },
+        on_progress=lambda done, total: seen.append((done, total)),
+    )
+    assert list(runs) == ["limited", "small", "shared"]
+    assert "orders: 10 served, 10 refused, 0 failed" in views.facts(runs["limited"]).splitlines()
+    assert "every stock check under 300 ms: True" in views.facts(runs["limited"]).splitlines()
+    assert runs["limited"].payment.peak == 5 and runs["small"].payment.peak <= 2
+    assert runs["shared"].payment.peak == 10  # each run on its own Payment: peaks are not summed
+    assert seen[-1] == (90, 90) and {total for _, total in seen} == {90}  # one count: all three runs
+    with pytest.raises(ValueError, match="bogus is not a setting of a run"):
+        views.experiment("limited", bogus=1)  # refused before anything starts
+
+
 def test_the_views_show_the_runs_numbers() -> None:
     limited = views.run("limited", slow_latency=0.2)
     facts = views.facts(limited).splitlines()

@@ -60,7 +60,7 @@ def experiment(variant: Variant = "limited", **values: Any) -> views.Experiment:
 def run_together(**experiments: views.Experiment) -> dict[str, OrdersRun]:
     """Independent experiments at the same time (:func:`.views.measure_together`), the runs by name,
     under one bar that counts the answers of all of them."""
-    progress = LiveProgress("run", unit="answered", total=PER_RUN * len(experiments))
+    progress = LiveProgress("run", unit="answered", total=sum(e.load.requests for e in experiments.values()))
     display_widget(progress.widget, "Run this cell to run them live (a bar counts the answers).")
     progress.running(f"{len(experiments)} runs at once, live on 127.0.0.1 ...")
     try:

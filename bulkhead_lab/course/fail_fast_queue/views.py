@@ -75,7 +75,7 @@ def measure_together(
     run's burst of 30 requests then has the CPU to itself, and a later run's stock checks meet the
     earlier runs only while those wait for slow Payment. An interrupted cell cancels them all and
     waits until every service is closed (``run_sync``), and one that fails cancels the others."""
-    answered = {name: (0, 0) for name in experiments}
+    answered = {name: (0, e.load.requests) for name, e in experiments.items()}  # each run's (done, total)
 
     def counter(name: str) -> Progress:
         def count(done: int, total: int) -> None:
