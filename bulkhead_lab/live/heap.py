@@ -14,7 +14,6 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-
 _depth = 0  # runs inside heap_frozen() now: runs side by side share one freeze
 
 
