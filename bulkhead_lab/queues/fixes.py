@@ -19,7 +19,7 @@ chosen elsewhere stays).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, get_args
 
 from bulkhead_lab.queues.settings import SRE_BUDGET, WORKERS, Bulkhead, CoDel, Setup
 from bulkhead_lab.validation import check_choice
@@ -34,16 +34,7 @@ Fix = Literal[
     "retry budget",
     "bulkhead",
 ]
-FIXES: tuple[Fix, ...] = (
-    "no fix",
-    "bounded queue",
-    "drop expired",
-    "deadline drop",
-    "adaptive LIFO",
-    "CoDel",
-    "retry budget",
-    "bulkhead",
-)
+FIXES: tuple[Fix, ...] = get_args(Fix)  # in the order the Literal names them
 TABLE: tuple[Fix, ...] = tuple(f for f in FIXES if f != "drop expired")  # section 3's rows
 QUEUE_BOUND = 20  # calls: drains in 15 rounds at 1.33 a round, inside a 30-round timeout
 BULKHEAD = Bulkhead(WORKERS, WORKERS)  # as many in flight as the dependency has workers, as many waiting
