@@ -6,8 +6,9 @@ import fail_fast_queue_runs as fake
 import matplotlib.colors as mcolors
 from matplotlib.patches import Rectangle
 
-from bulkhead_lab.course.fail_fast_queue import figures, views
+from bulkhead_lab.course.fail_fast_queue import figures
 from bulkhead_lab.course.ui.style import EVENT, IDLE, REFUSED, TRACKING, to_png
+from bulkhead_lab.live.orders import reading
 
 
 def _bars(ax, color: str) -> list[Rectangle]:
@@ -18,9 +19,9 @@ def _bars(ax, color: str) -> list[Rectangle]:
 
 def test_the_three_variants_share_one_time_axis() -> None:
     for run in (fake.shared("node"), fake.separate(), fake.limited()):
-        fig = figures.orders_figure(run, xmax=views.LESSON_AXIS)
+        fig = figures.orders_figure(run, xmax=reading.LESSON_AXIS)
         assert len(fig.axes) == 3
-        assert all(ax.get_xlim() == (0.0, views.LESSON_AXIS) for ax in fig.axes)
+        assert all(ax.get_xlim() == (0.0, reading.LESSON_AXIS) for ax in fig.axes)
         to_png(fig)  # draws without error
 
 

@@ -11,24 +11,25 @@ import fail_fast_queue_runs as fake
 import pytest
 
 from bulkhead_lab.course.fail_fast_queue import claims as story
-from bulkhead_lab.course.fail_fast_queue import figures, lesson004, views
+from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.ui.beside import EXACT, INVARIANT, NOT_HERE
+from bulkhead_lab.live.orders import reading
 
 # --- one time axis ----------------------------------------------------------------------------
 
 
 def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_waves() -> None:
-    assert views.LESSON_AXIS == views.time_axis(3.0, 10, 5, 5) == 15.0  # a pool each: 4 x 3 s + 0.1 s
-    assert views.time_axis(0.5, 10, 3, 2) == views.time_axis(0.5, 10, 3, 2)
-    assert views.time_axis(0.5, 10, 3, 2) >= 7 * 0.5  # a pool of 3: ceil(20 / 3) = 7 rounds
-    assert [views.nice_end(x) for x in (0.7, 1.3, 4.1, 5.08, 12.1)] == [0.8, 1.5, 5.0, 6.0, 15.0]
+    assert reading.LESSON_AXIS == reading.time_axis(3.0, 10, 5, 5) == 15.0  # a pool each: 4 x 3 s + 0.1 s
+    assert reading.time_axis(0.5, 10, 3, 2) == reading.time_axis(0.5, 10, 3, 2)
+    assert reading.time_axis(0.5, 10, 3, 2) >= 7 * 0.5  # a pool of 3: ceil(20 / 3) = 7 rounds
+    assert [reading.nice_end(x) for x in (0.7, 1.3, 4.1, 5.08, 12.1)] == [0.8, 1.5, 5.0, 6.0, 15.0]
 
 
 # --- each request's wait and run, and the counters over time ------------------------------------
 
 
 def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
-    bars = {(b.kind, b.index): b for b in figures.bars(fake.limited())}
+    bars = {(b.kind, b.index): b for b in reading.bars(fake.limited())}
     assert bars[("order", 1)].waited == 0 and bars[("order", 1)].ended == pytest.approx(3.0)
     sixth = bars[("order", 6)]
     assert (sixth.waited, sixth.ended - sixth.started) == pytest.approx((3.0, 3.0))  # one round queued
@@ -37,7 +38,7 @@ def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
 
 
 def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
-    c = figures.counters(fake.limited())
+    c = reading.counters(fake.limited())
     assert "bulkhead's own counters" in c.source
     assert max(n for _, n in c.orders_waiting) == 5 and max(n for _, n in c.payment_running) == 5
     assert min(t for t, n in c.refused if n == 10) < 0.01  # all ten at once, at the start
@@ -45,7 +46,7 @@ def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
 
 
 def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
-    c = figures.counters(fake.shared("node"))
+    c = reading.counters(fake.shared("node"))
     assert "waited_ms" in c.source and c.refused == [(0.0, 0)] and c.limit == 10
     assert max(n for _, n in c.orders_waiting) == 10  # the second round's ten
     assert max(n for _, n in c.stock_waiting) == 10  # every stock check, for both rounds
@@ -55,15 +56,15 @@ def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
 
 
 def test_wave_ends_mark_each_slow_wave_a_run_needed() -> None:
-    assert views.wave_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
-    assert views.wave_ends(fake.healthy()) == []
+    assert reading.wave_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
+    assert reading.wave_ends(fake.healthy()) == []
 
 
 # --- the facts nbval compares ---------------------------------------------------------------------
 
 
 def test_the_bulkheads_facts_are_the_lessons_counts_and_no_timing() -> None:
-    assert views.facts(fake.limited()).splitlines() == [
+    assert reading.facts(fake.limited()).splitlines() == [
         "limited (pools 5+5, bulkhead 5+5), Payment slow (3 s)",
         "orders: 10 served, 10 refused, 0 failed",
         "refused: orders 11 to 20 in order of arrival",
@@ -78,7 +79,7 @@ def test_the_bulkheads_facts_are_the_lessons_counts_and_no_timing() -> None:
 
 
 def test_the_shared_pools_facts_say_who_waited_for_whom_on_each_rule() -> None:
-    aiohttp = views.facts(fake.shared("aiohttp")).splitlines()
+    aiohttp = reading.facts(fake.shared("aiohttp")).splitlines()
     assert "Payment's peak: 10 (the whole shared pool)" in aiohttp
     assert "every stock check waited for slow Payment calls to free a connection: True" in aiohttp
     node = {c.says: c for c in story.shared_claims(fake.shared("node"), fake.healthy())}
@@ -97,12 +98,12 @@ def test_a_pool_each_floors_the_slowest_order_at_four_rounds_and_cannot_borrow()
 
 def test_a_refused_client_reads_503_busy_try_again_and_the_counter_says_rejected_10() -> None:
     r = fake.limited()
-    assert views.refusal_text(r).splitlines()[:2] == [
+    assert reading.refusal_text(r).splitlines()[:2] == [
         'HTTP 503 {"error": "busy, try again"}',
         "every refused order got this answer: True",
     ]
-    assert views.bulkhead_counters_text(r).splitlines()[-1] == "rejected: 10"
-    assert views.bulkhead_counters_text(fake.separate()).endswith("answers 404)")
+    assert reading.bulkhead_counters_text(r).splitlines()[-1] == "rejected: 10"
+    assert reading.bulkhead_counters_text(fake.separate()).endswith("answers 404)")
 
 
 def test_check_js_passes_four_against_the_bulkhead_and_fails_three_against_the_shared_pool() -> None:
@@ -114,8 +115,8 @@ def test_check_js_passes_four_against_the_bulkhead_and_fails_three_against_the_s
 
 
 def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
-    node = views.keepalive_text(fake.healthy(keepalive=True, rule="node")).splitlines()
-    aiohttp = views.keepalive_text(fake.healthy(keepalive=True)).splitlines()
+    node = reading.keepalive_text(fake.healthy(keepalive=True, rule="node")).splitlines()
+    aiohttp = reading.keepalive_text(fake.healthy(keepalive=True)).splitlines()
     assert node[-1] == "idle kept-alive connections counted against the limit: True"
     assert aiohttp[-1] == "idle kept-alive connections counted against the limit: False"
     assert (
@@ -123,7 +124,7 @@ def test_the_keepalive_lines_end_on_whether_idle_sockets_counted() -> None:
         in node
     )
     with pytest.raises(ValueError, match="shared-pool run"):  # a pool each: its claims say it
-        views.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
+        reading.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
     claims = story.keepalive_claims(fake.healthy(keepalive=True, rule="node"),
                                     fake.healthy("separate", keepalive=True, rule="node"))  # fmt: skip
     assert claims[-1].here == "pool per dependency, Node-like, keep-alive: every stock check under 300 ms"
@@ -150,7 +151,7 @@ def test_the_headroom_a_limit_needs_shrinks_as_the_load_grows() -> None:
 
 
 def test_a_run_served_through_a_bulkhead_says_in_which_turn_the_waiting_orders_were_served() -> None:
-    text = views.served_in_turn(fake.limited()).splitlines()
+    text = reading.served_in_turn(fake.limited()).splitlines()
     assert text == [
         "served, in the order they were answered: orders 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
         " (first come, first served)",
@@ -186,31 +187,41 @@ def _lesson_text(seeds: Path) -> str:
     return " ".join(found[0].read_text().split())
 
 
-def test_the_lessons_constants_are_what_lesson_004_says(seeds: Path) -> None:
+# Each claim's words (its ``says``) beside the lesson's own words stating its value.
+QUOTES = {
+    "Payment answers in 20 ms": "answers in 20 ms, or in 3 seconds",
+    "... or in 3 s when switched slow": "answers in 20 ms, or in 3 seconds",
+    "load.js sends 20 orders at once and 10 stock checks": "20 orders at once and, 100 ms later, 10 stock",
+    "... the stock checks 100 ms after the orders": "20 orders at once and, 100 ms later, 10 stock",
+    "one Agent for every call, at most 10 connections": "at most 10 connections in total (maxTotalSockets)",
+    "Payment healthy: stock checks 27 - 29 ms": "stock checks 27 - 29 ms",
+    "Payment slow: the stock checks took about 6 s each": "took about 6 seconds each",
+    "Payment slow: Payment's own counter shows 10 calls at once": "shows 10 calls at once",
+    "the orders finished in about 60 ms": "finished in about 60 ms",
+    "a healthy call made 300 times slower": "300 times slower",
+    "Inventory waited until they were closed, about 5 s later": "about 5 seconds later",
+    "the stock checks stayed at 38 - 58 ms": "stock checks stayed at 38 - 58 ms",
+    "the slowest order waited 12 s": "waited 12 seconds",
+    "bulkhead(5, 5): 5 calls run and 5 more wait": "bulkhead(5, 5)",
+    "stock checks 30 - 53 ms": "stock checks 30 - 53 ms. 10 orders were served",
+    "10 orders were served": "stock checks 30 - 53 ms. 10 orders were served",
+    "10 were refused": "10 were refused in 16 ms",
+    "... in 16 ms": "10 were refused in 16 ms",
+    "/admin/bulkhead: 5 running and 0 free waiting places": "5 running and 0 free waiting places",
+    "... with a clear 'busy, try again'": '"busy, try again"',
+    "... including a stock check that took 6.2 s": "took 6.2 seconds",
+    "set the limit a few times above: say 5 or 6": "say 5 or 6",
+    "20 calls/s x 0.1 s: about 2 in progress": "20 calls per second and each takes 0.1 seconds, about 2",
+}
+
+
+def test_each_claims_lesson_value_is_what_lesson_004_says(seeds: Path) -> None:
     text = _lesson_text(seeds)
-    L = lesson004
-    for phrase in (
-        f"answers in {L.PAYMENT_MS} ms, or in {L.SLOW_S:g} seconds",
-        f"sends {L.ORDERS} orders at once and, {L.STOCK_DELAY_MS} ms later, {L.STOCK_CHECKS} stock checks",
-        f"at most {L.SHARED_POOL} connections in total (maxTotalSockets)",
-        "stock checks {} - {} ms".format(*L.HEALTHY_STOCK_MS),
-        f"took about {L.SHARED_STOCK_S:g} seconds each",
-        f"shows {L.SHARED_PAYMENT_PEAK} calls at once",
-        f"finished in about {L.KEEPALIVE_ORDERS_MS} ms",
-        f"{L.KEEPALIVE_SLOWER} times slower",
-        f"about {L.KEEPALIVE_CLOSE_S:g} seconds later",
-        "stock checks stayed at {} - {} ms".format(*L.SEPARATE_STOCK_MS),
-        f"waited {L.SEPARATE_SLOWEST_S:g} seconds",
-        f"bulkhead({L.LIMIT}, {L.QUEUE})",
-        "stock checks {} - {} ms. {} orders were served".format(*L.LIMITED_STOCK_MS, L.LIMITED_SERVED),
-        f"{L.LIMITED_REFUSED} were refused in {L.REFUSAL_MS} ms",
-        f"{L.BUSY_RUNNING} running and {L.BUSY_FREE_WAITING} free waiting places",
-        f'"{L.BUSY_MESSAGE}"',
-        f"took {L.CHECK_SHARED_STOCK_S:g} seconds",
-        "say {} or {}".format(*L.SUGGESTED),
-    ):
-        assert phrase in text, phrase
-    assert re.search(r"20 calls per second and each takes 0\.1 seconds, about 2 calls", text)
+    claims = {c.says: c for c in story.lesson_claims(_runs())}
+    for says, quote in QUOTES.items():
+        assert quote in text, quote
+        numbers = re.findall(r"\d+(?:\.\d+)?", claims[says].lesson) or [claims[says].lesson]
+        assert all(n in quote for n in numbers), (says, claims[says].lesson, quote)
 
 
 # --- the claims ------------------------------------------------------------------------------------

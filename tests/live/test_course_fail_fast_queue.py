@@ -12,6 +12,7 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import claims, figures, panels, views
+from bulkhead_lab.live.orders import reading
 
 pytestmark = pytest.mark.live
 
@@ -72,8 +73,8 @@ def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count(
         on_progress=lambda done, total: seen.append((done, total)),
     )
     assert list(runs) == ["limited", "small", "shared"]
-    assert "orders: 10 served, 10 refused, 0 failed" in views.facts(runs["limited"]).splitlines()
-    assert "every stock check under 300 ms: True" in views.facts(runs["limited"]).splitlines()
+    assert "orders: 10 served, 10 refused, 0 failed" in reading.facts(runs["limited"]).splitlines()
+    assert "every stock check under 300 ms: True" in reading.facts(runs["limited"]).splitlines()
     assert runs["limited"].payment.peak == 5 and runs["small"].payment.peak <= 2
     assert runs["shared"].payment.peak == 10  # each run on its own Payment: peaks are not summed
     assert seen[-1] == (90, 90) and {total for _, total in seen} == {90}  # one count: all three runs
@@ -83,15 +84,15 @@ def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count(
 
 def test_the_views_show_the_runs_numbers() -> None:
     limited = views.run("limited", slow_latency=0.2)
-    facts = views.facts(limited).splitlines()
+    facts = reading.facts(limited).splitlines()
     assert facts[0] == "limited (pools 5+5, bulkhead 5+5), Payment slow (0.2 s)"
     assert "orders: 10 served, 10 refused, 0 failed" in facts
     assert "refused: orders 11 to 20 in order of arrival" in facts
     assert "every refusal answered before Payment's first answer: True" in facts
     assert "served per wave of Payment's latency: 5 after 1 x 0.2 s, 5 after 2 x 0.2 s" in facts
     assert "bulkhead while busy: 5 running, 5 waiting, 0 free waiting places" in facts
-    assert views.refusal_text(limited).splitlines()[0] == 'HTTP 503 {"error": "busy, try again"}'
-    assert views.bulkhead_counters_text(limited).splitlines()[-1] == "rejected: 10"
+    assert reading.refusal_text(limited).splitlines()[0] == 'HTTP 503 {"error": "busy, try again"}'
+    assert reading.bulkhead_counters_text(limited).splitlines()[-1] == "rejected: 10"
     assert all(c.here == "PASS" for c in claims.check_claims(limited, limited)[:4])  # check.js's four
     row = views.summary_table([limited]).iloc[0]
     assert (row["orders served"], row["orders refused"], row["Payment peak"], row["rejected (bulkhead)"]) == (
@@ -103,15 +104,15 @@ def test_the_views_show_the_runs_numbers() -> None:
     requests = views.requests_table(limited)
     assert len(requests) == 30 and set(requests["status"]) == {200, 503}
     assert {"waited (ms)", "ran (ms)"} <= set(requests.columns)
-    counters = figures.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
+    counters = reading.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
     assert max(n for _, n in counters.orders_waiting) == 5 and counters.refused[-1][1] == 10
-    fig = figures.orders_figure(limited, xmax=views.time_axis(0.2))
-    assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, views.time_axis(0.2))
+    fig = figures.orders_figure(limited, xmax=reading.time_axis(0.2))
+    assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, reading.time_axis(0.2))
 
 
 def test_the_shared_pool_on_the_node_rule_keeps_stock_checks_behind_every_waiting_order() -> None:
     shared = views.run("shared", pool_rule="node", slow_latency=0.3)
-    facts = views.facts(shared).splitlines()
+    facts = reading.facts(shared).splitlines()
     assert "Payment's peak: 10 (the whole shared pool)" in facts
     behind = claims.shared_claims(shared, shared)[3]  # the lesson's "about 6 s": after every waiting order
     assert behind.holds, behind.here
@@ -121,13 +122,13 @@ def test_the_shared_pool_on_the_node_rule_keeps_stock_checks_behind_every_waitin
 def test_the_keepalive_stall_happens_on_the_node_like_pool_and_not_on_aiohttps() -> None:
     node = views.run("shared", slow=False, keepalive=True, pool_rule="node")
     aiohttp = views.run("shared", slow=False, keepalive=True)
-    assert views.keepalive_text(node).splitlines()[-1] == (
+    assert reading.keepalive_text(node).splitlines()[-1] == (
         "idle kept-alive connections counted against the limit: True"
     )
-    assert views.keepalive_text(aiohttp).splitlines()[-1] == (
+    assert reading.keepalive_text(aiohttp).splitlines()[-1] == (
         "idle kept-alive connections counted against the limit: False"
     )
-    assert "5-s keep-alive ran out: True" in views.keepalive_text(node)
+    assert "5-s keep-alive ran out: True" in reading.keepalive_text(node)
 
 
 def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:

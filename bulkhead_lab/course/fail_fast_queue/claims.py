@@ -1,20 +1,23 @@
 """Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.beside`).
 
-A claim is a number or fact the lesson states about its services, load, runs, check.js and sizing
-rule (one its introduction repeats counts once; the analogy and the advice are not claims a run can
-check). Each section's claims take the runs they read, so a story cell shows them beside its run
-(:func:`beside`); :func:`lesson_claims` gathers them all for the appendix. The facts they test are
-the live side's (:mod:`bulkhead_lab.live.orders.checks`).
+The lesson ("Bulkhead", lesson 004 in ``../shared/seeds/004_*.txt``) runs a Node Order Service
+(Express, http Agents, cockatiel's bulkhead) against Payment and Inventory, drives it with
+``load.js`` and checks it with ``check.js``; its timings are what one Node run on the lesson
+author's machine printed. Each claim below is data: where the lesson says it, its words, its value
+(as the lesson states it: ``tests/course/test_fail_fast_queue_views.py`` finds each in the lesson's
+text) and this run's. A section's claims take the runs they read, so a story cell shows them beside
+its run (:func:`beside`); :func:`lesson_claims` gathers all of them for the appendix. The facts they
+test are the live side's (:mod:`bulkhead_lab.live.orders.checks`, :mod:`~bulkhead_lab.live.orders.reading`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.fail_fast_queue import lesson004 as L
-from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
+from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, table
 from bulkhead_lab.live.orders.checks import (
     TOLERANCE,
     check_orders,
@@ -26,11 +29,15 @@ from bulkhead_lab.live.orders.checks import (
     stock_waited_for_payment,
 )
 from bulkhead_lab.live.orders.clients import Kind
-from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
+from bulkhead_lab.live.orders.reading import STOCK_UNDER, waited_out_keepalive
+from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 
 LESSON = "lesson 004"
-STOCK_BOUND, REFUSAL_BOUND = L.CHECK_STOCK_MS / 1000, L.CHECK_REFUSAL_MS / 1000  # s: check.js's bounds
+LOAD = OrdersLoad()  # the lesson's: 20 orders at once, 10 stock checks 100 ms later, Payment slow 3 s
+POOL_EACH, LIMIT, QUEUE = 5, 5, 5  # "two Agents ... each limited to 5 connections"; "bulkhead(5, 5)"
+RATE, HOLD = 20.0, 0.1  # "If Payment receives 20 calls per second and each takes 0.1 seconds"
+REFUSAL_UNDER = 0.2  # s: check.js's bound on a refusal
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ def _pools(r: OrdersRun) -> str:
 
 
 def _fast_stock(where: str, says: str, lesson: str, r: OrdersRun) -> Claim:
-    return fact(where, says, lesson, r.slowest("stock") < STOCK_BOUND, "under 300 ms (check.js's bound)",
+    return fact(where, says, lesson, r.slowest("stock") < STOCK_UNDER, "under 300 ms (check.js's bound)",
                 "300 ms or more")  # fmt: skip
 
 
@@ -74,18 +81,18 @@ def setup_claims(runs: Runs) -> list[Claim]:
     s, r = "The services and the load", runs.limited
     slow = (runs.shared, runs.separate, runs.limited)
     every = (*slow, runs.baseline, runs.keepalive, runs.keepalive_separate)
-    late = all(min(x.start for x in q.stock_checks) >= L.STOCK_DELAY_MS / 1000 - TOLERANCE for q in every)
+    late = all(min(x.start for x in q.stock_checks) >= LOAD.stock_delay - TOLERANCE for q in every)
     return [
-        fact(s, "Payment answers in 20 ms", f"{L.PAYMENT_MS} ms", _ran([runs.baseline], "order", 0.020),
+        fact(s, "Payment answers in 20 ms", "20 ms", _ran([runs.baseline], "order", 0.020),
              "every healthy Payment call took at least 20 ms", "a Payment call was quicker than 20 ms"),
-        fact(s, "... or in 3 s when switched slow", f"{L.SLOW_S:g} s", _ran(slow, "order", L.SLOW_S),
+        fact(s, "... or in 3 s when switched slow", "3 s", _ran(slow, "order", SLOW_LATENCY),
              "every slow Payment call took at least 3 s", "a slow Payment call was quicker than 3 s"),
-        fact(s, "Inventory always answers in about 20 ms", f"{L.INVENTORY_MS} ms",
-             _ran(every, "stock", 0.020, 1.0), "every Inventory call took 20 ms to under 1 s, in every run",
+        fact(s, "Inventory always answers in about 20 ms", "20 ms", _ran(every, "stock", 0.020, 1.0),
+             "every Inventory call took 20 ms to under 1 s, in every run",
              "an Inventory call fell outside 20 ms to 1 s"),
-        exact(s, "load.js sends 20 orders at once and 10 stock checks", f"{L.ORDERS} + {L.STOCK_CHECKS}",
+        exact(s, "load.js sends 20 orders at once and 10 stock checks", "20 + 10",
               f"{len(r.orders)} + {len(r.stock_checks)}"),
-        fact(s, "... the stock checks 100 ms after the orders", f"{L.STOCK_DELAY_MS} ms", late,
+        fact(s, "... the stock checks 100 ms after the orders", "100 ms", late,
              "every run sent them at least 100 ms later", "a run sent them sooner"),
     ]  # fmt: skip
 
@@ -94,12 +101,10 @@ def shared_claims(r: OrdersRun, baseline: OrdersRun) -> list[Claim]:
     """One shared pool (the Node-like one, as the lesson's): Payment healthy, then slow."""
     s = "One shared pool"
     return [
-        exact(s, "one Agent for every call, at most 10 connections", f"one pool of {L.SHARED_POOL} for both",
-              _pools(r)),
+        exact(s, "one Agent for every call, at most 10 connections", "one pool of 10 for both", _pools(r)),
         _fast_stock(s, "Payment healthy: stock checks 27 - 29 ms", "27 - 29 ms", baseline),
-        exact(s, "Payment slow: Payment's own counter shows 10 calls at once", L.SHARED_PAYMENT_PEAK,
-              r.payment.peak),
-        fact(s, "Payment slow: the stock checks took about 6 s each", f"about {L.SHARED_STOCK_S:g} s",
+        exact(s, "Payment slow: Payment's own counter shows 10 calls at once", 10, r.payment.peak),
+        fact(s, "Payment slow: the stock checks took about 6 s each", "about 6 s",
              stock_after_every_order(r) and len(r.served_waves()) == 2,
              "each had a connection only after both waves' orders had theirs",
              "a stock check got a connection before every waiting order"),
@@ -112,27 +117,23 @@ def shared_claims(r: OrdersRun, baseline: OrdersRun) -> list[Claim]:
 def keepalive_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
     """Keep-alive, Payment healthy: one shared pool on the Node-like rule, then a pool per dependency."""
     s, f = "Keep-alive, Payment healthy", keepalive_facts(r)
-    answered = max(x.end for x in r.orders)
-    waited_out = answered < KEEPALIVE_TIMEOUT and all(
-        x.run_start >= KEEPALIVE_TIMEOUT for x in r.stock_checks
-    )
-    no_stall = separate.slowest("stock") < STOCK_BOUND and all(
+    no_stall = separate.slowest("stock") < STOCK_UNDER and all(
         x.run_start < KEEPALIVE_TIMEOUT for x in separate.stock_checks
     )
     return [
-        fact(s, "the orders finished in about 60 ms", f"about {L.KEEPALIVE_ORDERS_MS} ms",
+        fact(s, "the orders finished in about 60 ms", "about 60 ms",
              all(x.latency < 1.0 for x in r.orders), "every order within 1 s", "an order took 1 s or more"),
-        not_here(s, "... and then the stock checks took about 6 s anyway", f"about {L.KEEPALIVE_STOCK_S:g} s",
+        not_here(s, "... and then the stock checks took about 6 s anyway", "about 6 s",
                  f"{KEEPALIVE_TIMEOUT:g} s, this pool's keep-alive timeout",
                  "Node 24.6 and newer add a 1-s buffer (section 6)"),
         exact(s, "the 10 idle kept-open connections counted towards the shared limit of 10",
-              f"{L.SHARED_POOL} of {L.SHARED_POOL}, idle counted: True",
+              "10 of 10, idle counted: True",
               f"{f.kept_open} of {f.pool_limit}, idle counted: {f.idle_counted}"),
-        fact(s, "Inventory waited until they were closed, about 5 s later",
-             f"about {L.KEEPALIVE_CLOSE_S:g} s", waited_out,
+        fact(s, "Inventory waited until they were closed, about 5 s later", "about 5 s",
+             waited_out_keepalive(r),
              "every stock check had a connection only after the 5-s keep-alive ran out",
              "a stock check had a connection sooner"),
-        not_here(s, "a healthy call made 300 times slower", L.KEEPALIVE_SLOWER, "a ratio of two timings",
+        not_here(s, "a healthy call made 300 times slower", 300, "a ratio of two timings",
                  "it moves with every run; both its ends are claims here"),
         fact(s, "separate pools do not have this problem", "no stall", no_stall,
              "pool per dependency, Node-like, keep-alive: every stock check under 300 ms",
@@ -145,16 +146,14 @@ def separate_claims(r: OrdersRun) -> list[Claim]:
     s = "A pool per dependency"
     waves, held = slowest_at_least_waves(r)
     return [
-        exact(s, "two Agents of 5 connections each", f"{L.POOL_EACH} + {L.POOL_EACH}", _pools(r)),
+        exact(s, "two Agents of 5 connections each", "5 + 5", _pools(r)),
         _fast_stock(s, "the stock checks stayed at 38 - 58 ms", "38 - 58 ms", r),
-        fact(s, "the slowest order waited 12 s", f"{L.SEPARATE_SLOWEST_S:g} s",
-             held and waves == L.SEPARATE_ROUNDS,
+        fact(s, "the slowest order waited 12 s", "12 s", held and waves == 4,
              "at least 4 waves x 3 s = 12 s", f"{waves} waves, or quicker than them"),
-        exact(s, "four rounds of 3 s (20 payments through 5 connections)",
-              ", ".join([str(L.POOL_EACH)] * L.SEPARATE_ROUNDS), _waves(r)),
-        exact(s, "Payment can still use up its own 5", L.POOL_EACH, r.payment.peak),
+        exact(s, "four rounds of 3 s (20 payments through 5 connections)", "5, 5, 5, 5", _waves(r)),
+        exact(s, "Payment can still use up its own 5", POOL_EACH, r.payment.peak),
         fact(s, "... but it cannot touch Inventory's, not even idle ones", "cannot borrow",
-             inventory_idle_while_orders_waited(r) and r.payment.peak == L.POOL_EACH,
+             inventory_idle_while_orders_waited(r) and r.payment.peak == POOL_EACH,
              "Inventory's pool sat idle while orders waited; Payment's peak stayed 5", "Payment borrowed"),
     ]  # fmt: skip
 
@@ -163,32 +162,29 @@ def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
     """The bulkhead (5 running, 5 waiting), Payment slow; ``separate``: the same load without it."""
     s, busy = "The bulkhead", r.bulkhead_busy or {}
     refused = [x for x in r.orders if x.outcome == "refused"]
-    quick = r.slowest("order", "refused") < REFUSAL_BOUND
+    quick = r.slowest("order", "refused") < REFUSAL_UNDER
     own = r.pools.inventory.limit if r.pools else None
     return [
-        exact(s, "bulkhead(5, 5): 5 calls run and 5 more wait", f"{L.LIMIT} running, {L.QUEUE} waiting",
+        exact(s, "bulkhead(5, 5): 5 calls run and 5 more wait", "5 running, 5 waiting",
               f"{busy.get('running')} running, {busy.get('queued')} waiting"),
-        exact(s, "when both are full the route answers HTTP 503", f"{L.BUSY_STATUS} for every refusal",
+        exact(s, "when both are full the route answers HTTP 503", "503 for every refusal",
               f"{refused[0].status} for every refusal" if refused and len({x.status for x in refused}) == 1
               else "not one status"),
-        exact(s, "... with a clear 'busy, try again'", L.BUSY_MESSAGE,
+        exact(s, "... with a clear 'busy, try again'", "busy, try again",
               refused[0].body.get("error") if refused else "-"),
-        exact(s, "Inventory keeps its own pool as before", f"its own {L.POOL_EACH}, peak within it",
-              f"its own {own}, peak within it" if r.inventory.peak <= L.POOL_EACH
-              else "over its pool"),
+        exact(s, "Inventory keeps its own pool as before", "its own 5, peak within it",
+              f"its own {own}, peak within it" if r.inventory.peak <= POOL_EACH else "over its pool"),
         _fast_stock(s, "stock checks 30 - 53 ms", "30 - 53 ms", r),
-        exact(s, "10 orders were served", L.LIMITED_SERVED, r.served),
-        exact(s, "... 5 after 3 s, 5 after 6", ", ".join(map(str, L.LIMITED_ROUNDS.values())), _waves(r)),
-        exact(s, "10 were refused", L.LIMITED_REFUSED, r.refused),
-        fact(s, "... in 16 ms", f"{L.REFUSAL_MS} ms", refusals_before_first_answer(r) and quick,
+        exact(s, "10 orders were served", 10, r.served),
+        exact(s, "... 5 after 3 s, 5 after 6", "5, 5", _waves(r)),
+        exact(s, "10 were refused", 10, r.refused),
+        fact(s, "... in 16 ms", "16 ms", refusals_before_first_answer(r) and quick,
              "under 200 ms, every one before Payment's first answer", "a refusal was slow"),
         fact(s, "... instead of waiting up to 12 s", "not 12 s",
              quick and slowest_at_least_waves(separate)[1],
              "refused under 200 ms; without the bulkhead the last order took at least 12 s", "not so"),
-        exact(s, "Payment never had more than 5 calls at once", L.LIMITED_PAYMENT_PEAK,
-              r.payment.peak),
-        exact(s, "/admin/bulkhead: 5 running and 0 free waiting places",
-              f"{L.BUSY_RUNNING} running, {L.BUSY_FREE_WAITING} free",
+        exact(s, "Payment never had more than 5 calls at once", LIMIT, r.payment.peak),
+        exact(s, "/admin/bulkhead: 5 running and 0 free waiting places", "5 running, 0 free",
               f"{busy.get('running')} running, {busy.get('queueSlots')} free"),
     ]  # fmt: skip
 
@@ -200,12 +196,12 @@ def check_claims(limited: OrdersRun, shared: OrdersRun) -> list[Claim]:
               for c in check_orders(limited)]  # fmt: skip
     claims += [
         exact(s, f"against the shared pool: {c.check}", "FAIL", "PASS" if c.passed else "FAIL")
-        for c in check_orders(shared)[: L.CHECKS_FAILED_SHARED]
+        for c in check_orders(shared)[:3]
     ]  # the lesson: "three failed" (the fourth has no refusal to fail on)
-    two_waves = 2 * L.SLOW_S - L.STOCK_DELAY_MS / 1000
+    two_waves = 2 * SLOW_LATENCY - LOAD.stock_delay
     return [
         *claims,
-        fact(s, "... including a stock check that took 6.2 s", f"{L.CHECK_SHARED_STOCK_S:g} s",
+        fact(s, "... including a stock check that took 6.2 s", "6.2 s",
              shared.slowest("stock") >= two_waves - TOLERANCE,
              "Node-like pool: at least two waves less the 100-ms head start, 5.9 s", "quicker"),
     ]  # fmt: skip
@@ -216,18 +212,16 @@ def sizing_claims(small: OrdersRun, big: OrdersRun, limited: OrdersRun) -> list[
     s = "Sizing"
     small_limit = small.settings.limit if small.settings else "?"
     big_limit = big.settings.limit if big.settings else -1
-    suggested = [sizing.suggested_limit(L.RATE, L.HOLD, headroom) for headroom in (2.5, 3.0)]
+    suggested = [sizing.suggested_limit(RATE, HOLD, headroom) for headroom in (2.5, 3.0)]
     return [
-        exact(s, "20 calls/s x 0.1 s: about 2 in progress", L.IN_FLIGHT,
-              f"{sizing.in_flight(L.RATE, L.HOLD):g}"),
-        exact(s, "set the limit a few times above: say 5 or 6", "{} or {}".format(*L.SUGGESTED),
-              "{} or {}".format(*suggested)),
+        exact(s, "20 calls/s x 0.1 s: about 2 in progress", 2, f"{sizing.in_flight(RATE, HOLD):g}"),
+        exact(s, "set the limit a few times above: say 5 or 6", "5 or 6", "{} or {}".format(*suggested)),
         fact(s, "too small: good requests are refused on a normal day", "refused",
              small.refused > 0 and not small.slow, f"limit {small_limit}, Payment healthy: orders refused",
              "none refused"),
         exact(s, "too big: a slow dependency holds a large share before the wall stops it", "the whole limit",
               "the whole limit" if big.payment.peak == big_limit else "less"),
-        exact(s, "watch how many requests it refuses (/admin/bulkhead)", f"rejected: {L.LIMITED_REFUSED}",
+        exact(s, "watch how many requests it refuses (/admin/bulkhead)", "rejected: 10",
               f"rejected: {(limited.bulkhead_after or {}).get('rejected')}"),
     ]  # fmt: skip
 
@@ -236,10 +230,10 @@ def burst_claims(separate: OrdersRun, limited: OrdersRun) -> list[Claim]:
     """The same burst without and with the bulkhead, as Payment counted it."""
     s = "Bursts"
     return [
-        exact(s, "without a bulkhead a burst of 20 orders all reached Payment", L.ORDERS,
+        exact(s, "without a bulkhead a burst of 20 orders all reached Payment", LOAD.orders,
               separate.payment.calls),
         fact(s, "a bulkhead limits such a burst without waiting for failures", "limited at once",
-             limited.payment.calls == L.LIMIT + L.QUEUE and refusals_before_first_answer(limited),
+             limited.payment.calls == LIMIT + QUEUE and refusals_before_first_answer(limited),
              "Payment counted 10 calls; every refusal came before its first answer", "not so"),
     ]  # fmt: skip
 
@@ -258,16 +252,15 @@ def lesson_claims(runs: Runs) -> list[Claim]:
     ]
 
 
-def beside(claims: Iterable[Claim]) -> WideFrame:
-    """Claims in the story: what lesson 004 says, its value, and this run's."""
-    return table(claims, LESSON)
+beside = partial(table, lesson=LESSON)  # in the story: what lesson 004 says, its value, and this run's
+claims_table = partial(table, lesson=LESSON, appendix=True)  # the appendix: numbered, where, reproduced
+claims_count = partial(count, lesson=LESSON, invariants="floors, orders of events, check.js's bounds")
 
 
-def claims_table(claims: Iterable[Claim]) -> WideFrame:
-    """Every claim, numbered, with where the lesson says it and whether it is reproduced (the appendix)."""
-    return table(claims, LESSON, appendix=True)
-
-
-def claims_count(claims: Iterable[Claim]) -> str:
-    """How many claims checked output reproduces, exactly or as invariants, and which not, and why."""
-    return count(claims, LESSON, "floors, orders of events, check.js's bounds")
+def stall_text(stalled: OrdersRun, baseline: OrdersRun) -> str:
+    """The keep-alive stall as measured, beside the lesson's (timing: the notebook does not compare it)."""
+    stall, base = stalled.slowest("stock"), baseline.slowest("stock")
+    return (
+        f"keep-alive stall: slowest stock check {stall:.2f} s (lesson 004: about 6 s), "
+        f"{stall / max(base, 1e-6):.0f} times the baseline's {round(base * 1000)} ms (lesson 004: 300 times)"
+    )

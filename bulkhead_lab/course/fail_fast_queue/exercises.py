@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.fail_fast_queue import lesson004 as L
 from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.ui.exercise import (
     Answer,
@@ -29,7 +28,10 @@ from bulkhead_lab.course.ui.exercise import (
 from bulkhead_lab.course.ui.trial import build
 from bulkhead_lab.live import bulkhead_facts
 from bulkhead_lab.live.bulkhead import Bulkhead
+from bulkhead_lab.live.orders.load import OrdersLoad
+from bulkhead_lab.live.orders.service import SLOW_LATENCY
 
+ORDERS = OrdersLoad().orders  # the lesson's burst: 20 orders at once
 LIMIT_1, REFUSED_1, LATENCY_1 = 4, 6, 0.5  # exercise 1: Payment takes 4 at once; the burst should lose 6
 LIMIT_2, QUEUE_2 = 4, 8  # exercise 2: a bulkhead of 4 running + 8 waiting, Payment slow at 3 s
 LOAD_3, BLOCKING_3 = 20.0, 0.01  # exercise 3: 200 calls/s x 0.1 s, at most 1% refused
@@ -47,7 +49,7 @@ class Burst:
 
 def queue_1() -> int:
     """The waiting places that leave exactly ``REFUSED_1`` of the burst refused: orders - limit - refused."""
-    return L.ORDERS - LIMIT_1 - REFUSED_1
+    return ORDERS - LIMIT_1 - REFUSED_1
 
 
 def _burst(answer: object) -> Burst:
@@ -66,7 +68,7 @@ exercise_1 = Exercise(
     "once with 503, and Payment never held more than {value.peak}.",
     wrong=(
         Wrong(
-            lambda a: a.value.queue == L.ORDERS - REFUSED_1,
+            lambda a: a.value.queue == ORDERS - REFUSED_1,
             "{value.queue} waiting places refused {value.refused}: the 4 running places take orders too.",
         ),
     ),  # fmt: skip
@@ -76,8 +78,8 @@ exercise_1 = Exercise(
     hint="the first orders take the 4 running places, the next ones the waiting places, and the rest are "
     "refused at once; try it in section 9's panel first.",
     worked=(
-        f"**{queue_1()} waiting places.** {L.ORDERS} orders arrive at once: {LIMIT_1} take the running "
-        f"places, {queue_1()} the waiting places, and {L.ORDERS} - {LIMIT_1} - {queue_1()} = {REFUSED_1} "
+        f"**{queue_1()} waiting places.** {ORDERS} orders arrive at once: {LIMIT_1} take the running "
+        f"places, {queue_1()} the waiting places, and {ORDERS} - {LIMIT_1} - {queue_1()} = {REFUSED_1} "
         "are refused at once (HTTP 503, 'busy, try again'). The queue decides how many are served; the "
         f"limit alone decides how many calls Payment holds ({LIMIT_1}).",
     ),
@@ -87,14 +89,14 @@ exercise_1 = Exercise(
 
 def last_answer_2() -> float:
     """Seconds until the last served order is answered: its waves x Payment's slow latency."""
-    served = min(L.ORDERS, LIMIT_2 + QUEUE_2)
-    return math.ceil(served / LIMIT_2) * L.SLOW_S
+    served = min(ORDERS, LIMIT_2 + QUEUE_2)
+    return math.ceil(served / LIMIT_2) * SLOW_LATENCY
 
 
 def _waves_2(_: object) -> dict[str, float]:
-    served = min(L.ORDERS, LIMIT_2 + QUEUE_2)
-    return dict(served=served, waves=math.ceil(served / LIMIT_2), all_waves=math.ceil(L.ORDERS / LIMIT_2),
-                slow=L.SLOW_S, limit=LIMIT_2, orders=L.ORDERS)  # fmt: skip
+    served = min(ORDERS, LIMIT_2 + QUEUE_2)
+    return dict(served=served, waves=math.ceil(served / LIMIT_2), all_waves=math.ceil(ORDERS / LIMIT_2),
+                slow=SLOW_LATENCY, limit=LIMIT_2, orders=ORDERS)  # fmt: skip
 
 
 exercise_2 = Exercise(

@@ -3,93 +3,36 @@
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
 :class:`~bulkhead_lab.live.orders.load.OrdersRun`. Every figure of a kind takes the time axis'
 end (``xmax``), so the three variants' runs at one latency sit on one axis and compare by eye
-(:func:`.views.time_axis`). Colours keep one meaning
+(:func:`~bulkhead_lab.live.orders.reading.time_axis`). Colours keep one meaning
 (:mod:`~bulkhead_lab.course.ui.style`): Payment orange, Inventory blue, waiting sky blue,
 refusals vermillion, limits black, guides grey.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from bulkhead_lab.course.fail_fast_queue.views import (
-    RULE_WORDS,
-    VARIANT_WORDS,
+from bulkhead_lab.course.fail_fast_queue.views import RULE_WORDS, VARIANT_WORDS
+from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
+from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.reading import (
+    Step,
+    bars,
+    counters,
     nice_end,
     payment_state,
     run_label,
     wave_ends,
 )
-from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
-from bulkhead_lab.live.orders.clients import Kind, Outcome
-from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT
 
 RUN_COLOR = {"order": EVENT, "stock": TRACKING}  # a call running: Payment's, Inventory's
 BAR = 0.72  # a request's bar height, in rows
 GAP = 1.5  # rows between the orders and the stock checks
-
-
-Step = list[tuple[float, int]]
-
-
-@dataclass(frozen=True)
-class Bar:
-    """One request on the figure: when it was sent, when its call had a connection, when it ended (s)."""
-
-    kind: Kind
-    index: int  # the client's sending order, from 1
-    outcome: Outcome
-    sent: float
-    started: float  # its call had a connection (= answered, for a refusal)
-    ended: float
-
-    @property
-    def waited(self) -> float:
-        return self.started - self.sent
-
-
-def bars(r: OrdersRun) -> list[Bar]:
-    """Every request, orders first then stock checks, each split into its wait and its run."""
-    out = []
-    for kind in ("order", "stock"):
-        for x in sorted(r.of(kind), key=lambda x: x.index):
-            started = x.end if x.outcome == "refused" else min(max(x.run_start, x.start), x.end)
-            out.append(Bar(x.kind, x.index, x.outcome, x.start, started, x.end))
-    return out
-
-
-@dataclass(frozen=True)
-class Counters:
-    """What the lower plots draw over time: calls running and waiting, refusals so far, Payment's places."""
-
-    payment_running: Step
-    orders_waiting: Step
-    inventory_running: Step
-    stock_waiting: Step
-    refused: Step  # refusals so far (the bulkhead's ``rejected``)
-    limit: int  # Payment's places: the shared pool, its own pool, or the bulkhead's running places
-    source: str  # where the Payment counts come from
-
-
-def counters(r: OrdersRun) -> Counters:
-    """The bulkhead's own timeline where there is one (running, queued, rejected); otherwise Payment's
-    own count of open calls and each answer's wait."""
-    s = r.settings
-    limit = 0 if s is None else (s.pool if s.variant == "shared" else s.limit)
-    inventory, stock = r.timelines.get("inventory", [(0.0, 0)]), r.waiting("stock")
-    points = r.bulkhead_timeline
-    if points:
-        return Counters([(p.t, p.running) for p in points], [(p.t, p.queued) for p in points], inventory,
-                        stock, [(p.t, p.rejected) for p in points], limit,
-                        "the bulkhead's own counters (/admin/bulkhead?timeline=1)")  # fmt: skip
-    return Counters(r.timelines.get("payment", [(0.0, 0)]), r.waiting("order"), inventory, stock,
-                    [(0.0, 0)], limit, "Payment's own count and each answer's waited_ms")  # fmt: skip
 
 
 def _rows(r: OrdersRun) -> dict[tuple[str, int], float]:
@@ -152,24 +95,21 @@ def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ti
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
 
-def _step(ax: Any, points: list[tuple[float, int]], xmax: float, **kw: Any) -> None:
+def _step(ax: Any, points: Step, xmax: float, fill: bool = False, **kw: Any) -> None:
+    """A count over time, held to ``xmax``; ``fill``: a waiting count, sky blue and filled."""
     ts = [t for t, _ in points] + [xmax]
     ns = [n for _, n in points] + [points[-1][1] if points else 0]
+    if fill:
+        ax.fill_between(ts, ns, step="post", color=IDLE, alpha=0.45, linewidth=0)
+        kw |= {"color": IDLE, "linewidth": 2}
     ax.step(ts, ns, where="post", **kw)
-
-
-def _fill(ax: Any, points: list[tuple[float, int]], xmax: float, label: str) -> None:
-    ts = [t for t, _ in points] + [xmax]
-    ns = [n for _, n in points] + [points[-1][1] if points else 0]
-    ax.fill_between(ts, ns, step="post", color=IDLE, alpha=0.45, linewidth=0)
-    ax.step(ts, ns, where="post", color=IDLE, linewidth=2, label=label)
 
 
 def counters_axes(payment: Any, inventory: Any, r: OrdersRun, xmax: float) -> None:
     """Over time, Payment's side (calls running, orders waiting, refusals so far, its places) and
     Inventory's (calls running, stock checks waiting)."""
     c = counters(r)
-    _fill(payment, c.orders_waiting, xmax, "orders waiting")
+    _step(payment, c.orders_waiting, xmax, fill=True, label="orders waiting")
     _step(payment, c.payment_running, xmax, color=EVENT, linewidth=2.2, label="Payment calls running")
     if r.bulkhead_timeline:
         _step(payment, c.refused, xmax, color=REFUSED, linewidth=2, label="refused so far (rejected)")
@@ -179,7 +119,7 @@ def counters_axes(payment: Any, inventory: Any, r: OrdersRun, xmax: float) -> No
         )
     payment.set_ylim(0, max(len(r.orders), c.limit) + 1)
     payment.set_title(f"Payment's side over time, from {c.source}", fontsize=10, loc="left")
-    _fill(inventory, c.stock_waiting, xmax, "stock checks waiting")
+    _step(inventory, c.stock_waiting, xmax, fill=True, label="stock checks waiting")
     _step(inventory, c.inventory_running, xmax, color=TRACKING, linewidth=2, label="Inventory calls running")
     inventory.set_ylim(0, len(r.stock_checks) + 1)
     shared = r.settings is not None and r.settings.variant == "shared"
@@ -201,10 +141,7 @@ def title(r: OrdersRun) -> str:
 
 def orders_figure(r: OrdersRun, xmax: float | None = None) -> Figure:
     """Above: each request's wait and call. Below: calls running and waiting over time, refusals.
-
-    ``xmax``: the time axis' end in seconds; pass one value (:func:`~.reading.time_axis`) for runs
-    that should compare by eye. By default, a little past this run's end.
-    """
+    ``xmax``: the time axis' end (s), one value for runs that compare by eye; by default past this run's."""
     end = xmax if xmax is not None else nice_end(r.duration)
     fig = figure(10, 7.6, left=0.1, right=0.74, top=0.92, bottom=0.07, hspace=0.45)
     top, payment, inventory = fig.subplots(3, 1, height_ratios=[3, 1.6, 1.1], sharex=True)

@@ -22,6 +22,7 @@ from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widge
 from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
+from bulkhead_lab.live.orders.reading import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
 
@@ -132,7 +133,7 @@ def orders_panel(*, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, **va
             progress.interrupted()
             raise
         progress.done(f"done: {len(r.requests)} answered in {r.duration:.2f} s")
-        axis = views.time_axis(slow_latency, pool, limit, queue)
+        axis = time_axis(slow_latency, pool, limit, queue)
         return r, [figures.orders_figure(r, xmax=axis)], [views.summary_table([r], "run", "this run: ")]
 
     style = w.HTML(TOGGLE_CSS, layout=w.Layout(display="none"))
