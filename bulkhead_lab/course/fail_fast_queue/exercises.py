@@ -1,11 +1,8 @@
-"""Notebook 04's exercises: size the waiting places (run live), the last served order's wait, the
-headroom at ten times the load, and a bulkhead of your own (its facts run against cockatiel's).
+"""Notebook 04's exercises, as data (:class:`~bulkhead_lab.course.ui.exercise.Exercise`).
 
 Exercise 1's check runs the learner's bulkhead live (Payment slowed to 0.5 s: the counts do not
-depend on it) and judges what the services counted; exercise 3's computes what the learner's limit
-refuses (:func:`bulkhead_lab.sizing.erlang_b`); exercise 4's runs the facts of cockatiel's own
-bulkhead tests against the learner's class (:mod:`bulkhead_lab.live.bulkhead_facts`), under
-:func:`~bulkhead_lab.course.ui.trial.trial`'s 2-s deadline, on a loop of its own.
+depend on it) and judges what the services counted; exercise 4's runs the facts of cockatiel's own
+bulkhead tests against the learner's class (:mod:`bulkhead_lab.live.bulkhead_facts`) in a trial.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from dataclasses import dataclass
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.ui.exercise import (
-    Answer,
     Exercise,
     Wrong,
     read_class,
@@ -87,16 +83,14 @@ exercise_1 = Exercise(
 )
 
 
-def last_answer_2() -> float:
-    """Seconds until the last served order is answered: its waves x Payment's slow latency."""
-    served = min(ORDERS, LIMIT_2 + QUEUE_2)
-    return math.ceil(served / LIMIT_2) * SLOW_LATENCY
-
-
-def _waves_2(_: object) -> dict[str, float]:
-    served = min(ORDERS, LIMIT_2 + QUEUE_2)
+def _waves_2(served: int = min(ORDERS, LIMIT_2 + QUEUE_2)) -> dict[str, float]:
     return dict(served=served, waves=math.ceil(served / LIMIT_2), all_waves=math.ceil(ORDERS / LIMIT_2),
                 slow=SLOW_LATENCY, limit=LIMIT_2, orders=ORDERS)  # fmt: skip
+
+
+def last_answer_2() -> float:
+    """Seconds until the last served order is answered: its waves x Payment's slow latency."""
+    return _waves_2()["waves"] * SLOW_LATENCY
 
 
 exercise_2 = Exercise(
@@ -106,7 +100,7 @@ exercise_2 = Exercise(
     right=last_answer_2,
     tolerance=0.25,
     unit="s",
-    figures=_waves_2,
+    figures=lambda _: _waves_2(),
     right_says="{served} served orders through {limit} places are {waves} waves of {slow:g} s: the last "
     "is answered after about {right:g} s.",
     wrong=(
@@ -132,55 +126,40 @@ def limit_3() -> int:
     return sizing.smallest_pool(LOAD_3, BLOCKING_3)
 
 
-def _refuses(answer: object) -> dict[str, float]:
-    limit = read_whole(answer, 1, 1000, "a limit, 1..1000 running places")
-    return {"limit": limit, "b": sizing.erlang_b(limit, LOAD_3), "ratio": limit / LOAD_3}
-
-
-def _says_3(a: Answer) -> str:
-    limit, b = a.value["limit"], a.value["b"]
-    return (
-        f"{limit} places refuse {b:.2%} of calls at {LOAD_3:g} in flight, {limit - 1} would refuse "
-        f"{sizing.erlang_b(limit - 1, LOAD_3):.2%}: {a.value['ratio']:.1f} times the load, where 2 in "
-        f"flight need {sizing.smallest_pool(2, BLOCKING_3)} (3.5 times)."
-    )
-
-
-def _worked_3(a: Answer) -> str:
-    right = a.right
-    return (
-        f"**{right}.** Erlang-B (bulkhead_lab.sizing.smallest_pool) for {LOAD_3:g} calls in flight: {right} "
-        f"places refuse {sizing.erlang_b(right, LOAD_3):.2%}, {right - 1} refuse "
-        f"{sizing.erlang_b(right - 1, LOAD_3):.2%}. That is {right / LOAD_3:.1f} times the load; the 2.5x "
-        f"rule would ask for {math.ceil(2.5 * LOAD_3)}. Random arrivals spread around their mean by about "
-        "its square root, so the spare places a limit needs grow like the square root of the load: relative "
-        "to the load, they shrink."
-    )
+def _refuses(limit: int) -> dict[str, object]:
+    """What ``limit`` places refuse at exercise 3's load, and one place fewer; the rule of thumb's limit."""
+    b = sizing.erlang_b(limit, LOAD_3)
+    over = "more than 1%." if b > BLOCKING_3 else "at most 1%, but fewer places do too."
+    return dict(b=b, fewer=limit - 1, b_fewer=sizing.erlang_b(limit - 1, LOAD_3), ratio=limit / LOAD_3,
+                rule=math.ceil(2.5 * LOAD_3), small=sizing.smallest_pool(2, BLOCKING_3), load=LOAD_3,
+                over=over)  # fmt: skip
 
 
 exercise_3 = Exercise(
     3,
     "The headroom at ten times the load",
-    read=_refuses,
+    read=lambda answer: read_whole(answer, 1, 1000, "a limit, 1..1000 running places"),
     right=limit_3,
-    right_when=lambda a: a.value["limit"] == a.right,
-    right_says=_says_3,
+    figures=_refuses,
+    right_says="{value} places refuse {b:.2%} of calls at {load:g} in flight, {fewer} would refuse "
+    "{b_fewer:.2%}: {ratio:.1f} times the load, where 2 in flight need {small} (3.5 times).",
     wrong=(
         Wrong(
-            lambda a: a.value["limit"] == math.ceil(2.5 * LOAD_3),
-            lambda a: (
-                f"{a.value['limit']} is the 2.5x rule: it refuses {a.value['b']:.4%}, far under 1%; "
-                "the headroom a limit needs shrinks as the load grows."
-            ),
+            lambda a: a.value == a.rule,
+            "{value} is the 2.5x rule: it refuses {b:.4%}, far under 1%; the headroom a limit needs shrinks "
+            "as the load grows.",
         ),
     ),
-    otherwise=lambda a: (
-        f"{a.value['limit']} places refuse {a.value['b']:.2%} at {LOAD_3:g} in flight: "
-        + ("more than 1%." if a.value["b"] > BLOCKING_3 else "at most 1%, but fewer places do too.")
-    ),
+    otherwise="{value} places refuse {b:.2%} at {load:g} in flight: {over}",
     hint="the headroom needed is not a fixed ratio: section 7's table gives the limit for 2, 5, 20 and "
     "100 in flight; try numbers between 20 and 50.",
-    worked=(_worked_3,),
+    worked=(
+        "**{right}.** Erlang-B (bulkhead_lab.sizing.smallest_pool) for {load:g} calls in flight: {right} "
+        "places refuse {b:.2%}, {fewer} refuse {b_fewer:.2%}. That is {ratio:.1f} times the load; the 2.5x "
+        "rule would ask for {rule}. Random arrivals spread around their mean by about its square root, so "
+        "the spare places a limit needs grow like the square root of the load: relative to the load, they "
+        "shrink.",
+    ),
     placeholder="running places",
 )
 
