@@ -48,17 +48,13 @@ def _rows(r: OrdersRun) -> dict[tuple[str, int], float]:
 def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ticks: bool = True) -> None:
     """Each request as a bar: sky blue while it waited for a connection, then its call (orange: Payment,
     blue: Inventory); a refusal is a vermillion cross where it was answered."""
-    rows = _rows(r)
-    everything = bars(r)
-    for part, color in (("wait", IDLE), ("run", None)):
-        chosen = [b for b in everything if b.outcome != "refused"]
-        ys = [rows[(b.kind, b.index)] for b in chosen]
-        if part == "wait":
-            ax.barh(ys, [b.waited for b in chosen], left=[b.sent for b in chosen], height=BAR, color=color)
-        else:
-            widths = [max(b.ended - b.started, xmax / 150) for b in chosen]  # a 20-ms call stays visible
-            colors = [RUN_COLOR[b.kind] if b.outcome == "served" else LIMIT for b in chosen]
-            ax.barh(ys, widths, left=[b.started for b in chosen], height=BAR, color=colors)
+    rows, everything = _rows(r), bars(r)
+    kept = [b for b in everything if b.outcome != "refused"]
+    ys = [rows[(b.kind, b.index)] for b in kept]
+    ax.barh(ys, [b.waited for b in kept], left=[b.sent for b in kept], height=BAR, color=IDLE)
+    widths = [max(b.ended - b.started, xmax / 150) for b in kept]  # a 20-ms call stays visible
+    colors = [RUN_COLOR[b.kind] if b.outcome == "served" else LIMIT for b in kept]
+    ax.barh(ys, widths, left=[b.started for b in kept], height=BAR, color=colors)
     refused = [b for b in everything if b.outcome == "refused"]
     if refused:
         ys = [rows[(b.kind, b.index)] for b in refused]

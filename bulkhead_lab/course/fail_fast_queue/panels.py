@@ -53,9 +53,7 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     return r
 
 
-def experiment(variant: Variant = "limited", **values: Any) -> views.Experiment:
-    """One run to make with :func:`run_together`, in :func:`run`'s short form."""
-    return views.experiment(variant, **values)
+experiment = views.experiment  # one run to make with run_together, in run's short form
 
 
 def run_together(**experiments: views.Experiment) -> dict[str, OrdersRun]:

@@ -9,7 +9,6 @@ measured on real sockets in this kernel; its facts, label and time axis are read
 from __future__ import annotations
 
 import asyncio
-import inspect
 import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,21 +124,19 @@ def ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def span(values: Sequence[float], unit: str = "") -> str:
-    """``27 - 29 ms``, or ``2.94 - 2.98 s`` for seconds-long values (``unit="ms"``: always in ms)."""
+def span(values: Sequence[float]) -> str:
+    """``27 - 29 ms``, the least and the most of ``values`` (s), in ms (``-``: none)."""
     if not values:
         return "-"
-    lo, hi = min(values), max(values)
-    if hi >= 1.0 and unit != "ms":
-        return f"{lo:.2f} s" if round(lo, 2) == round(hi, 2) else f"{lo:.2f} - {hi:.2f} s"
-    return f"{ms(lo)} ms" if ms(lo) == ms(hi) else f"{ms(lo)} - {ms(hi)} ms"
+    lo, hi = ms(min(values)), ms(max(values))
+    return f"{lo} ms" if lo == hi else f"{lo} - {hi} ms"
 
 
 def summary_row(r: OrdersRun) -> dict[str, object]:
     """One run as the lesson reports it: stock checks, orders served and refused, peaks."""
     rejected = (r.bulkhead_after or {}).get("rejected")
     return {
-        "stock checks": span([x.latency for x in r.stock_checks], "ms"),
+        "stock checks": span([x.latency for x in r.stock_checks]),
         "orders served": r.served,
         "orders refused": r.refused,
         "slowest order": f"{r.slowest('order'):.2f} s",
@@ -168,14 +165,6 @@ def requests_table(r: OrdersRun) -> pd.DataFrame:
 def checks_table(r: OrdersRun) -> pd.DataFrame:
     """check.js's four checks against one run: passed or not, and what was measured."""
     return pd.DataFrame(checks.check_orders(r)).set_index("check")
-
-
-def limit_rule() -> str:
-    """The line of the installed aiohttp that decides whether its pool has a free connection."""
-    from aiohttp.connector import BaseConnector
-
-    source = inspect.getsource(BaseConnector._available_connections)
-    return next(line.strip() for line in source.splitlines() if "self._limit -" in line)
 
 
 def headroom_table(loads: Sequence[float] = (2, 5, 20, 100), blocking: float = 0.01) -> pd.DataFrame:

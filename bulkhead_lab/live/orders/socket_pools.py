@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -363,3 +364,9 @@ def make_pool(rule: PoolRule, limit: int, keepalive: bool, destinations: tuple[s
     if rule == "node":
         return NodePool(limit, keepalive, destinations)
     return AiohttpPool(limit, keepalive, destinations)
+
+
+def aiohttp_limit_rule() -> str:
+    """The line of the installed aiohttp that decides whether its pool has a free connection."""
+    source = inspect.getsource(aiohttp.connector.BaseConnector._available_connections)
+    return next(line.strip() for line in source.splitlines() if "self._limit -" in line)
