@@ -1,11 +1,8 @@
 """Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
 
-Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.orders.load.OrdersRun`. Every figure of a kind takes the time axis'
-end (``xmax``), so the three variants' runs at one latency sit on one axis and compare by eye
-(:func:`~bulkhead_lab.live.orders.reading.time_axis`). Colours keep one meaning
-(:mod:`~bulkhead_lab.course.ui.style`): Payment orange, Inventory blue, waiting sky blue,
-refusals vermillion, limits black, guides grey.
+Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from the rows of
+:mod:`bulkhead_lab.live.orders.reading`; one ``xmax`` puts the three variants' runs on one time axis.
+Colours keep one meaning (:mod:`~bulkhead_lab.course.ui.style`).
 """
 
 from __future__ import annotations

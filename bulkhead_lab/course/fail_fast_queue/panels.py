@@ -1,10 +1,7 @@
 """Notebook 04's widgets: a progress bar for the lesson's runs, and the "try it" panel.
 
-:func:`run` runs one scenario under a bar that counts answers. :func:`orders_panel` has the
-variant as three buttons in the learner's words, only the sizes that mean something for that
-variant, and Payment's latency when slow; a burst of moves runs the lesson's load once, at the
-last values (:class:`~bulkhead_lab.course.ui.panel.SliderView`), and redraws the figure (one time
-axis for every variant at these sizes) and a table.
+:func:`orders_panel` shows only the sizes that mean something for the chosen variant; a burst of
+moves runs the lesson's load once, at the last values (:class:`~bulkhead_lab.course.ui.panel.SliderView`).
 
 CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggles too),
 ``bl-progress-orders``, ``bl-status-orders``, ``bl-view-orders``, ``bl-panel-orders``; the
