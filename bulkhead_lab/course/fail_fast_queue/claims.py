@@ -1,13 +1,11 @@
 """Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.beside`).
 
 The lesson ("Bulkhead", lesson 004 in ``../shared/seeds/004_*.txt``) runs a Node Order Service
-(Express, http Agents, cockatiel's bulkhead) against Payment and Inventory, drives it with
-``load.js`` and checks it with ``check.js``; its timings are what one Node run on the lesson
-author's machine printed. Each claim below is data: where the lesson says it, its words, its value
-(as the lesson states it: ``tests/course/test_fail_fast_queue_views.py`` finds each in the lesson's
-text) and this run's. A section's claims take the runs they read, so a story cell shows them beside
-its run (:func:`beside`); :func:`lesson_claims` gathers all of them for the appendix. The facts they
-test are the live side's (:mod:`bulkhead_lab.live.orders.checks`, :mod:`~bulkhead_lab.live.orders.reading`).
+(Express, http Agents, cockatiel's bulkhead) against Payment and Inventory, drives it with ``load.js``
+and checks it with ``check.js``; its timings are what one Node run on its author's machine printed.
+Each claim is data: where the lesson says it, its words, its value as the lesson states it (the tests
+find each in the lesson's text) and this run's, from the live side's facts. A story cell shows one
+section's claims beside its run (:func:`beside`); the appendix all of them (:func:`lesson_claims`).
 """
 
 from __future__ import annotations
@@ -30,14 +28,13 @@ from bulkhead_lab.live.orders.checks import (
 )
 from bulkhead_lab.live.orders.clients import Kind
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
-from bulkhead_lab.live.orders.reading import STOCK_UNDER, waited_out_keepalive
+from bulkhead_lab.live.orders.reading import REFUSAL_UNDER, STOCK_UNDER, waited_out_keepalive
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 
 LESSON = "lesson 004"
 LOAD = OrdersLoad()  # the lesson's: 20 orders at once, 10 stock checks 100 ms later, Payment slow 3 s
 POOL_EACH, LIMIT, QUEUE = 5, 5, 5  # "two Agents ... each limited to 5 connections"; "bulkhead(5, 5)"
 RATE, HOLD = 20.0, 0.1  # "If Payment receives 20 calls per second and each takes 0.1 seconds"
-REFUSAL_UNDER = 0.2  # s: check.js's bound on a refusal
 
 
 @dataclass(frozen=True)

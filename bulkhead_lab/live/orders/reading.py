@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from bulkhead_lab.live.orders import checks
 from bulkhead_lab.live.orders.clients import Kind, Outcome
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, planned_seconds
-from bulkhead_lab.live.orders.settings import KEEPALIVE_TIMEOUT, SLOW_LATENCY, VARIANTS, OrderSettings
+from bulkhead_lab.live.orders.settings import (
+    KEEPALIVE_TIMEOUT,
+    SLOW_LATENCY,
+    VARIANTS,
+    OrderSettings,
+    Variant,
+)
 
 HEALTHY_UNDER = 1.0  # s: a healthy order (20 ms) is answered within this, however busy the machine
 STOCK_UNDER, REFUSAL_UNDER = 0.3, 0.2  # s: check.js's bounds on stock checks and refusals
@@ -141,7 +147,7 @@ def _refusal_lines(r: OrdersRun) -> list[str]:
     ]  # fmt: skip
 
 
-OWN_PLACES = {
+OWN_PLACES: dict[Variant, str] = {
     "shared": "the whole shared pool",
     "separate": "its own pool",
     "limited": "the bulkhead's limit",
