@@ -1,7 +1,7 @@
 """Section 5 of notebook 07: the storm that stays on real sockets (:mod:`bulkhead_lab.live.orders.storm`).
 
-:func:`run` runs no fix and then the fix, each against its own Order Service and Payment on free
-ports (about 15 s); :func:`table` says what each counted (timings: not checked);
+:func:`run` runs no fix and the fix side by side, each against its own Order Service and Payment
+on free ports (about 8 s); :func:`table` says what each counted (timings: not checked);
 :func:`facts` says what holds on any machine (checked).
 """
 
@@ -19,7 +19,7 @@ NAMES = {False: "no fix", True: "bulkhead + drop"}
 
 
 def run(on_progress: Progress | None = None) -> tuple[LiveStorm, ...]:
-    """No fix, then the fix; an interrupted cell stops the run and closes its services."""
+    """No fix and the fix side by side; an interrupted cell stops both and closes their services."""
     return run_sync(run_storms(PLAN, on_progress))
 
 

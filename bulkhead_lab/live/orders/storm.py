@@ -12,7 +12,7 @@ slows from ``before`` seconds for ``slow_for`` seconds, then heals. Two setups:
 - **the fix**: ``limited``, the bulkhead of lesson 004 with as many running as Payment has workers
   and as many waiting, 503 at once beyond, and Payment dropping calls whose caller has gone.
 
-:func:`run_storms` runs both, one after the other, on free ports; each :class:`LiveStorm` holds the
+:func:`run_storms` runs both side by side, each on its own free ports; each :class:`LiveStorm` holds the
 orders answered per bin of time and Payment's own counters, at the heal and at the end.
 """
 
@@ -28,6 +28,7 @@ from typing import Any
 import aiohttp
 
 from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.together import SummedProgress, staggered
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
 from bulkhead_lab.live.orders.queued import PaymentCounts, QueuedPayment
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory
@@ -203,15 +204,11 @@ async def _together(slowdown: Awaitable[None], load: Awaitable[int]) -> int:
 async def run_storms(
     plan: StormPlan = StormPlan(), on_progress: Progress | None = None
 ) -> tuple[LiveStorm, ...]:
-    """No fix, then the fix, each against its own services (one after the other: a run sharing the
-    event loop with the other's storm would measure that storm too); ``on_progress(done, total)``
-    counts the orders finished over both."""
-    runs: list[LiveStorm] = []
-    for fix in (False, True):
-
-        def update(n: int, total: int) -> None:
-            if on_progress is not None:
-                on_progress(len(runs) * total + n, 2 * total)
-
-        runs.append(await run_storm(fix, plan, update))
-    return tuple(runs)
+    """No fix and the fix side by side (:func:`~bulkhead_lab.live.net.together.staggered`), each
+    against its own services on free ports and timed from its own start: each Payment counts only
+    its own calls, and 10 orders a second leave the shared loop idle between them.
+    ``on_progress(done, total)`` counts the orders finished over both; cancelled, both end and
+    close their services."""
+    summed = SummedProgress([plan.orders, plan.orders], on_progress)
+    runs = [(plan.seconds, run_storm(fix, plan, summed.for_run(i))) for i, fix in enumerate((False, True))]
+    return tuple(await staggered(runs))
