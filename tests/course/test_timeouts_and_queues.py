@@ -11,6 +11,7 @@ from PIL import Image
 
 from bulkhead_lab.course.timeouts_and_queues import exercises as ex
 from bulkhead_lab.course.timeouts_and_queues import figures, panels, views
+from bulkhead_lab.queues import design
 from bulkhead_lab.queues.fixes import TABLE
 from bulkhead_lab.queues.rounds import run
 
@@ -88,9 +89,9 @@ def test_a_bad_slider_value_is_one_line_in_the_panel() -> None:
 @pytest.mark.parametrize(
     ("exercise", "right"),
     [
-        (ex.exercise_1, lambda: "{}, {}".format(*ex.a_right_design())),
-        (ex.exercise_2, lambda: "yes" if ex.expired_only_ends() else "no"),
-        (ex.exercise_3, lambda: str(ex.largest_limit())),
+        (ex.exercise_1, lambda: "{}, {}".format(*design.a_right_design())),
+        (ex.exercise_2, lambda: "yes" if design.expired_only_ends() else "no"),
+        (ex.exercise_3, lambda: str(design.largest_limit())),
     ],
     ids=["design", "expired", "limit"],
 )
@@ -108,15 +109,15 @@ def test_exercise_1_refuses_a_queue_too_long_for_the_timeout_and_one_too_short_f
 
 
 def test_exercise_3_says_which_way_to_go() -> None:
-    right = ex.largest_limit()
+    right = design.largest_limit()
     assert "go higher" in ex.exercise_3.check(right - 8).message
     assert "under 90%" in ex.exercise_3.check(right + 1).message
 
 
 def test_the_worked_answers_carry_the_right_answer() -> None:
-    design = "{}, {}".format(*ex.a_right_design())
-    assert design in ex.exercise_1.worked_answer()[0]
-    assert ex.exercise_3.worked_answer()[0].startswith(f"**{ex.largest_limit()}**")
+    typed = "{}, {}".format(*design.a_right_design())
+    assert typed in ex.exercise_1.worked_answer()[0]
+    assert ex.exercise_3.worked_answer()[0].startswith(f"**{design.largest_limit()}**")
 
 
 def test_every_sources_claim_holds_as_a_fact_of_the_seeded_runs() -> None:

@@ -609,7 +609,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.sharing_compartments import exercises as ex09
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
-    from bulkhead_lab.course.timeouts_and_queues import exercises as ex07
+    from bulkhead_lab.queues import design as design07
 
     return {
         "01_littles_law_sizing.ipynb": {
@@ -641,9 +641,9 @@ def _right_answers() -> dict[str, dict[int, str]]:
             2: str(ex06.smallest_slider_ratio()),
         },
         "07_timeouts_and_queues.ipynb": {
-            1: "{}, {}".format(*ex07.a_right_design()),
-            2: "yes" if ex07.expired_only_ends() else "no",
-            3: str(ex07.largest_limit()),
+            1: "{}, {}".format(*design07.a_right_design()),
+            2: "yes" if design07.expired_only_ends() else "no",
+            3: str(design07.largest_limit()),
         },
         "08_choosing_compartments.ipynb": {  # the numeric ones: 2 and 5 take names, not numbers
             1: str(equal_blocking(ex08.TARGET_1).extra),

@@ -1,8 +1,8 @@
 """Notebook 07's exercises: design a queue and a timeout that end the storm; predict whether dropping
 only expired work does; the largest bulkhead limit an overload leaves room for.
 
-Each checker runs what the learner chose in the model (kept runs of :mod:`bulkhead_lab.queues`),
-so its verdict and its worked answer are always the notebook's numbers.
+Each checker runs what the learner chose in the model (:mod:`bulkhead_lab.queues.design`), so its
+verdict and its worked answer are always the notebook's numbers.
 """
 
 from __future__ import annotations
@@ -13,17 +13,8 @@ import pandas as pd
 
 from bulkhead_lab.course.timeouts_and_queues import views
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
-from bulkhead_lab.queues import limits, timeouts
-from bulkhead_lab.queues.fixes import with_fix
-from bulkhead_lab.queues.recovery import Storm, storm
-from bulkhead_lab.queues.rounds import kept_run
-from bulkhead_lab.queues.settings import WORKERS, Bulkhead, Callers, Dependency, Setup
-
-WITHIN = 10  # exercise 1: rounds after the slowdown's end
-SLO = 30  # exercise 1: the callers want an answer within 300 ms
-REFUSED_AT_MOST = 0.01  # exercise 1: of the calls on a healthy day
-ENOUGH = 0.9  # exercise 3: of what the dependency can answer
-DESIGNS = ((2, 5, 10, 20, 32), (10, 30))  # exercise 1's worked answer: queue bounds, timeouts
+from bulkhead_lab.queues import design, timeouts
+from bulkhead_lab.queues.settings import WORKERS
 
 # --- exercise 1: a queue and a timeout that end the storm ------------------------------------------
 
@@ -40,47 +31,22 @@ def read_design(answer: object) -> tuple[int, int]:
             "this asks for two, like 10, 30."
         )
     bound = read_whole(parts[0], 0, 1000, "a queue bound in calls (0..1000)")
-    timeout = read_whole(parts[1], 1, SLO, f"a timeout in rounds, at most {SLO} (the callers' 300 ms)")
+    timeout = read_whole(
+        parts[1], 1, design.SLO, f"a timeout in rounds, at most {design.SLO} (the callers' 300 ms)"
+    )
     return bound, timeout
 
 
-def design(bound: int, timeout: int) -> Setup:
-    return views.DEFAULT.with_(dependency=Dependency(queue=bound), callers=Callers(timeout=timeout))
-
-
-def refused_share(bound: int, timeout: int) -> float:
-    """The share of calls the dependency refuses on a healthy day with this design."""
-    trace = kept_run(design(bound, timeout).healthy).trace
-    return trace.total("refused") / max(1, trace.total("offered"))
-
-
-def recovers(bound: int, timeout: int) -> int | None:
-    """Rounds after the slowdown's end until goodput is back with this design (None: never in the run)."""
-    return storm(design(bound, timeout)).recovery
-
-
-def works(bound: int, timeout: int) -> bool:
-    """Does this design refuse at most 1% on a healthy day and recover within :data:`WITHIN` rounds?"""
-    back = recovers(bound, timeout)
-    return refused_share(bound, timeout) <= REFUSED_AT_MOST and back is not None and back <= WITHIN
-
-
-def a_right_design() -> tuple[int, int]:
-    """The first design of the worked answer's table that works."""
-    bounds, timeouts_ = DESIGNS
-    return next((b, t) for t in timeouts_ for b in bounds if works(b, t))
-
-
 def design_table(
-    bounds: tuple[int, ...] = DESIGNS[0], timeouts_: tuple[int, ...] = DESIGNS[1]
+    bounds: tuple[int, ...] = design.DESIGNS[0], timeouts_: tuple[int, ...] = design.DESIGNS[1]
 ) -> pd.DataFrame:
     rows = [
         {
             "queue bound": b,
             "timeout": t,
             "longest queue in time": timeouts.longest_queue(views.DEFAULT.dependency, t),
-            "healthy day: refused": f"{refused_share(b, t):.1%}",
-            "rounds to recover": views._rounds(recovers(b, t)),
+            "healthy day: refused": f"{design.refused_share(b, t):.1%}",
+            "rounds to recover": views._rounds(design.recovers(b, t)),
         }
         for t in timeouts_
         for b in bounds
@@ -90,18 +56,18 @@ def design_table(
 
 def _design_figures(value: tuple[int, int]) -> dict[str, object]:
     bound, timeout = value
-    return {"bound": bound, "timeout": timeout, "back": recovers(bound, timeout),
-            "refused": refused_share(bound, timeout), "within": WITHIN}  # fmt: skip
+    return {"bound": bound, "timeout": timeout, "back": design.recovers(bound, timeout),
+            "refused": design.refused_share(bound, timeout), "within": design.WITHIN}  # fmt: skip
 
 
 def _worked_1(a: Answer) -> str:
     d, (bound, timeout) = views.DEFAULT.dependency, a.right
     return (
         "A queue that drains inside the timeout ends the storm: at most (timeout - service) x workers / "
-        f"service calls may wait ({timeouts.longest_queue(d, SLO)} at {SLO} rounds), and the fewer wait, the "
-        "sooner the queue full of abandoned calls is gone. A queue too short refuses calls on a normal day "
-        "(its bursts need a few places). Any design in the table with at most 1% refused and a recovery "
-        f"within {WITHIN} rounds is right, for example `{bound}, {timeout}`."
+        f"service calls may wait ({timeouts.longest_queue(d, design.SLO)} at {design.SLO} rounds), and "
+        "the fewer wait, the sooner the queue full of abandoned calls is gone. A queue too short refuses "
+        "calls on a normal day (its bursts need a few places). Any design in the table with at most 1% "
+        f"refused and a recovery within {design.WITHIN} rounds is right, for example `{bound}, {timeout}`."
     )
 
 
@@ -109,14 +75,14 @@ exercise_1 = Exercise(
     1,
     "A queue and a timeout that end the storm",
     read=read_design,
-    right=a_right_design,
-    right_when=lambda a: works(*a.value),
+    right=design.a_right_design,
+    right_when=lambda a: design.works(*a.value),
     figures=_design_figures,
     right_says="queue {bound}, timeout {timeout}: back {back} rounds after the end, {refused:.1%} refused "
     "when healthy.",
     wrong=(
         Wrong(
-            lambda a: a.refused > REFUSED_AT_MOST,
+            lambda a: a.refused > design.REFUSED_AT_MOST,
             "queue {bound}, timeout {timeout}: a healthy day refuses {refused:.1%} of the calls, over 1%.",
         ),
         Wrong(
@@ -145,22 +111,14 @@ def read_yes_no(answer: object) -> bool:
     raise NotUnderstood("this asks for a prediction: yes (the storm ends) or no (it stays).")
 
 
-def _expired_only() -> Storm:
-    return storm(with_fix(views.DEFAULT, "drop expired"))
-
-
-def expired_only_ends() -> bool:
-    return _expired_only().recovery is not None
-
-
 exercise_2 = Exercise(
     2,
     "Drop only what has expired",
     read=read_yes_no,
-    right=expired_only_ends,
+    right=design.expired_only_ends,
     figures=lambda _: {
-        "said": "ends" if expired_only_ends() else "stays to the end of the run",
-        "wasted": _expired_only().after("wasted"),
+        "said": "ends" if design.expired_only_ends() else "stays to the end of the run",
+        "wasted": design.expired_only().after("wasted"),
     },
     right_says="it {said}; it served {wasted} calls for no one after the end.",
     otherwise="run it (the panel's fix 'drop expired'): the storm {said}.",
@@ -180,21 +138,6 @@ exercise_2 = Exercise(
 # --- exercise 3: the largest limit the overload leaves room for -------------------------------------
 
 
-def goodput_share(limit: int) -> float:
-    """Under section 4's overload, behind a fixed bulkhead ``limit``: goodput of the most it can answer."""
-    setup = Setup(trigger=None, rate=limits.OVERLOAD, callers=Callers(bulkhead=Bulkhead(limit, 0)))
-    return kept_run(setup).trace.total("goodput") / (views.DEFAULT.dependency.capacity * setup.rounds)
-
-
-def largest_limit(low: int = WORKERS, high: int = 200) -> int:
-    """The largest fixed limit that answers :data:`ENOUGH` of the most under the overload, between the
-    knee (``low``, which does) and section 4's too-high limit (``high``, which does not), by bisection."""
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if goodput_share(middle) >= ENOUGH else (low, middle)
-    return low
-
-
 def _worked_3(a: Answer) -> str:
     queue = timeouts.longest_queue(views.DEFAULT.dependency, views.DEFAULT.callers.timeout)
     return (
@@ -206,7 +149,7 @@ def _worked_3(a: Answer) -> str:
 
 
 def _limit_table(right: int) -> pd.DataFrame:
-    rows = {n: [f"{goodput_share(n):.0%}"] for n in (WORKERS, 16, 32, right, right + 1, 64)}
+    rows = {n: [f"{design.goodput_share(n):.0%}"] for n in (WORKERS, 16, 32, right, right + 1, 64)}
     return pd.DataFrame.from_dict(rows, orient="index", columns=["goodput of the most"]).rename_axis("limit")
 
 
@@ -214,11 +157,14 @@ exercise_3 = Exercise(
     3,
     "The largest limit the overload leaves room for",
     read=lambda a: read_whole(a, 1, 1000, "a bulkhead limit, in calls"),
-    right=largest_limit,
-    figures=lambda n: {"here": goodput_share(n), "above": goodput_share(n + 1), "next": n + 1},
+    right=design.largest_limit,
+    figures=lambda n: {"here": design.goodput_share(n), "above": design.goodput_share(n + 1), "next": n + 1},
     right_says="{value} answers {here:.0%}; {next} only {above:.0%}.",
     wrong=(
-        Wrong(lambda a: a.here < ENOUGH, "a limit of {value} answers {here:.0%} of what it can, under 90%."),
+        Wrong(
+            lambda a: a.here < design.ENOUGH,
+            "a limit of {value} answers {here:.0%} of what it can, under 90%.",
+        ),
     ),
     otherwise="{value} answers {here:.0%}, and {next} still {above:.0%}: go higher.",
     hint="the knee is the workers; past it each call waits; the timeout says how long a queue may be.",
