@@ -14,7 +14,8 @@ and ``probes`` while half-open. The pool's loop is the one the adaptive limits r
 the rule is new. Lesson 000's holds are fixed (6 rounds healthy, 22 slow), so a slow call is
 never a healthy one: this breaker never opens on a healthy day.
 
-Pure: the seeded stream and the pool's rounds; no memo of its own.
+Pure: the seeded stream and the pool's rounds. :func:`day_runs` (notebook 08's table and slider)
+and :func:`blind_threshold` (its exercise 4) are kept, so a slider moved back replays nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import Literal
 
 from bulkhead_lab.adaptive.limits import AdaptiveLimit
 from bulkhead_lab.adaptive.pool import LimitTrace, run_pool
-from bulkhead_lab.pool.arrivals import ArrivalStream, arrival_stream
+from bulkhead_lab.memo import Memo
+from bulkhead_lab.pool.arrivals import ArrivalStream, arrival_stream, stream
 from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params
 from bulkhead_lab.validation import check_int, check_real
 
@@ -166,3 +168,36 @@ def _measured(
         event_busy=busy,
         shut=tuple(shut),
     )
+
+
+_day_runs: Memo[tuple[BreakerSettings, int], tuple[BreakerRun, ...]] = Memo("08 breaker runs", 32)
+
+
+def day_runs(settings: BreakerSettings = BreakerSettings(), slow: int = 22) -> tuple[BreakerRun, ...]:
+    """Every layout on the slowdown day whose slow calls hold ``slow`` rounds (kept)."""
+    return _day_runs.get((settings, slow), lambda: _day_runs_of(settings, slow))
+
+
+def _day_runs_of(settings: BreakerSettings, slow: int) -> tuple[BreakerRun, ...]:
+    day = Params(mode="slowdown", slow=slow)
+    arrivals = stream(day)
+    return tuple(run_layout(layout, day, settings, stream=arrivals) for layout in LAYOUTS)
+
+
+_blind: Memo[Layout, int] = Memo("08 blind threshold", 4)
+
+
+def blind_threshold(layout: Layout = "single pool + breaker") -> int:
+    """The smallest ``slow_call`` (rounds) at which ``layout``'s breaker never opens on the slowdown day."""
+    return _blind.get(layout, lambda: _blind_threshold(layout))
+
+
+def _blind_threshold(layout: Layout) -> int:
+    day = Params(mode="slowdown")
+    arrivals = stream(day)
+    blind = (
+        t
+        for t in range(1, 60)
+        if run_layout(layout, day, BreakerSettings(slow_call=t), stream=arrivals).opens == 0
+    )
+    return next(blind)

@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass
 
 from bulkhead_lab import sizing
+from bulkhead_lab.compartments import watch
+from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool.params import EVENT_RATE, SEED, TRACKING_RATE
 from bulkhead_lab.validation import check_int, check_real
 
@@ -127,3 +129,27 @@ def limits(trace: tuple[Hour, ...], target: float = TARGET) -> tuple[Limit, ...]
     flows = list(dict.fromkeys(h.flow for h in trace))
     busiest = [max((h for h in trace if h.flow == f), key=lambda h: h.rate * h.mean) for f in flows]
     return tuple(Limit(h.flow, h, target) for h in busiest)
+
+
+_days: Memo[tuple[()], tuple[Hour, ...]] = Memo("08 day trace", 1)
+
+
+def lesson_day() -> tuple[Hour, ...]:
+    """The default seeded day (kept: notebook 08's tables and exercises read it again)."""
+    return _days.get((), day_trace)
+
+
+_readings: Memo[tuple[int, float, int], watch.Readings] = Memo("08 hour readings", 64)
+
+
+def event_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
+    """The event compartment sized from :func:`lesson_day`, over a minute of ``hour``, its latency x
+    ``slower`` (kept), read against the default :class:`~.watch.Slo`."""
+    return _readings.get((hour, slower, queue), lambda: _event_readings(hour, slower, queue))
+
+
+def _event_readings(hour: int, slower: float, queue: int) -> watch.Readings:
+    trace = lesson_day()
+    limit = limits(trace)[1]
+    h = next(x for x in trace if x.flow == limit.flow and x.hour == hour)
+    return watch.run_compartment(h.rate, h.mean * slower, limit.slots, queue, seed=hour).readings(watch.Slo())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bulkhead_lab.compartments import breaker
 from bulkhead_lab.compartments.breaker import Breaker, BreakerSettings, run_layout
 from bulkhead_lab.pool import rounds
 from bulkhead_lab.pool.params import Params
@@ -92,3 +93,12 @@ def test_on_a_healthy_day_the_breaker_never_opens() -> None:
 def test_bad_breaker_settings_are_refused_in_one_line(field: str, value: object, message: str) -> None:
     with pytest.raises(ValueError, match=f"^{message}$"):
         BreakerSettings(**{field: value})  # type: ignore[arg-type]
+
+
+def test_the_day_runs_are_kept_and_the_blind_threshold_is_where_the_breaker_stops_opening() -> None:
+    runs = breaker.day_runs()
+    assert tuple(r.layout for r in runs) == breaker.LAYOUTS
+    assert breaker.day_runs() is runs  # kept: a slider moved back replays nothing
+    blind = breaker.blind_threshold()
+    opens = [breaker.day_runs(BreakerSettings(slow_call=t))[1].opens for t in (blind - 1, blind)]
+    assert opens[0] > 0 and opens[1] == 0

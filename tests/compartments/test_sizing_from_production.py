@@ -74,3 +74,10 @@ def test_sized_for_its_load_a_compartment_alerts_on_nothing_and_slowed_on_everyt
     slowed = watch.run_compartment(100.0, 0.22, limit=13, queue=4).readings()
     assert healthy.firing(Slo()) == ()
     assert slowed.firing(Slo()) == ("saturation", "refusals", "queue wait", "SLO burn")
+
+
+def test_the_event_readings_are_kept_and_twice_the_latency_at_the_busiest_hour_refuses_more() -> None:
+    calm, slow = production.event_readings(15), production.event_readings(15, 2.0)
+    assert production.event_readings(15) is calm
+    assert production.lesson_day() is production.lesson_day()
+    assert slow.refusal_ratio > calm.refusal_ratio

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bulkhead_lab.compartments import isolation, shuffle
+from bulkhead_lab.compartments import breaker, isolation, production, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import exercises as ex
 from bulkhead_lab.course.choosing_compartments import figures, panels, views
@@ -43,14 +43,14 @@ def test_the_shard_table_puts_the_formula_beside_the_deal_for_both_shardings() -
 
 
 def test_the_breaker_table_reads_its_runs_and_the_lessons_figures_stand_beside_them() -> None:
-    runs = views.breaker_runs()
+    runs = breaker.day_runs()
     table = views.breaker_table(runs)
     assert table.loc["24/8", "tracking dropped"] == 172
     assert table.loc["single pool", "breaker opened after (rounds)"] == "never"
     beside = views.breaker_beside(runs)
     assert list(beside["lesson 000"]) == ["220", "9"]
     assert list(beside["here"]) == [str(runs[1].before_open), str(runs[1].detected)]
-    assert views.breaker_runs() is runs  # kept: a slider moved back replays nothing
+    assert breaker.day_runs() is runs  # kept: a slider moved back replays nothing
 
 
 def test_the_seeded_readings_show_the_count_alert_wrong_twice_and_the_burn_rate_right() -> None:
@@ -66,7 +66,7 @@ def test_the_seeded_readings_show_the_count_alert_wrong_twice_and_the_burn_rate_
     ("make", "first", "second"),
     [
         (figures.CostFigure, lambda: views.cost_view(0.01), lambda: views.cost_view(0.001)),
-        (figures.BreakerFigure, views.breaker_runs, lambda: views.breaker_runs(BreakerSettings(ratio=0.2))),
+        (figures.BreakerFigure, breaker.day_runs, lambda: breaker.day_runs(BreakerSettings(ratio=0.2))),
     ],
 )
 def test_a_kept_figure_redrawn_paints_what_a_fresh_one_paints(make, first, second) -> None:
@@ -105,7 +105,7 @@ def test_a_shard_as_big_as_the_fleet_is_one_line_in_the_panel_not_a_traceback() 
 RIGHT = {
     1: lambda: isolation.equal_blocking(ex.TARGET_1).extra,
     3: ex.refused_after_timeouts,
-    4: ex.blind_threshold,
+    4: breaker.blind_threshold,
 }
 
 
@@ -121,7 +121,7 @@ def test_a_numeric_checker_takes_the_packages_answer_and_anything_else_in_one_li
 def test_the_known_wrong_answers_get_their_own_reasons() -> None:
     assert "cost at 1%" in ex.exercise_1.check(isolation.equal_blocking().extra).message
     assert "semaphore's answer" in ex.exercise_3.check(0).message
-    assert "'longer than'" in ex.exercise_4.check(ex.blind_threshold() + 1).message
+    assert "'longer than'" in ex.exercise_4.check(breaker.blind_threshold() + 1).message
 
 
 def test_more_workers_beat_bigger_shards_and_the_checker_reads_either_spelling() -> None:
@@ -135,7 +135,7 @@ def test_more_workers_beat_bigger_shards_and_the_checker_reads_either_spelling()
 
 
 def test_the_alerts_checker_reads_names_in_any_order_and_says_what_is_missing() -> None:
-    right = views.hour_readings(ex.HOUR_5, ex.SLOWER_5).firing(views.SLO)
+    right = production.event_readings(ex.HOUR_5, ex.SLOWER_5).firing(views.SLO)
     assert ex.exercise_5.check(", ".join(reversed(right))).ok is True
     said = ex.exercise_5.check("none")
     assert said.ok is False and "missing" in said.message

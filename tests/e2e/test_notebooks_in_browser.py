@@ -600,6 +600,7 @@ AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
 
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
+    from bulkhead_lab.compartments.breaker import blind_threshold
     from bulkhead_lab.compartments.isolation import equal_blocking
     from bulkhead_lab.course.adaptive_limits import exercises as ex05
     from bulkhead_lab.course.choosing_compartments import exercises as ex08
@@ -648,7 +649,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
         "08_choosing_compartments.ipynb": {  # the numeric ones: 2 and 5 take names, not numbers
             1: str(equal_blocking(ex08.TARGET_1).extra),
             3: str(ex08.refused_after_timeouts()),
-            4: str(ex08.blind_threshold()),
+            4: str(blind_threshold()),
         },
         "09_sharing_compartments.ipynb": {
             1: f"{ex09.first_costly_share()}/8",

@@ -9,15 +9,11 @@ out (section 3's thread pool); 4. the slow-call threshold past which the breaker
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from bulkhead_lab.compartments import isolation, shuffle
-from bulkhead_lab.compartments.breaker import BreakerSettings, Layout, run_layout
+from bulkhead_lab.compartments import breaker, isolation, production, shuffle
+from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import views
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_choice, read_whole
-from bulkhead_lab.memo import Memo
-from bulkhead_lab.pool import arrivals
-from bulkhead_lab.pool.params import Params
 
 # 1: the wall's cost at 0.1% instead of 1%
 TARGET_1 = 0.001
@@ -131,30 +127,10 @@ exercise_3 = Exercise(
 )
 
 # 4: the smallest slow-call threshold at which the breaker never opens on the slowdown day
-LAYOUT_4: Layout = "single pool + breaker"
-
-
-_blind_thresholds: Memo[Any, int] = Memo("08 blind threshold", 1)
-
-
-def blind_threshold() -> int:
-    """The smallest ``slow_call`` (rounds) at which the single pool's breaker never opens that day."""
-    return _blind_thresholds.get((), lambda: _blind_threshold())
-
-
-def _blind_threshold() -> int:
-    day = Params(mode="slowdown")
-    stream = arrivals.stream(day)
-    blind = (
-        t
-        for t in range(1, 60)
-        if run_layout(LAYOUT_4, day, BreakerSettings(slow_call=t), stream=stream).opens == 0
-    )
-    return next(blind)
 
 
 def _walled_4(_: object) -> dict[str, int]:
-    runs = views.breaker_runs(BreakerSettings(slow_call=blind_threshold()))
+    runs = breaker.day_runs(BreakerSettings(slow_call=breaker.blind_threshold()))
     return {"walled": runs[-1].counters.tracking_dropped}
 
 
@@ -162,7 +138,7 @@ exercise_4 = Exercise(
     4,
     "A breaker that cannot see",
     read=lambda a: read_whole(a, 1, 60, "a slow-call threshold in rounds"),
-    right=blind_threshold,
+    right=breaker.blind_threshold,
     figures=_walled_4,
     right_says="a call fails when it held its slot longer than the threshold; the slow calls hold {right} "
     "rounds, so at {right} none is 'slow'. Behind the wall, tracking still drops {walled}.",
@@ -179,7 +155,7 @@ exercise_4 = Exercise(
     hint="lesson 000's slow events hold their slots 22 rounds; move 'slow call' and watch 'times opened'.",
     worked=(
         "{right} rounds. The table at that threshold:",
-        lambda a: views.breaker_table(views.breaker_runs(BreakerSettings(slow_call=a.right))),
+        lambda a: views.breaker_table(breaker.day_runs(BreakerSettings(slow_call=a.right))),
     ),
     placeholder="rounds",
 )
@@ -200,12 +176,12 @@ def _read_alerts(answer: object) -> tuple[str, ...]:
 
 
 def _firing_5() -> tuple[str, ...]:
-    fired = views.hour_readings(HOUR_5, SLOWER_5).firing(views.SLO)
+    fired = production.event_readings(HOUR_5, SLOWER_5).firing(views.SLO)
     return tuple(name for name in READINGS if name in fired)
 
 
 def _numbers_5(_: object) -> dict[str, str]:
-    r = views.hour_readings(HOUR_5, SLOWER_5)
+    r = production.event_readings(HOUR_5, SLOWER_5)
     return {"numbers": f"saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait "
                        f"{1000 * r.p99_wait:.0f} ms, burn {r.burn:.1f}",
             "fired": ", ".join(_firing_5())}  # fmt: skip
@@ -219,7 +195,7 @@ def _differs_5(a: Answer) -> str:
 
 
 def _worked_5(_: object) -> str:
-    r = views.hour_readings(HOUR_5, SLOWER_5)
+    r = production.event_readings(HOUR_5, SLOWER_5)
     return (
         f"{', '.join(_firing_5())}: twice the latency is twice the calls in flight, so "
         f"{r.refusal_ratio:.1%} are refused and the budget burns {r.burn:.1f} times too fast; the "

@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from bulkhead_lab.compartments import isolation, shuffle
+from bulkhead_lab.compartments import breaker, isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
@@ -74,7 +74,7 @@ def breaker_panel(ratio: float = 0.5, window: int = 10, slow_call: int = 10, slo
 
     def render(ratio: float, window: int, slow_call: int, slow: int) -> Any:
         settings = BreakerSettings(ratio=round(ratio, 2), window=window, slow_call=slow_call)
-        runs = views.breaker_runs(settings, slow)
+        runs = breaker.day_runs(settings, slow)
         return runs, [figure.update(runs)], [views.breaker_table(runs)]
 
     return SliderView("breaker", controls, render)

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bulkhead_lab.compartments import breaker, isolation, production, shuffle, watch
-from bulkhead_lab.compartments.breaker import BreakerRun, BreakerSettings
+from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.isolation import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
 from bulkhead_lab.course.ui import beside
@@ -24,11 +24,10 @@ from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
 from bulkhead_lab.memo import Memo
-from bulkhead_lab.pool import arrivals, rounds
+from bulkhead_lab.pool import rounds
 from bulkhead_lab.pool.params import Counters, Params
 
 ISOLATION = IsolationSettings()  # section 3's run: 8 calls, 4 slots, a 2-s dependency, 0.2-s timeouts
-BREAKER = BreakerSettings()  # ratio 0.50 (the breaker lesson's), 10 calls, slow past 10 rounds
 WATCHED = WatchSettings()  # section 5's live bulkhead: 5 running, 5 waiting, 0.1-s calls
 SLO = watch.Slo()  # 99% of calls answered within 250 ms
 
@@ -217,20 +216,6 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
 # --- 4. a bulkhead and a breaker ------------------------------------------------------------------
 
 
-_kept_breaker_runs: Memo[Any, tuple[BreakerRun, ...]] = Memo("08 breaker runs", 32)
-
-
-def breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
-    """The slowdown day (slow holds of ``slow`` rounds) four ways, kept: a slider moved back replays none."""
-    return _kept_breaker_runs.get((settings, slow), lambda: _breaker_runs(settings, slow))
-
-
-def _breaker_runs(settings: BreakerSettings = BREAKER, slow: int = 22) -> tuple[BreakerRun, ...]:
-    params = Params(mode="slowdown", slow=slow)
-    stream = arrivals.stream(params)
-    return tuple(breaker.run_layout(layout, params, settings, stream=stream) for layout in breaker.LAYOUTS)
-
-
 def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
     rows = []
     for r in runs:
@@ -300,41 +285,16 @@ def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -
     return pd.DataFrame(rows).set_index("stretch")
 
 
-_day_traces: Memo[Any, tuple[production.Hour, ...]] = Memo("08 day trace", 1)
-
-
-def day_trace() -> tuple[production.Hour, ...]:
-    """Section 5's seeded day (kept: the exercises and tables read it again)."""
-    return _day_traces.get((), lambda: _day_trace())
-
-
-def _day_trace() -> tuple[production.Hour, ...]:
-    return production.day_trace()
-
-
-_kept_hour_readings: Memo[Any, watch.Readings] = Memo("08 hour readings", 64)
-
-
-def hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
-    """The event compartment sized from the trace, over a minute of ``hour``, its latency x ``slower``."""
-    return _kept_hour_readings.get((hour, slower, queue), lambda: _hour_readings(hour, slower, queue))
-
-
-def _hour_readings(hour: int, slower: float = 1.0, queue: int = 4) -> watch.Readings:
-    trace = day_trace()
-    limit = production.limits(trace)[1]
-    h = next(x for x in trace if x.flow == limit.flow and x.hour == hour)
-    return watch.run_compartment(h.rate, h.mean * slower, limit.slots, queue, seed=hour).readings(SLO)
-
-
 def watched_hour(hour: int, slower: float = 1.0) -> pd.DataFrame:
     """:func:`hour_readings` as a one-row table (a learner's check of a prediction)."""
-    return readings_table([(f"{hour}:00, latency x {slower:g}", hour_readings(hour, slower))], SLO)
+    return readings_table(
+        [(f"{hour}:00, latency x {slower:g}", production.event_readings(hour, slower))], SLO
+    )
 
 
 def seeded_readings() -> pd.DataFrame:
     """The event compartment, sized from the trace (13 places and 4 waiting), over a minute of four hours."""
-    found = [(label, hour_readings(hour, slower)) for label, hour, slower in WATCHED_HOURS]
+    found = [(label, production.event_readings(hour, slower)) for label, hour, slower in WATCHED_HOURS]
     return readings_table(found, SLO)
 
 
@@ -413,7 +373,7 @@ def appendix_claims() -> list[beside.Claim]:
                      shards.deals[0].fleet.shards),
         beside.exact(aws, "other tenants a poison tenant's shard takes down", "1 in 28",
                      f"1 in {1 / shuffle.overlap_shares(shards.fleet)[-1]:.0f}"),
-        *_breaker_claims(breaker_runs()),
+        *_breaker_claims(breaker.day_runs()),
     ]  # fmt: skip
 
 
