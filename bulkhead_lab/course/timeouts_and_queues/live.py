@@ -23,10 +23,6 @@ def run(on_progress: Progress | None = None) -> tuple[LiveStorm, ...]:
     return run_sync(run_storms(PLAN, on_progress))
 
 
-def describe(storm: LiveStorm) -> str:
-    return NAMES[storm.fix] + f" ({storm.settings.describe()})"
-
-
 def table(storms: tuple[LiveStorm, ...]) -> pd.DataFrame:
     """Per run: the orders, what Payment counted after it healed, and when goodput was back."""
     rows = []
