@@ -138,7 +138,7 @@ exercise_4 = Exercise(
     4,
     "A breaker that cannot see",
     read=lambda a: read_whole(a, 1, 60, "a slow-call threshold in rounds"),
-    right=breaker.blind_threshold,
+    right=lambda: breaker.blind_threshold(),
     figures=_walled_4,
     right_says="a call fails when it held its slot longer than the threshold; the slow calls hold {right} "
     "rounds, so at {right} none is 'slow'. Behind the wall, tracking still drops {walled}.",

@@ -75,7 +75,7 @@ exercise_1 = Exercise(
     1,
     "A queue and a timeout that end the storm",
     read=read_design,
-    right=design.a_right_design,
+    right=lambda: design.a_right_design(),
     right_when=lambda a: design.works(*a.value),
     figures=_design_figures,
     right_says="queue {bound}, timeout {timeout}: back {back} rounds after the end, {refused:.1%} refused "
@@ -115,7 +115,7 @@ exercise_2 = Exercise(
     2,
     "Drop only what has expired",
     read=read_yes_no,
-    right=design.expired_only_ends,
+    right=lambda: design.expired_only_ends(),
     figures=lambda _: {
         "said": "ends" if design.expired_only_ends() else "stays to the end of the run",
         "wasted": design.expired_only().after("wasted"),
@@ -157,7 +157,7 @@ exercise_3 = Exercise(
     3,
     "The largest limit the overload leaves room for",
     read=lambda a: read_whole(a, 1, 1000, "a bulkhead limit, in calls"),
-    right=design.largest_limit,
+    right=lambda: design.largest_limit(),
     figures=lambda n: {"here": design.goodput_share(n), "above": design.goodput_share(n + 1), "next": n + 1},
     right_says="{value} answers {here:.0%}; {next} only {above:.0%}.",
     wrong=(
