@@ -126,6 +126,24 @@ async def every_call_refused(
     return WorstCase(requests, calls)
 
 
+async def every_call_refused_in_turn(
+    budget: RetryBudget, requests: int = 1000, attempts: int = SRE_MAX_ATTEMPTS
+) -> WorstCase:
+    """:func:`every_call_refused` one request after another, as the notebook's ``worst_case`` cell
+    runs it (and ``write_budget`` checks a learner's budget): 1112 calls for 1000 with the SRE 10%."""
+    check_int("requests", requests, 1)
+    calls = 0
+
+    async def refuse() -> int:
+        nonlocal calls
+        calls += 1
+        return REFUSED
+
+    for _ in range(requests):
+        await call_with_retries(refuse, budget, attempts, lambda n: 0.0)
+    return WorstCase(requests, calls)
+
+
 # --- Brooker's contention experiment -----------------------------------------------------------
 
 
@@ -212,3 +230,8 @@ def contention_table(
             )
             rows.append(ContentionRow(name, n, calls, completion))
     return rows
+
+
+def fewest_calls(clients: int, *, runs: int = 10) -> str:
+    """The strategy whose ``clients`` contending clients make the fewest calls (mean of ``runs`` seeds)."""
+    return min(contention_table((clients,), runs=runs), key=lambda r: r.calls).strategy

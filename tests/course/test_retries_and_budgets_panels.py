@@ -14,6 +14,7 @@ from bulkhead_lab.course.retries_and_budgets import exercises as ex
 from bulkhead_lab.course.retries_and_budgets import figures, panels, views
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.retries.budgets import RetryBudget
+from bulkhead_lab.retries.seeded import retry_load, storm_load
 
 # --- figures ---------------------------------------------------------------------------------------
 
@@ -31,28 +32,28 @@ def _line(ax, label: str):
 KEPT = {
     "retries: a budget": (
         figures.RetryFigure,
-        lambda: views.retry_view(24, views.setup_of()),
-        lambda: views.retry_view(24, views.setup_of(budget="10% (SRE)")),
+        lambda: retry_load(24, views.setup_of()),
+        lambda: retry_load(24, views.setup_of(budget="10% (SRE)")),
     ),
     "retries: another split, more attempts": (
         figures.RetryFigure,
-        lambda: views.retry_view(24, views.setup_of()),
-        lambda: views.retry_view(20, views.setup_of(attempts=5, jitter="none")),
+        lambda: retry_load(24, views.setup_of()),
+        lambda: retry_load(20, views.setup_of(attempts=5, jitter="none")),
     ),
     "retries: to the single pool": (
         figures.RetryFigure,
-        lambda: views.retry_view(24, views.setup_of()),
-        lambda: views.retry_view(None, views.setup_of()),
+        lambda: retry_load(24, views.setup_of()),
+        lambda: retry_load(None, views.setup_of()),
     ),
     "storm: a later end, no jitter": (
         figures.StormFigure,
-        lambda: views.storm_view(24, views.setup_of()),
-        lambda: views.storm_view(24, views.setup_of(jitter="none"), 2500),
+        lambda: storm_load(24, views.setup_of()),
+        lambda: storm_load(24, views.setup_of(jitter="none"), 2500),
     ),
     "storm: to the single pool": (
         figures.StormFigure,
-        lambda: views.storm_view(24, views.setup_of()),
-        lambda: views.storm_view(None, views.setup_of(budget="5%")),
+        lambda: storm_load(24, views.setup_of()),
+        lambda: storm_load(None, views.setup_of(budget="5%")),
     ),
 }
 
@@ -72,16 +73,16 @@ def test_a_kept_figure_redrawn_in_place_paints_what_a_fresh_one_paints(name) -> 
 
 
 def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
-    view = views.retry_view(24, views.setup_of())
+    view = retry_load(24, views.setup_of())
     fig = figures.retry_figure(view)
     axes = fig.axes
     assert len(axes) == 4
     event_24 = axes[3]  # rows: tracking, event; columns: single pool, 24/8
     assert list(_line(event_24, "calls, slowdown day").get_ydata()) == list(
-        view.series[(24, EVENT)]["slowdown"]
+        view.rates[(24, EVENT)]["slowdown"]
     )
     assert list(_line(axes[0], "gave up, slowdown day").get_ydata()) == list(
-        view.series[(None, TRACKING)]["gave up"]
+        view.rates[(None, TRACKING)]["gave up"]
     )
     assert _line(axes[0], "slowdown starts").get_xdata()[0] == 10.0
     assert axes[0].get_ylabel() == "tracking calls/s" and axes[2].get_ylabel() == "event calls/s"
@@ -92,7 +93,7 @@ def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
 
 
 def test_the_storm_figure_marks_the_end_and_the_round_the_load_is_back() -> None:
-    view = views.storm_view(24, views.setup_of())
+    view = storm_load(24, views.setup_of())
     fig = figures.storm_figure(view)
     single, bulk = fig.axes
     assert _line(single, "slowdown ends").get_xdata()[0] == 2000
@@ -139,7 +140,7 @@ def test_the_panels_mark_their_output_and_sliders_for_the_browser(retry_panel) -
 
 def test_a_set_redraws_with_the_views_numbers(retry_panel) -> None:
     shown = retry_panel.set(split=None, budget="10% (SRE)", scope="both flows")
-    assert shown.split is None and shown.setup.shared and shown.setup.budget is not None
+    assert shown.load.split is None and shown.load.setup.shared and shown.load.setup.budget is not None
     assert shown.frame.equals(
         views.retry_view(None, views.setup_of(budget="10% (SRE)", scope="both flows")).frame
     )
@@ -172,7 +173,7 @@ def test_exercise_2_is_the_smallest_shared_ratio_on_the_slider_that_protects_tra
 
 
 def test_exercise_3_is_the_fewest_calls_in_the_contention_table_at_ten_clients() -> None:
-    right = ex.fewest_calls()
+    right = ex.fewest_calls(ex.CLIENTS)
     at = views.contention().frame.xs(ex.CLIENTS, level="clients")
     assert at.loc[right, "calls"] == at["calls"].min()
     assert ex.exercise_3.check(right.split()[0].upper()).ok is True

@@ -6,13 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab.course.retries_and_budgets import views
-from bulkhead_lab.pool import arrivals
-from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.pool.arrivals import TRACKING
 from bulkhead_lab.pool.params import Params
 from bulkhead_lab.pool.rounds import run as lesson_run
 from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
-from bulkhead_lab.retries.drain import storm
-from bulkhead_lab.retries.storm import RetrySetup
 
 # --- the sources' figures ---------------------------------------------------------------------------
 
@@ -78,22 +75,13 @@ def test_the_sliders_describe_the_callers() -> None:
         views.setup_of(budget="11%")
 
 
-def test_the_retry_views_series_add_up_to_its_runs() -> None:
+def test_the_retry_views_table_is_its_runs_counters() -> None:
     view = views.retry_view(24, views.setup_of(budget="5%"))
-    assert view.layouts == (None, 24)
     assert list(view.frame.index) == [
         (layout, day) for layout in ("single pool (32)", "24/8") for day in ("healthy", "slowdown")
     ]
-    scale = views.BIN / views.LESSON.cycle  # a point is a rate over BIN rounds
-    assert len(view.time) == 4000 // views.BIN and view.time[20] == 10.0
-    for split in view.layouts:
-        y = views.run(split, "slowdown", view.setup)
-        for flow, counters in ((TRACKING, y.tracking), (EVENT, y.event)):
-            s = view.series[(split, flow)]
-            assert round(sum(s["slowdown"]) * scale) == counters.attempts
-            assert round(sum(s["requests"]) * scale) == counters.requests
-            assert round(sum(s["gave up"]) * scale) == counters.gave_up
-    assert views.retry_view(None).layouts == (None,)
+    y = view.load.runs[(24, "slowdown")]
+    assert view.frame.loc[("24/8", "slowdown"), "event gave up"] == y.event.gave_up
 
 
 def test_a_shared_budget_helps_the_healthy_day_and_leaks_the_slowdown_through_24_8() -> None:
@@ -114,17 +102,13 @@ def test_no_ratio_budget_brings_the_single_pool_near_24_8() -> None:
 # --- the storm after its trigger ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("jitter", ["full", "none"])
-def test_the_storm_view_reads_the_same_rounds_to_drain_as_the_model(jitter: str) -> None:
-    setup = views.setup_of(jitter=jitter)
-    view = views.storm_view(24, setup)
-    for split in (None, 24):
-        p = Params(split=split)
-        s = storm(p, setup, stream=arrivals.stream(p))
-        row = view.frame.loc["single pool (32)" if split is None else "24/8"]
-        assert (row["tracking back after"], row["event back after"]) == (s.drain_tracking, s.drain_event)
-        assert row["every flow back after"] == max(s.drain_tracking or 0, s.drain_event or 0)
-    assert view.back(None) == view.frame.loc["single pool (32)", "every flow back after"]
+def test_the_storm_views_table_says_never_for_a_load_not_back_and_reads_the_models_rounds() -> None:
+    view = views.storm_view(24, views.setup_of(jitter="none"))
+    for split, layout in ((None, "single pool (32)"), (24, "24/8")):
+        row = view.frame.loc[layout]
+        assert row["tracking back after"] == view.load.backs[(split, TRACKING)]
+        assert row["every flow back after"] == view.load.back(split)
+    assert views._never(None) == "never"
 
 
 def test_a_budget_leaves_nothing_to_drain_and_the_bulkheads_tracking_never_storms() -> None:
@@ -132,12 +116,3 @@ def test_a_budget_leaves_nothing_to_drain_and_the_bulkheads_tracking_never_storm
     assert (frame.xs("10% (SRE)", level="budget") == 0).all().all()
     assert (frame["24/8: tracking back after"] == 0).all()
     assert frame.loc[("full", "none"), "single pool (32): tracking back after"] == 28
-
-
-def test_a_storm_views_excess_is_the_slowdown_days_calls_over_the_healthy_days() -> None:
-    view = views.storm_view(None, RetrySetup(views.LESSON_POLICY), stop=2500)
-    assert view.layouts == (None,) and view.rounds[0] == 2500 - views.STORM_BEFORE
-    assert any(x > 0 for x in view.excess[(None, TRACKING)][:10])  # the slowdown's retries show
-    assert view.excess[(None, TRACKING)][-1] == 0  # 300 rounds after the end: back
-    with pytest.raises(ValueError, match="^stop must be an integer in 1000..3700"):
-        views.storm_view(stop=3800)

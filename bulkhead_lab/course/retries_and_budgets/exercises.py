@@ -1,18 +1,14 @@
 """Notebook 06's exercises: cap the event storm, bulkhead the budget too, the backoff that makes
 the fewest calls, and a retry budget of the learner's own (:data:`write_budget`).
 
-Every right answer is computed here from memoised seeded runs (or
-from :func:`bulkhead_lab.retries.experiments.contention_table`), so a checker and its worked answer always
-agree with the notebook's numbers. The callers are the notebook's: 3 attempts with full
-jitter (the AWS SDK's 100 ms base and 20 s cap) on lesson 000's slowdown day under 24/8; a
-*ratio budget* lets a retry go while retries are under that share of the calls of the last
-10 s, kept for each flow or shared by both (one budget for the whole gateway).
+Every right answer is a model query (:mod:`bulkhead_lab.retries.seeded`,
+:mod:`bulkhead_lab.retries.experiments`) on the notebook's own seeded runs, so a checker and its
+worked answer always agree with the notebook's numbers.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
 import pandas as pd
 
@@ -28,27 +24,25 @@ from bulkhead_lab.course.ui.exercise import (
     table,
 )
 from bulkhead_lab.course.ui.trial import build
-from bulkhead_lab.pool.params import LESSON_SPLIT, Params
-from bulkhead_lab.retries.budgets import SRE_BUDGET, SRE_RETRY_RATIO, RatioBudget, RetryBudget
-from bulkhead_lab.retries.policy import REFUSED, SRE_MAX_ATTEMPTS, call_with_retries
-from bulkhead_lab.retries.storm import RetryRun, RetrySetup, retry_run
-from bulkhead_lab.validation import check_int, check_real
+from bulkhead_lab.retries.budgets import SRE_RETRY_RATIO, RatioBudget, RetryBudget
+from bulkhead_lab.retries.experiments import every_call_refused_in_turn, fewest_calls
+from bulkhead_lab.retries.policy import SRE_MAX_ATTEMPTS
+from bulkhead_lab.retries.seeded import (
+    LOAD_CAP,
+    SLOWDOWN,
+    event_load,
+    largest_ratio_under,
+    own_budget_level,
+    ratio_run,
+    smallest_shared_ratio,
+    tracking_gave_up,
+)
+from bulkhead_lab.retries.storm import retry_run
 
-LOAD_CAP = 1.2  # exercise 1: the event flow's calls per request through the slowdown
 CLIENTS = 10  # exercise 3: Brooker's smallest client count (section 3 prints the largest, 50)
-SLOWDOWN = Params(split=LESSON_SPLIT, mode="slowdown")
 SLIDER = {  # exercise 2: the budget slider's ratio budgets, by whole percent
     round(b.ratio * 100): name for name, b in views.BUDGETS.items() if isinstance(b, RatioBudget)
 }
-REQUESTS = 1000  # write_budget: requests in the worst case, every call refused
-
-
-def _run(ratio: int | None, shared: bool = False) -> RetryRun:
-    """24/8 through the slowdown with a ``ratio``% budget (None: the SRE book's 10%), per flow or shared."""
-    if ratio is None:
-        return retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, SRE_BUDGET))
-    check_int("ratio", ratio, 0, 100)
-    return retry_run(SLOWDOWN, RetrySetup(views.LESSON_POLICY, RatioBudget(ratio / 100), shared=shared))
 
 
 STRATEGY_WORDS = (  # what a learner may type for exercise 3, checked in this order
@@ -77,38 +71,6 @@ def read_ratio(answer: object) -> int:
     return int(value)
 
 
-def event_load(ratio: int) -> float:
-    """24/8's event flow through the slowdown: calls per request with a ``ratio``% budget of its own."""
-    return _run(ratio, shared=False).event.load
-
-
-def largest_ratio_under(cap: float = LOAD_CAP) -> int:
-    """The largest whole-percent budget (kept per flow) holding the event flow at or under ``cap``."""
-    check_real("cap", cap, 1.0, 10.0)
-    best = 0
-    for ratio in range(101):  # the load grows with the ratio: stop at the first one over the cap
-        if event_load(ratio) > cap:
-            return best
-        best = ratio
-    return best
-
-
-def tracking_gave_up(ratio: int, shared: bool = True) -> int:
-    """24/8's tracking requests given up through the slowdown with a ``ratio``% budget."""
-    return _run(ratio, shared).tracking.gave_up
-
-
-def own_budget_level() -> int:
-    """Tracking's given-up requests under 24/8 through the slowdown with the SRE 10% kept per flow."""
-    return _run(None).tracking.gave_up
-
-
-def smallest_shared_ratio() -> int:
-    """The smallest whole-percent shared budget at which tracking gives up no more than with its own."""
-    target = own_budget_level()
-    return next(r for r in range(101) if tracking_gave_up(r) <= target)
-
-
 def slider_gave_up(percent: int) -> int:
     """Tracking's given-up requests through the slowdown with the slider's ``percent`` budget, shared."""
     setup = views.setup_of(budget=SLIDER[percent], scope=views.SCOPES[1])
@@ -129,25 +91,12 @@ def smallest_slider_ratio() -> int:
     return next(p for p in sorted(SLIDER) if slider_gave_up(p) <= own_budget_level())
 
 
-async def _worst_case(budget: Any) -> float:
-    calls = 0
-
-    async def refused() -> int:
-        nonlocal calls
-        calls += 1
-        return REFUSED
-
-    for _ in range(REQUESTS):
-        await call_with_retries(refused, budget, SRE_MAX_ATTEMPTS, lambda n: 0.0)
-    return calls / REQUESTS
-
-
 def worst_case_with(candidate: object) -> float:
     """Calls per request when every call is refused, through notebook 06's retry loop (3 attempts),
-    with the budget ``candidate(0.10)``: the cell's :class:`RetryBudget` gives 1.111."""
+    with the budget ``candidate(0.10)``: the cell's :class:`RetryBudget` gives 1.112."""
 
     async def check() -> float:
-        return await _worst_case(build(candidate, SRE_RETRY_RATIO))
+        return (await every_call_refused_in_turn(build(candidate, SRE_RETRY_RATIO))).load
 
     return float(run_trial(check))
 
@@ -155,11 +104,6 @@ def worst_case_with(candidate: object) -> float:
 def contention_at(clients: int = CLIENTS) -> pd.DataFrame:
     """Section 3's contention table at ``clients`` contending clients: calls and completion per strategy."""
     return views.contention().frame.xs(clients, level="clients")
-
-
-def fewest_calls(clients: int = CLIENTS) -> str:
-    """The strategy whose ``clients`` contending clients make the fewest calls (mean of 10 seeds)."""
-    return str(contention_at(clients)["calls"].idxmin())
 
 
 def _worked_1(a: Answer) -> str:
@@ -173,8 +117,8 @@ def _worked_1(a: Answer) -> str:
 
 
 def _worked_2(a: Answer) -> str:
-    shared_load = _run(a.right, shared=True).event.load
-    per_flow = _run(None).event.load
+    shared_load = ratio_run(a.right, shared=True).event.load
+    per_flow = ratio_run(None).event.load
     return (
         f"**{a.right}%**. With a budget of its own, tracking gives up {a.target} through the slowdown (at "
         "10%). With one budget for the whole gateway the event compartment's refusals spend it, and "
@@ -248,7 +192,7 @@ exercise_2 = Exercise(
             "shared retry budget",
             ["tracking gave up", "event calls/request"],
             {
-                f"{r}%": [tracking_gave_up(r), round(_run(r, True).event.load, 3)]
+                f"{r}%": [tracking_gave_up(r), round(ratio_run(r, True).event.load, 3)]
                 for r in (5, 10, 15, 20, 21, 22, 23, 24, 25, 30)
             },
         ),
@@ -262,7 +206,7 @@ exercise_3 = Exercise(
     read=lambda a: read_choice(
         a, STRATEGY_WORDS, "a strategy: full, equal or decorrelated jitter, no jitter, or no backoff"
     ),
-    right=fewest_calls,
+    right=lambda: fewest_calls(CLIENTS),
     figures=lambda s: {"calls": contention_at().loc[s, "calls"], "clients": CLIENTS},
     right_says="{value}, {calls:g} calls for {clients} clients.",
     otherwise="{value} makes {calls:g} calls for {clients} clients; one makes fewer.",

@@ -16,16 +16,11 @@ import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from bulkhead_lab.course.retries_and_budgets.views import (
-    FLOWS,
-    LESSON,
-    Contention,
-    RetryView,
-    StormView,
-)
+from bulkhead_lab.course.retries_and_budgets.views import FLOWS, Contention
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
 from bulkhead_lab.pool.params import split_label
+from bulkhead_lab.retries.seeded import LESSON, RetryLoad, StormLoad
 
 FLOW_COLOURS = {0: TRACKING, 1: EVENT}
 PER_ORDER = "calls per order"  # the live table's middle group of columns
@@ -109,7 +104,7 @@ class RetryFigure(KeptFigure):
         self._summary = fig.text(0.42, 0.97, "", ha="center", va="top", fontsize="large")
         self._start = start_s
 
-    def update(self, view: RetryView) -> RetryFigure:
+    def update(self, view: RetryLoad) -> RetryFigure:
         """Show ``view``: both days of each layout, per flow, and what the slowdown cost each."""
         start_s, time = view.start / LESSON.cycle, view.time
         if self._columns != len(view.layouts) or self._start != start_s:
@@ -119,7 +114,7 @@ class RetryFigure(KeptFigure):
         for r, (flow, _) in enumerate(FLOWS):
             top = 0.0
             for c, split in enumerate(view.layouts):
-                for key, values in view.series[(split, flow)].items():
+                for key, values in view.rates[(split, flow)].items():
                     self._lines[(r, c, key)].set_data(time, values)
                     top = max(top, *values)
             self._axes[r][0].set_ylim(0, nice_ceiling(top * 1.05))
@@ -136,7 +131,7 @@ class RetryFigure(KeptFigure):
         return [*self._lines.values(), *spines(*axes), *self._titles, self._summary]
 
 
-def retry_figure(view: RetryView) -> Figure:
+def retry_figure(view: RetryLoad) -> Figure:
     """Calls offered and requests given up over the run (a :class:`RetryFigure` drawn once)."""
     return RetryFigure().update(view).figure
 
@@ -181,7 +176,7 @@ class StormFigure(KeptFigure):
         self._titles = [moving_title(ax) for ax in self._axes]
         self._summary = fig.text(0.42, 0.97, "", ha="center", va="top", fontsize="large")
 
-    def update(self, view: StormView) -> StormFigure:
+    def update(self, view: StormLoad) -> StormFigure:
         """Show ``view``: each layout's excess load around the slowdown's end, and when it is back."""
         if self._columns != len(view.layouts):
             self._layout(len(view.layouts))
@@ -213,7 +208,7 @@ class StormFigure(KeptFigure):
         return [*self._lines, *self._backs, *spines(*self._axes), *self._titles, self._summary]
 
 
-def storm_figure(view: StormView) -> Figure:
+def storm_figure(view: StormLoad) -> Figure:
     """The load around the slowdown's end (a :class:`StormFigure` drawn once)."""
     return StormFigure().update(view).figure
 

@@ -31,6 +31,7 @@ from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.drain import STORM_STOP
 from bulkhead_lab.retries.experiments import worst_case_load
 from bulkhead_lab.retries.policy import BASE_ROUNDS, SRE_MAX_ATTEMPTS
+from bulkhead_lab.retries.seeded import LESSON_POLICY, STORM_AFTER, run
 from bulkhead_lab.retries.storm import RetrySetup
 
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
@@ -80,7 +81,7 @@ def retry_panel(
 
     def render(split: int | None, scope: str, **callers: Any) -> Any:
         view = views.retry_view(split, views.setup_of(scope=scope, **callers))
-        return view, [figure.update(view)], [view.frame]
+        return view, [figure.update(view.load)], [view.frame]
 
     return _panel("retries", controls_, render)
 
@@ -101,7 +102,7 @@ def storm_panel(
             "slowdown-ends",
             "slowdown ends (round)",
             min=START + STOP_STEP,
-            max=ROUNDS - views.STORM_AFTER,
+            max=ROUNDS - STORM_AFTER,
             step=STOP_STEP,
             value=stop,
         ),
@@ -110,7 +111,7 @@ def storm_panel(
 
     def render(split: int | None, stop: int, **callers: Any) -> Any:
         view = views.storm_view(split, views.setup_of(**callers), stop)
-        return view, [figure.update(view)], [view.frame]
+        return view, [figure.update(view.load)], [view.frame]
 
     return _panel("storm", controls_, render)
 
@@ -164,8 +165,8 @@ def live_beside(runs: tuple[OrdersRun, ...]) -> views.Table:
     rows = {}
     for name, budget in (("no budget", None), ("SRE 10%", SRE_BUDGET), ("AWS quota", AWS_QUOTA)):
         per = live[budget].calls_per_order()
-        seeded = views.run(LESSON_SPLIT, "slowdown", RetrySetup(views.LESSON_POLICY, budget)).event.load
-        worst = worst_case_load(views.LESSON_POLICY, budget).load
+        seeded = run(LESSON_SPLIT, "slowdown", RetrySetup(LESSON_POLICY, budget)).event.load
+        worst = worst_case_load(LESSON_POLICY, budget).load
         book = views.WORST_CASES.get(name, (None, "(no figure)"))[1]
         rows[name] = (book, f"{worst:.3f}", f"{seeded:.3f}", *(f"{per[k]:.2f}" for k in list(LAYERS)[1:]))
     columns = ["the sources", "section 2", "section 4: 24/8 events", "live: Order Service", "live: Payment"]

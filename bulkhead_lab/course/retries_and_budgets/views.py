@@ -1,22 +1,20 @@
-"""The tables and views notebook 06 shows, read from the model's runs and the live side's.
-
-Every seeded run is :func:`bulkhead_lab.retries.storm.retry_run`'s (kept, so a slider moved back
-and forth replays nothing); the experiments are :mod:`bulkhead_lab.retries.experiments`'; the live
-clients are :mod:`bulkhead_lab.live.orders.retrying`'s. A *setup* is how the callers retry
+"""The tables notebook 06 shows, read from the model's seeded runs (:mod:`bulkhead_lab.retries.seeded`)
+and experiments (:mod:`bulkhead_lab.retries.experiments`). A *setup* is how the callers retry
 (:class:`~bulkhead_lab.retries.storm.RetrySetup`); a *layout* is a split (``None``: one pool).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
 from bulkhead_lab.course.ui import beside
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
-from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, split_label
 from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Budget, RatioBudget
-from bulkhead_lab.retries.drain import DRAIN_WITHIN, STORM_STOP, drain
+from bulkhead_lab.retries.drain import STORM_STOP
 from bulkhead_lab.retries.experiments import (
     SRE_ATTEMPTS_PER_LAYER,
     SRE_LAYERS,
@@ -26,13 +24,20 @@ from bulkhead_lab.retries.experiments import (
     worst_case_load,
 )
 from bulkhead_lab.retries.policy import BASE_ROUNDS, CAP_ROUNDS, SRE_MAX_ATTEMPTS, Backoff, RetryPolicy
-from bulkhead_lab.retries.storm import FlowCounters, RetryRun, RetrySetup, retry_run
+from bulkhead_lab.retries.seeded import (
+    LESSON,
+    LESSON_POLICY,
+    Layout,
+    RetryLoad,
+    StormLoad,
+    per_request,
+    retry_load,
+    run,
+    storm_load,
+)
+from bulkhead_lab.retries.storm import RetrySetup
 from bulkhead_lab.validation import check_choice, check_int
 
-LESSON = Params()
-LESSON_POLICY = RetryPolicy(
-    SRE_MAX_ATTEMPTS, Backoff()
-)  # the AWS SDK's: 3 attempts, full jitter, 100 ms, 20 s
 FLOWS = ((TRACKING, "tracking"), (EVENT, "event"))
 Table = beside.WideFrame  # a table whose sentences show whole
 
@@ -68,23 +73,6 @@ def setup_of(
     else:
         policy = RetryPolicy(attempts, Backoff(base, max(CAP_ROUNDS, base), jitter))  # type: ignore[arg-type]
     return RetrySetup(policy, BUDGETS[budget], stop, shared=scope == SCOPES[1])
-
-
-def run(split: int | None, mode: str, setup: RetrySetup, base: Params = LESSON) -> RetryRun:
-    """One kept run with its trace (a healthy day never reads ``stop``: it shares the run without)."""
-    if mode == "healthy" and setup.stop is not None:
-        setup = setup.with_(stop=None)
-    return retry_run(base.with_(split=split, mode=mode), setup, trace=True)
-
-
-def per_request(*flows: FlowCounters) -> float:
-    """Calls that reached the pool per original request, over ``flows`` (1.0: no retries)."""
-    return sum(f.attempts for f in flows) / sum(f.requests for f in flows)
-
-
-def per_second(series: tuple[int, ...], width: int, cycle: float) -> tuple[float, ...]:
-    """``series`` summed over bins of ``width`` rounds, as a rate per second."""
-    return tuple(sum(series[i : i + width]) * cycle / width for i in range(0, len(series), width))
 
 
 # --- 1. amplification, 2. the budgets' worst case, 3. contention -------------------------------
@@ -166,19 +154,16 @@ CALLERS: dict[str, RetrySetup] = {
 }
 
 
-def _gave_up(setup: RetrySetup, split: int | None) -> dict[str, object]:
-    h, y = (run(split, mode, setup) for mode in MODES)
-    return {
-        "healthy: tracking gave up": h.tracking.gave_up,
-        "slowdown: tracking gave up": y.tracking.gave_up,
-        "slowdown: tracking calls/request": round(y.tracking.load, 3),
-        "healthy: event gave up": h.event.gave_up,
-        "slowdown: event gave up": y.event.gave_up,
-        "slowdown: event calls/request": round(y.event.load, 3),
-    }
+def _gave_up(setup: RetrySetup, split: Layout) -> dict[str, object]:
+    row: dict[str, object] = {}
+    for flow in ("tracking", "event"):
+        h, y = (getattr(run(split, mode, setup), flow) for mode in MODES)
+        row |= {f"healthy: {flow} gave up": h.gave_up, f"slowdown: {flow} gave up": y.gave_up}
+        row[f"slowdown: {flow} calls/request"] = round(y.load, 3)
+    return row
 
 
-def _frame(rows: list[dict[str, object]], index: list[str]) -> pd.DataFrame:
+def _frame(rows: Sequence[Mapping[str, object]], index: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(index)
 
 
@@ -205,43 +190,17 @@ def seeded_budget_fact() -> str:
 
 @dataclass(frozen=True)
 class RetryView:
-    """One pool and a split, both days, with retrying callers: what the retry panel draws.
-    ``series[(layout, flow)]`` holds per bin, in calls/s: requests, calls on the healthy and on the
-    slowdown day, and requests given up on the slowdown day."""
+    """What the retry panel draws (:class:`~bulkhead_lab.retries.seeded.RetryLoad`) and its table."""
 
-    split: int | None
-    setup: RetrySetup
-    start: int  # the failure round
-    time: tuple[float, ...]  # each bin's start, s
-    series: dict[tuple[int | None, int], dict[str, tuple[float, ...]]]
+    load: RetryLoad
     frame: pd.DataFrame  # index (layout, day)
-
-    @property
-    def layouts(self) -> tuple[int | None, ...]:
-        return (None,) if self.split is None else (None, self.split)
-
-
-BIN = 50  # rounds per point of the time figure (0.5 s)
-
-
-def _series(h: RetryRun, y: RetryRun, flow: int, cycle: float) -> dict[str, tuple[float, ...]]:
-    assert h.trace is not None and y.trace is not None
-    requests = tuple(o - r for o, r in zip(y.trace.offered[flow], y.trace.retries[flow], strict=True))
-    named = {"requests": requests, "healthy": h.trace.offered[flow], "slowdown": y.trace.offered[flow]}
-    return {k: per_second(v, BIN, cycle) for k, v in (*named.items(), ("gave up", y.trace.gave_up[flow]))}
 
 
 def retry_view(
-    split: int | None = LESSON_SPLIT, setup: RetrySetup = CALLERS["3 attempts, full jitter"]
+    split: Layout = LESSON_SPLIT, setup: RetrySetup = CALLERS["3 attempts, full jitter"]
 ) -> RetryView:
     """The single pool and ``split`` on both days with ``setup``'s callers, per flow over time."""
-    layouts = (None,) if split is None else (None, split)
-    runs = {(s, m): run(s, m, setup) for s in layouts for m in MODES}
-    series = {
-        (s, f): _series(runs[(s, "healthy")], runs[(s, "slowdown")], f, LESSON.cycle)
-        for s in layouts
-        for f, _ in FLOWS
-    }
+    load = retry_load(split, setup)
     rows = [
         {
             "layout": split_label(s),
@@ -252,10 +211,9 @@ def retry_view(
             "event calls/request": round(r.event.load, 3),
             "calls/request": round(per_request(r.tracking, r.event), 3),
         }
-        for (s, mode), r in runs.items()
+        for (s, mode), r in load.runs.items()
     ]
-    time = tuple(t / LESSON.cycle for t in range(0, LESSON.rounds, BIN))
-    return RetryView(split, setup, LESSON.start, time, series, _frame(rows, ["layout", "day"]))
+    return RetryView(load, _frame(rows, ["layout", "day"]))
 
 
 def budget_scope_table(budget: str = "10% (SRE)") -> pd.DataFrame:
@@ -277,9 +235,8 @@ def single_pool_budget_table(ratios: tuple[float, ...] = (0.0, 0.05, 0.10, 0.20,
     (kept per flow), in one pool and in 24/8."""
     rows = []
     for ratio in ratios:
-        one, bulk = (
-            run(s, "slowdown", RetrySetup(LESSON_POLICY, RatioBudget(ratio))) for s in (None, LESSON_SPLIT)
-        )
+        setup = RetrySetup(LESSON_POLICY, RatioBudget(ratio))
+        one, bulk = (run(s, "slowdown", setup) for s in (None, LESSON_SPLIT))
         rows.append(
             {
                 "retry budget": f"{ratio:.0%}",
@@ -291,78 +248,51 @@ def single_pool_budget_table(ratios: tuple[float, ...] = (0.0, 0.05, 0.10, 0.20,
     return _frame(rows, ["retry budget"])
 
 
-def capacity_fact(base: Params = LESSON) -> str:
+def capacity_fact() -> str:
     """Why no budget rescues the single pool: the slowdown asks for more slots than there are."""
-    event, tracking = (
-        base.event_rate * base.slow / base.cycle,
-        base.tracking_rate * base.hold_tracking / base.cycle,
-    )
+    event, tracking = (LESSON.event_rate * LESSON.slow, LESSON.tracking_rate * LESSON.hold_tracking)
+    event, tracking = event / LESSON.cycle, tracking / LESSON.cycle
     return (
         f"through the slowdown the events alone hold {event:.1f} slots on average and tracking "
-        f"{tracking:.1f}: {event + tracking:.1f} > {base.total} slots. A retry makes no slot; a budget "
+        f"{tracking:.1f}: {event + tracking:.1f} > {LESSON.total} slots. A retry makes no slot; a budget "
         "only decides whose calls are refused."
     )
 
 
 # --- 6. the storm after its trigger -------------------------------------------------------------
 
-STORM_BIN = 10  # rounds per point of the storm figure
-STORM_BEFORE, STORM_AFTER = 200, 300  # rounds shown around the slowdown's end
 NEVER = "never"  # a load not back within the run
 BACK = {TRACKING: "tracking back after", EVENT: "event back after"}
 
 
+def _never(back: int | None) -> int | str:
+    return NEVER if back is None else back
+
+
 @dataclass(frozen=True)
 class StormView:
-    """A slowdown that ends at ``stop``: calls/s above the healthy day's around it, per layout and
-    flow, and the rounds until each flow's load is back (:func:`~bulkhead_lab.retries.drain.drain`)."""
+    """What the storm panel draws (:class:`~bulkhead_lab.retries.seeded.StormLoad`) and its table."""
 
-    split: int | None
-    setup: RetrySetup
-    stop: int
-    rounds: tuple[int, ...]  # each bin's first round
-    excess: dict[tuple[int | None, int], tuple[float, ...]]
-    thresholds: dict[int, float]  # per flow, calls/s: what "back" allows (10% of its requests)
+    load: StormLoad
     frame: pd.DataFrame  # index layout
-
-    @property
-    def layouts(self) -> tuple[int | None, ...]:
-        return (None,) if self.split is None else (None, self.split)
-
-    def back(self, split: int | None) -> int | None:
-        """Rounds after ``stop`` until every flow is back (``None``: not within the run)."""
-        value = self.frame.loc[split_label(split), "every flow back after"]
-        return None if value == NEVER else int(value)
 
 
 def storm_view(
-    split: int | None = LESSON_SPLIT,
+    split: Layout = LESSON_SPLIT,
     setup: RetrySetup = CALLERS["3 attempts, full jitter"],
     stop: int = STORM_STOP,
 ) -> StormView:
     """Both days of one pool and ``split`` with ``setup``'s callers, the slowdown ending at ``stop``."""
-    check_int("stop", stop, LESSON.start, LESSON.rounds - STORM_AFTER)
-    setup, first, last = setup.with_(stop=stop), stop - STORM_BEFORE, stop + STORM_AFTER
-    excess: dict[tuple[int | None, int], tuple[float, ...]] = {}
-    rows = []
-    for s in (None,) if split is None else (None, split):
-        h, y = (run(s, mode, setup) for mode in MODES)
-        assert h.trace is not None and y.trace is not None
-        row: dict[str, object] = {"layout": split_label(s)}
-        for f, _ in FLOWS:
-            above = (
-                a - b
-                for a, b in zip(y.trace.offered[f][first:last], h.trace.offered[f][first:last], strict=True)
-            )
-            excess[(s, f)] = per_second(tuple(above), STORM_BIN, LESSON.cycle)
-            back = drain(y.trace, h.trace, stop, flows=(f,))
-            row[BACK[f]] = NEVER if back is None else back
-        backs = [row[BACK[f]] for f, _ in FLOWS]
-        row["every flow back after"] = NEVER if NEVER in backs else max(int(str(b)) for b in backs)
-        rows.append(row)
-    thresholds = {TRACKING: LESSON.tracking_rate * DRAIN_WITHIN, EVENT: LESSON.event_rate * DRAIN_WITHIN}
-    rounds = tuple(range(first, last, STORM_BIN))
-    return StormView(split, setup, stop, rounds, excess, thresholds, _frame(rows, ["layout"]))
+    load = storm_load(split, setup, stop)
+    rows = [
+        {
+            "layout": split_label(s),
+            **{BACK[f]: _never(load.backs[(s, f)]) for f, _ in FLOWS},
+            "every flow back after": _never(load.back(s)),
+        }
+        for s in load.layouts
+    ]
+    return StormView(load, _frame(rows, ["layout"]))
 
 
 def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
@@ -371,10 +301,10 @@ def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
     rows = []
     for budget in ("none", "10% (SRE)"):
         for jitter in JITTERS:
-            frame = storm_view(LESSON_SPLIT, setup_of(jitter=jitter, budget=budget), stop).frame
+            load = storm_load(LESSON_SPLIT, setup_of(jitter=jitter, budget=budget), stop)
             row: dict[str, object] = {"callers (3 attempts)": jitter, "budget": budget}
-            for s in (None, LESSON_SPLIT):
-                row |= {f"{split_label(s)}: {BACK[f]}": frame.loc[split_label(s), BACK[f]] for f, _ in FLOWS}
+            for s in load.layouts:
+                row |= {f"{split_label(s)}: {BACK[f]}": _never(load.backs[(s, f)]) for f, _ in FLOWS}
             rows.append(row)
     return _frame(rows, ["callers (3 attempts)", "budget"])
 
@@ -388,7 +318,7 @@ def beside_the_sources() -> Table:
     load = {name: w.load for name, w in worst.items()}
     at = contention().frame.xs(50, level="clients")
     free, sre = (run(LESSON_SPLIT, "slowdown", CALLERS[k]).event.load for k in list(CALLERS)[1:])
-    back = storm_view(None).back(None)
+    back = storm_load(None).back(None)
     jitters = "; ".join(
         f"{s.split()[0]} {at.loc[s, 'calls']:g} calls, step {at.loc[s, 'completion']:g}"
         for s in ("full jitter", "decorrelated jitter", "equal jitter")
