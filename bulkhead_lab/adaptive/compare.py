@@ -251,3 +251,31 @@ def working_timeouts(base: Params = Params()) -> tuple[int, ...]:
     """The whole-round timeouts with which AIMD beats 24/8 (every other behaves as one of 1..longest+1)."""
     longest = max(base.hold_tracking, base.hold_event, base.slow)
     return tuple(t for t in range(1, longest + 2) if timeout_result(t, base).beats_24_8)
+
+
+@dataclass(frozen=True)
+class LimitsAtFailure:
+    """Where a layout's limits stand when the slowdown starts, and where the event limit goes during it."""
+
+    name: str
+    tracking: int
+    event: int
+    event_lowest: int
+    event_mean: float
+
+
+def limits_at_failure(base: Params = Params()) -> tuple[LimitsAtFailure, ...]:
+    """24/8's fixed compartments, then each algorithm on both flows, through the slowdown day."""
+    params = base.with_(split=None, mode="slowdown")
+    fixed = base.total - LESSON_SPLIT
+    rows = [LimitsAtFailure(FIXED, LESSON_SPLIT, fixed, fixed, float(fixed))]
+    for name in ALGORITHMS:
+        trace = pool_run(params, *controls(name, "both", params), trace=True).trace
+        assert trace is not None
+        event = trace.event_limit[params.start :]
+        rows.append(
+            LimitsAtFailure(
+                name, trace.tracking_limit[params.start], event[0], min(event), sum(event) / len(event)
+            )
+        )
+    return tuple(rows)

@@ -102,7 +102,7 @@ def test_the_right_class_passes_and_so_does_one_that_prints() -> None:
         (Raises, "Raises(20, 15, 22) raised RuntimeError: not today."),
         (None, "No answer yet."),
         (len, "<built-in function len> is not a class: pass the class itself, e.g. check(MyAIMD)."),
-        ("NoSuchClass", "this notebook defines no 'NoSuchClass'"),
+        ("NoSuchClass", "nothing is called NoSuchClass in this notebook yet"),
     ],
 )
 def test_each_broken_candidate_is_one_line_naming_what_differs(candidate: object, line: str) -> None:

@@ -12,11 +12,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any, NamedTuple
 
-from IPython import get_ipython
-
 from bulkhead_lab.adaptive.compare import TimeoutResult, timeout_result, working_timeouts
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
-from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_number, read_whole, run_trial
+from bulkhead_lab.course.ui.exercise import (
+    Exercise,
+    NotUnderstood,
+    Wrong,
+    read_class,
+    read_number,
+    read_whole,
+    run_trial,
+)
 from bulkhead_lab.course.ui.trial import Fault, build
 from bulkhead_lab.pool.params import SLOW, Params
 
@@ -160,19 +166,6 @@ TRACE = (
 )
 
 
-def _candidate(answer: object) -> object:
-    """What was passed: a class, or the name of one the notebook defined (typed in the box)."""
-    if not isinstance(answer, str):
-        return answer
-    shell = get_ipython()
-    found = shell.user_ns.get(answer.strip()) if shell is not None else None
-    if found is None:
-        raise NotUnderstood(
-            f"this notebook defines no {answer.strip()!r}: define your class above, run its cell."
-        )
-    return found
-
-
 async def _replay(candidate: Any) -> int:
     """How many samples of :data:`TRACE` the learner's limiter gets right; raises at the first it does not."""
     if not isinstance(candidate, type):
@@ -209,7 +202,7 @@ class MyAIMD:
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
-    read=lambda a: _run(_candidate(a)),
+    read=lambda a: _run(read_class(a)),
     right=lambda: len(TRACE),
     right_says="your AIMD gives the hand-worked limit after each of the {value} samples.",
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "

@@ -8,11 +8,12 @@ and :mod:`bulkhead_lab.adaptive.clocked`, where each port names the file and com
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
+from bulkhead_lab.adaptive import compare
 from bulkhead_lab.adaptive.compare import (
     FIXED,
     MAIN_SETTING,
@@ -20,33 +21,24 @@ from bulkhead_lab.adaptive.compare import (
     ComparisonRow,
     Explore,
     comparison,
-    controls,
 )
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
-from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec, pool_run
+from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.beside import WideFrame
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.orders.phases import HEALTHY_FOR, RATE, RECOVER_FOR, SLOW_LATENCY, LiveView, live_view
 from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT
-from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
+from bulkhead_lab.pool.params import Params, split_label
 from bulkhead_lab.validation import check_choice
 
 LESSON = Params()  # lesson 000's knobs: 32 slots, failure at round 1000, 22-round slowdown
-DAYS = ("healthy", "slowdown")
 
 
-def _drops(rows: Iterable[ComparisonRow], index: str = "layout") -> pd.DataFrame:
-    table = {
-        r.name: {
-            f"{d} {f} dropped": getattr(getattr(r, d), f"{f}_dropped")
-            for d in DAYS
-            for f in ("tracking", "event")
-        }
-        for r in rows
-    }
-    return pd.DataFrame.from_dict(table, orient="index").rename_axis(index)
+def _drops(rows: Sequence[ComparisonRow], index: str = "layout") -> pd.DataFrame:
+    frame = pd.DataFrame([r.as_dict() for r in rows], index=pd.Index([r.name for r in rows], name=index))
+    return frame.drop(columns="tracking rescued")
 
 
 def sizing_question(base: Params = LESSON) -> pd.DataFrame:
@@ -114,19 +106,10 @@ def comparison_facts(base: Params = LESSON) -> str:
 
 def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
     """Where each limit stands when the slowdown starts, and where the event limit goes during it."""
-    params = base.with_(split=None, mode="slowdown")
-    fixed = base.total - LESSON_SPLIT
-    rows = {FIXED: [LESSON_SPLIT, fixed, fixed, float(fixed)]}
-    for name in ALGORITHMS:
-        trace = pool_run(params, *controls(name, "both", params), trace=True).trace
-        assert trace is not None
-        event = trace.event_limit[params.start :]
-        rows[name] = [
-            trace.tracking_limit[params.start],
-            event[0],
-            min(event),
-            round(sum(event) / len(event), 1),
-        ]
+    rows = {
+        r.name: [r.tracking, r.event, r.event_lowest, round(r.event_mean, 1)]
+        for r in compare.limits_at_failure(base)
+    }
     at = "limit at the failure"
     columns = [f"tracking {at}", f"event {at}", "event limit, lowest", "event limit, mean"]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("layout")
