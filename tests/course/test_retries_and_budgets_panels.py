@@ -74,7 +74,7 @@ def test_a_kept_figure_redrawn_in_place_paints_what_a_fresh_one_paints(name) -> 
 
 def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
     view = retry_load(24, views.setup_of())
-    fig = figures.retry_figure(view)
+    fig = figures.RetryFigure().update(view).figure
     axes = fig.axes
     assert len(axes) == 4
     event_24 = axes[3]  # rows: tracking, event; columns: single pool, 24/8
@@ -94,7 +94,7 @@ def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
 
 def test_the_storm_figure_marks_the_end_and_the_round_the_load_is_back() -> None:
     view = storm_load(24, views.setup_of())
-    fig = figures.storm_figure(view)
+    fig = figures.StormFigure().update(view).figure
     single, bulk = fig.axes
     assert _line(single, "slowdown ends").get_xdata()[0] == 2000
     assert _line(single, "every flow back").get_xdata()[0] == 2000 + view.back(None)

@@ -1,10 +1,6 @@
-"""Notebook 05's figures: the explore panel's run, Gradient2's drift, Vegas' ramp,
-and the live run around Payment.
-
-Each panel keeps its figure and redraws it in place (:class:`~bulkhead_lab.course.ui.blit.KeptFigure`);
-the others are drawn once per cell or live run. Colours and style are :mod:`bulkhead_lab.course.ui.style`'s:
-the limit black, tracking blue, events orange, the failure vermillion, the single pool grey, an
-algorithm's own estimate green.
+"""Notebook 05's figures; each panel keeps its own and redraws it in place. Colours are
+:mod:`bulkhead_lab.course.ui.style`'s: the limit black, tracking blue, events orange, the failure
+vermillion, the single pool grey, an algorithm's own estimate green.
 """
 
 from __future__ import annotations

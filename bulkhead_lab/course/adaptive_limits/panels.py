@@ -1,13 +1,6 @@
-"""Notebook 05's slider panels: each a :class:`~bulkhead_lab.course.ui.panel.SliderView` over a run of
-:mod:`bulkhead_lab.adaptive`, keeping one figure of :mod:`.figures` and redrawing it in place.
-
-- :func:`explore_panel`: the algorithm, the slowdown's hold and length, and the chosen algorithm's
-  main setting (one slider per algorithm; only the chosen one shows);
-- :func:`drift_panel`: Gradient2's drift, over the slowdown's length and the tolerance;
-- :func:`slow_start_panel`: Vegas from a low initial limit, slow start on or off, per call or windowed;
-- :func:`live_panel`: an algorithm's limit around lesson 004's Payment, live: each move is one run
-  of a few seconds under a progress bar (``bl-progress-live``, ``bl-status-live``); while it is
-  in flight the figure shown says it is the previous run's.
+"""Notebook 05's slider panels, each a :class:`~bulkhead_lab.course.ui.panel.SliderView` over a run of
+:mod:`bulkhead_lab.adaptive` keeping one figure; the live panel's every move is one live run of a few
+seconds under a progress bar (``bl-progress-live``), the figure shown meanwhile the previous run's.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The tables and fact lines notebook 05 shows, read from the seeded runs of :mod:`bulkhead_lab.adaptive`.
-
-Presentation only: each function turns a run of :mod:`~bulkhead_lab.adaptive.compare` or
-:mod:`~bulkhead_lab.adaptive.pitfalls` (memoised, so a slider moved back replays nothing) into
-a table; the sources' rules are quoted from the docstrings of :mod:`bulkhead_lab.adaptive.limits`
+"""The tables and fact lines notebook 05 shows, read from the memoised seeded runs of
+:mod:`bulkhead_lab.adaptive`; the rules quoted are the docstrings' of :mod:`bulkhead_lab.adaptive.limits`
 and :mod:`bulkhead_lab.adaptive.clocked`, where each port names the file and commit it read.
 """
 

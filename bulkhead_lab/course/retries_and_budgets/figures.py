@@ -1,11 +1,7 @@
-"""Notebook 06's figures: contention per backoff, calls offered and given up over the run, the load
-around the end of a slowdown, and section 7's calls per order at each layer of a live run (numbers
-in from :mod:`.views`, figure out).
-
-The two slider panels keep their figure and redraw it in place
-(:class:`~bulkhead_lab.course.ui.blit.KeptFigure`); each ``*_figure(view)`` function draws one afresh
-for a notebook cell. Colours are :mod:`bulkhead_lab.course.ui.style`'s, one meaning each: the tracking
-flow blue, the event flow orange, requests given up vermillion (the failure's start too), guides grey.
+"""Notebook 06's figures; the two slider panels keep theirs and redraw it in place
+(:class:`~bulkhead_lab.course.ui.blit.KeptFigure`). Colours are :mod:`bulkhead_lab.course.ui.style`'s,
+one meaning each: the tracking flow blue, the event flow orange, requests given up vermillion (the
+failure's start too), guides grey.
 """
 
 from __future__ import annotations
@@ -131,11 +127,6 @@ class RetryFigure(KeptFigure):
         return [*self._lines.values(), *spines(*axes), *self._titles, self._summary]
 
 
-def retry_figure(view: RetryLoad) -> Figure:
-    """Calls offered and requests given up over the run (a :class:`RetryFigure` drawn once)."""
-    return RetryFigure().update(view).figure
-
-
 class StormFigure(KeptFigure):
     """Calls offered above the healthy day's, per flow, around the end of a slowdown, per layout;
     the round the load is back marked. Kept by the storm panel: the frame is drawn again when the
@@ -206,11 +197,6 @@ class StormFigure(KeptFigure):
 
     def moving(self) -> list[Artist]:
         return [*self._lines, *self._backs, *spines(*self._axes), *self._titles, self._summary]
-
-
-def storm_figure(view: StormLoad) -> Figure:
-    """The load around the slowdown's end (a :class:`StormFigure` drawn once)."""
-    return StormFigure().update(view).figure
 
 
 # Section 8's layers, each in its own colour: the clients in the guides' grey, the Order Service in

@@ -1,14 +1,5 @@
-"""Notebook 06's slider panels: how the callers retry in, calls and requests given up over time out.
-
-Both panels are :class:`~bulkhead_lab.course.ui.panel.SliderView` panels over the model's split slider
-(:mod:`bulkhead_lab.course.ui.controls`: "single pool", then 1/31 .. 31/1) and the callers' sliders:
-attempts, jitter (or "at once"), backoff base, retry budget and whose books it keeps. Every run
-comes from :func:`bulkhead_lab.retries.storm.retry_run`, so a slider moved back and forth replays nothing;
-each panel keeps one figure and redraws it in place.
-
-:func:`live_progress` runs section 7's live clients (:func:`live_runs`) under a progress bar
-(``bl-progress-clients``, ``bl-status-clients``) that counts the orders answered; :func:`live_frame`,
-:func:`live_facts` and :func:`live_beside` say what each layer counted.
+"""Notebook 06's slider panels over the split slider and the callers' sliders (every run kept, one
+figure redrawn in place), and section 8's live clients under a progress bar (``bl-progress-clients``).
 """
 
 from __future__ import annotations
