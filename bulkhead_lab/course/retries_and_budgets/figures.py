@@ -55,6 +55,14 @@ def contention_figure(view: Contention) -> Figure:
     return fig
 
 
+RETRY_LINES: dict[str, dict[str, Any]] = {  # the retry figure's lines, in the flow's colour unless given
+    "requests": {"color": NEUTRAL, "linestyle": ":", "linewidth": 1.5, "label": "requests"},
+    "healthy": {"linewidth": 1, "alpha": 0.6, "label": "calls, healthy day"},
+    "slowdown": {"linewidth": 2, "label": "calls, slowdown day"},
+    "gave up": {"color": REFUSED, "linewidth": 1.5, "label": "gave up, slowdown day"},
+}
+
+
 class RetryFigure(KeptFigure):
     """Calls offered per second over the run, per flow (rows) and layout (columns), on both days,
     with the requests underneath (what no retry would offer) and the requests given up.
@@ -77,19 +85,8 @@ class RetryFigure(KeptFigure):
         for r, (flow, name) in enumerate(FLOWS):
             colour = FLOW_COLOURS[flow]
             for c, ax in enumerate(self._axes[r]):
-                lines = {
-                    "requests": ax.plot(
-                        [], [], color=NEUTRAL, linestyle=":", linewidth=1.5, label="requests"
-                    )[0],
-                    "healthy": ax.plot(
-                        [], [], color=colour, linewidth=1, alpha=0.6, label="calls, healthy day"
-                    )[0],
-                    "slowdown": ax.plot([], [], color=colour, linewidth=2, label="calls, slowdown day")[0],
-                    "gave up": ax.plot([], [], color=REFUSED, linewidth=1.5, label="gave up, slowdown day")[
-                        0
-                    ],
-                }
-                self._lines.update({(r, c, k): line for k, line in lines.items()})
+                for key, style in RETRY_LINES.items():
+                    self._lines[(r, c, key)] = ax.plot([], [], **{"color": colour, **style})[0]
                 ax.axvline(start_s, color=FAILURE, linestyle="--", linewidth=1, label="slowdown starts")
                 ax.set_xlim(0, None)
             self._axes[r][0].set_ylabel(f"{name} calls/s")
