@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bulkhead_lab.adaptive.limits import AIMD
+from bulkhead_lab.adaptive.limits import AIMD, AIMDLimit
 from bulkhead_lab.course.adaptive_limits import exercises as ex
 
 
@@ -81,6 +81,11 @@ def _said(candidate: object) -> str:
 def test_the_hand_worked_trace_is_the_packages_aimd() -> None:
     aimd = AIMD(*ex.SETTINGS, backoff_ratio=0.9, timeout=500)
     assert [aimd.on_sample(s.rtt, s.inflight, s.dropped) for s in ex.TRACE] == [s.limit for s in ex.TRACE]
+
+
+def test_the_worked_answer_is_the_saved_cells_aimd_limit_and_it_passes() -> None:
+    assert _said(AIMDLimit).startswith("Right:")
+    assert "class AIMDLimit(AdaptiveLimit):" in ex.write_aimd.worked_answer()[1]
 
 
 def test_the_right_class_passes_and_so_does_one_that_prints() -> None:

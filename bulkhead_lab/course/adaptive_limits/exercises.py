@@ -10,9 +10,11 @@ the package's AIMD) and names the first sample where the learner's limit differs
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any, NamedTuple
 
 from bulkhead_lab.adaptive.compare import TimeoutResult, timeout_result, working_timeouts
+from bulkhead_lab.adaptive.limits import AIMDLimit
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
@@ -185,20 +187,6 @@ def _run(candidate: object) -> int:
     return run_trial(lambda: _replay(candidate))
 
 
-SOLUTION = """```python
-class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:             # a loss: back off
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:     # busy, no loss: one more
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-```"""
-
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
@@ -207,6 +195,9 @@ exercise_3 = write_aimd = Exercise(
     right_says="your AIMD gives the hand-worked limit after each of the {value} samples.",
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "
     "the limit is in flight; then keep the limit within min and max.",
-    worked=("The section 2 cell's rule, with backoff 0.9 and timeout 500 ms fixed:", SOLUTION),
+    worked=(
+        "The section 2 cell's `AIMDLimit` passes, at its defaults backoff 0.9 and timeout 500 ms:",
+        lambda _: f"```python\n{inspect.getsource(AIMDLimit)}```",  # a callable: not read as a format
+    ),
     placeholder="your class's name",
 )
