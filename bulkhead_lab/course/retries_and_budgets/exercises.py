@@ -147,7 +147,7 @@ exercise_1 = Exercise(
     1,
     "Cap the event storm",
     read=read_ratio,
-    right=largest_ratio_under,
+    right=lambda: largest_ratio_under(LOAD_CAP),
     figures=lambda r: {"load": event_load(r)},
     right_says="{value}% holds the event flow at {load:.3f} calls per request.",
     wrong=(
