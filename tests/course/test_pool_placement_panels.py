@@ -113,7 +113,7 @@ def test_the_rows_bar_and_its_text_count_the_same_unit_calls_answered() -> None:
     progress.for_run(0)(80, 80)
     progress.for_run(1)(40, 80)
     assert progress.bar.value == 120
-    assert progress.status.value == "120/240 calls answered (batch 2 of 3)"
+    assert progress.status.value == "120/240 calls answered (1 of 3 batches done, all running together)"
     progress.interrupted(Interrupted())
     assert progress.status.value.startswith("interrupted at 120/240 calls answered: the live run was stopped")
     assert progress.bar.bar_style == "danger"
@@ -136,3 +136,14 @@ def test_the_lesson_tests_bar_counts_every_call_of_its_seven_batches() -> None:
     assert progress.status.value == "203/560 calls answered"
     progress.done()
     assert progress.status.value == "done: 203/560 calls answered"
+
+
+def test_batches_running_together_each_add_their_own_answers_to_one_bar() -> None:
+    progress = panels.CallsProgress(3)
+    first, second, third = (progress.for_run(i) for i in range(3))
+    for done in range(1, 81):  # the three batches answer interleaved, as side by side they do
+        first(done, 80)
+        third(min(done, 50), 80)
+        second(done // 2, 80)
+    assert (progress.bar.value, progress.bar.max) == (80 + 40 + 50, 240)
+    assert progress.status.value == "170/240 calls answered (1 of 3 batches done, all running together)"

@@ -34,6 +34,7 @@ from bulkhead_lab.course.ui.panel import (
 )
 from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, NOTIFICATION_LATENCY, PlacementResult
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
@@ -42,10 +43,12 @@ PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
 
 class CallsProgress:
-    """A bar and its text for several live batches, both counting calls answered over all of them.
+    """A bar and its text for several live batches running together, both counting calls answered
+    over all of them.
 
-    ``for_run(i)`` is batch ``i``'s ``on_progress``: the bar's value is every call answered so
-    far (earlier batches' and this one's), its text says the same number of the same total.
+    ``for_run(i)`` is batch ``i``'s ``on_progress``: the bar's value is every call answered so far,
+    summed over the batches (:class:`~bulkhead_lab.live.net.together.SummedProgress`), its text says
+    the same number of the same total and how many batches have finished.
     """
 
     def __init__(self, batches: int, what: str = "batch", per_batch: int = PER_BATCH) -> None:
@@ -60,13 +63,17 @@ class CallsProgress:
         self.status = w.Label(f"0/{self.bar.max} calls answered")
         self.status.add_class("bl-status-rows")
         self.widget = w.HBox([self.bar, self.status])
-        self._batch = 0
+        self._sum = SummedProgress([per_batch] * self.batches)
 
     def for_run(self, index: int) -> Progress:
+        report = self._sum.for_run(index)
+
         def update(done: int, total: int) -> None:
-            self._batch = index
-            self.bar.value = min(self.bar.max, index * self.per_batch + done)
-            self.status.value = f"{self._answered()} ({self.what} {index + 1} of {self.batches})"
+            report(done, total)
+            self.bar.max = max(self.bar.max, self._sum.total)
+            self.bar.value = min(self.bar.max, self._sum.value)
+            finished = f"{self._sum.finished} of {self.batches} {self.what}es done"
+            self.status.value = f"{self._answered()} ({finished}, all running together)"
 
         return update
 
@@ -74,7 +81,6 @@ class CallsProgress:
         """For a run that reports over all its batches at once (``total`` = every call)."""
         self.bar.max = total
         self.bar.value = done
-        self._batch = min(self.batches - 1, done // self.per_batch)
         self.status.value = self._answered()
 
     def _answered(self) -> str:

@@ -38,6 +38,7 @@ from bulkhead_lab.course.pool_placement.views.code import (  # noqa: F401
 from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun, run_pool_tests
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.together import together
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -86,12 +87,20 @@ def pool_tests(on_progress: Progress | None = None) -> PoolTestRun:
 
 
 def run_rows(todo: Sequence[Row], for_run: ForRun | None = None) -> Rows:
-    """One live batch per row at the lesson's numbers; ``for_run(i)`` reports batch ``i``'s progress."""
-    rows: Rows = []
-    for i, (label, placement, notif, cat, skip) in enumerate(todo):
-        on_progress = None if for_run is None else for_run(i)
-        rows.append((label, run(placement, notif, cat, skip, on_progress=on_progress)))
-    return rows
+    """One live batch per row at the lesson's numbers, all at the same time; ``for_run(i)`` reports
+    batch ``i``'s progress.
+
+    Each batch starts its own two dependencies on free ports and reads only their counts, so
+    running them side by side changes none of the peaks or ``catalogBefore``; the table takes
+    about as long as its longest batch. Interrupted, every batch is cancelled and its services
+    closed (:func:`~bulkhead_lab.live.net.together.together`).
+    """
+    batches = [
+        run_placement(placement, notif, cat, skip, on_progress=None if for_run is None else for_run(i))
+        for i, (_, placement, notif, cat, skip) in enumerate(todo)
+    ]
+    results = run_sync(together(batches))
+    return [(row[0], result) for row, result in zip(todo, results, strict=True)]
 
 
 def placement_rows(for_run: ForRun | None = None) -> Rows:

@@ -3,8 +3,8 @@
 As in the lesson, every assertion is about what a dependency counted, read from the loan
 service's ``GET /run`` answer (``catalogBefore``, ``notification``, ``catalog``): "a pool
 test can only be written by counting how many connections the other side sees". Here the
-loan service and its two dependencies start on free 127.0.0.1 ports for the length of the
-run (:func:`run_pool_tests`), and the result prints the lesson's TAP lines
+seven ``/run`` batches run at the same time, each on a loan service and two dependencies of
+its own on free 127.0.0.1 ports (:func:`run_pool_tests`), and the result prints the lesson's TAP lines
 (:meth:`PoolTestRun.tap`): ``ok 1 - ...`` through ``# fail 0``.
 """
 
@@ -19,6 +19,7 @@ import aiohttp
 from bulkhead_lab.course.pool_placement.views.lesson003 import TEST_NAMES
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
+from bulkhead_lab.live.net.together import together
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
 
 Run = Callable[[str], Awaitable[dict]]  # GET /run?<query> -> its JSON
@@ -89,20 +90,53 @@ class PoolTestRun:
 
 
 class _Answered:
-    """Counts the calls both dependencies answered (each fall of ``open``), for a progress bar."""
+    """Counts the calls the dependencies answered (each fall of a dependency's ``open``), over every
+    loan service's dependencies at once, for a progress bar."""
 
     def __init__(self, on_progress: Progress | None, total: int) -> None:
         self.on_progress = on_progress
         self.total = total
         self.answered = 0
-        self._open: dict[str, int] = {}
+        self._open: dict[int, int] = {}
 
     def __call__(self, dep: Dependency) -> None:
-        if dep.open < self._open.get(dep.name, 0):
+        if dep.open < self._open.get(id(dep), 0):
             self.answered += 1
             if self.on_progress is not None:
                 self.on_progress(min(self.answered, self.total), self.total)
-        self._open[dep.name] = dep.open
+        self._open[id(dep)] = dep.open
+
+
+Reply = tuple[int, str]  # one /run answer: HTTP status and body
+
+
+async def _one_run(
+    query: str, answered: _Answered, notification_latency: float, catalog_latency: float
+) -> Reply:
+    """``GET /run?<query>`` once, on a loan service and two dependencies of its own, then stop all three."""
+    async with (
+        Dependency("notification", notification_latency, on_change=answered) as notification,
+        Dependency("catalog", catalog_latency, on_change=answered) as catalog,
+        LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
+        session.get(f"{loan.url}/run?{query}") as response,
+    ):
+        return response.status, await response.text()
+
+
+def _replayed(query_replies: list[tuple[str, Reply]]) -> Run:
+    """A test's ``run``: its sends' answers, in the order it sends them."""
+    pending = list(query_replies)
+
+    async def run(query: str) -> dict:
+        sent, (status, body) = pending.pop(0)
+        if sent != query:
+            raise AssertionFailed(f"/run?{query} was sent where the test's order has /run?{sent}")
+        if status != 200:
+            raise AssertionFailed(f"/run?{query} answered HTTP {status}: {body.strip()}")
+        return json.loads(body)
+
+    return run
 
 
 async def run_pool_tests(
@@ -111,33 +145,27 @@ async def run_pool_tests(
     notification_latency: float = NOTIFICATION_LATENCY,
     catalog_latency: float = CATALOG_LATENCY,
 ) -> PoolTestRun:
-    """Start notification, catalog and the loan service, run the lesson's three tests, stop all three.
+    """Run the lesson's three tests: their seven ``/run`` batches at the same time, each on a loan
+    service and two dependencies of its own (all stopped when it ends), then each test's assertions
+    on its answers, in the lesson's order.
 
-    ``on_progress(answered, total)`` counts the calls the dependencies answered over all
-    seven ``/run`` batches (``total`` = 7 x 80). A test stops at its first failed
-    assertion, as node's ``assert`` does; the next test still runs.
+    pool.test.mjs sends its batches one after another to one loan service; every batch resets
+    the dependencies' counters first, so each answer depends only on its own query, and side by
+    side the seven take about as long as the longest (the one-slot batch). ``on_progress(answered,
+    total)`` counts the calls answered over all seven (``total`` = 7 x 80). A test stops at its
+    first failed assertion, as node's ``assert`` does; the next test still runs.
     """
     answered = _Answered(on_progress, RUNS * 2 * CALLS)
-    async with (
-        Dependency("notification", notification_latency, on_change=answered) as notification,
-        Dependency("catalog", catalog_latency, on_change=answered) as catalog,
-        LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
-        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
-    ):
-
-        async def run(query: str) -> dict:
-            async with session.get(f"{loan.url}/run?{query}") as response:
-                body = await response.text()
-                if response.status != 200:
-                    raise AssertionFailed(f"/run?{query} answered HTTP {response.status}: {body.strip()}")
-                return json.loads(body)
-
-        result = PoolTestRun()
-        for test in TESTS:
-            try:
-                await test(run)
-            except AssertionFailed as failed:
-                result.failures.append(str(failed))
-            else:
-                result.failures.append(None)
-        return result
+    sends = [query for queries in QUERIES for query in queries]
+    replies = iter(
+        await together([_one_run(q, answered, notification_latency, catalog_latency) for q in sends])
+    )
+    result = PoolTestRun()
+    for test, queries in zip(TESTS, QUERIES, strict=True):
+        try:
+            await test(_replayed([(q, next(replies)) for q in queries]))
+        except AssertionFailed as failed:
+            result.failures.append(str(failed))
+        else:
+            result.failures.append(None)
+    return result
