@@ -16,7 +16,7 @@ CSS classes for the browser test: ``bl-slider-<name>`` on each control (the togg
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,7 +35,7 @@ from bulkhead_lab.course.ui.panel import (
 from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
-from bulkhead_lab.live.placement.batch import CALLS, NOTIFICATION_LATENCY, PlacementResult
+from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
@@ -51,19 +51,26 @@ class CallsProgress:
     the same number of the same total and how many batches have finished.
     """
 
-    def __init__(self, batches: int, what: str = "batch", per_batch: int = PER_BATCH) -> None:
-        self.batches = max(1, batches)
+    def __init__(
+        self,
+        batches: int,
+        what: str = "batch",
+        per_batch: int = PER_BATCH,
+        totals: Sequence[int] | None = None,
+    ) -> None:
+        self.totals = list(totals) if totals is not None else [per_batch] * max(1, batches)
+        self.batches = len(self.totals)
         self.what = what
         self.per_batch = per_batch
         self.bar = w.IntProgress(
-            value=0, min=0, max=self.batches * per_batch, description="live batches", style=SLIDER_STYLE
+            value=0, min=0, max=sum(self.totals), description="live batches", style=SLIDER_STYLE
         )
         self.bar.bar_style = "info"
         self.bar.add_class("bl-progress-rows")
         self.status = w.Label(f"0/{self.bar.max} calls answered")
         self.status.add_class("bl-status-rows")
         self.widget = w.HBox([self.bar, self.status])
-        self._sum = SummedProgress([per_batch] * self.batches)
+        self._sum = SummedProgress(self.totals)
 
     def for_run(self, index: int) -> Progress:
         report = self._sum.for_run(index)
@@ -72,7 +79,7 @@ class CallsProgress:
             report(done, total)
             self.bar.max = max(self.bar.max, self._sum.total)
             self.bar.value = min(self.bar.max, self._sum.value)
-            finished = f"{self._sum.finished} of {self.batches} {self.what}es done"
+            finished = f"{self._sum.finished} of {self.batches} {_plural(self.what)} done"
             self.status.value = f"{self._answered()} ({finished}, all running together)"
 
         return update
@@ -95,10 +102,16 @@ class CallsProgress:
         self.status.value = f"interrupted at {self._answered()}: {stop.why}"
 
 
+def _plural(what: str) -> str:
+    return what + ("es" if what.endswith("h") else "s")
+
+
 @contextmanager
-def calls_progress(batches: int, what: str = "batch") -> Iterator[CallsProgress]:
+def calls_progress(
+    batches: int, what: str = "batch", totals: Sequence[int] | None = None
+) -> Iterator[CallsProgress]:
     """Show a :class:`CallsProgress` under the cell; say 'done' or 'interrupted at ...' at the end."""
-    progress = CallsProgress(batches, what)
+    progress = CallsProgress(batches, what, totals=totals)
     display_widget(
         progress.widget, "Run this cell to run its live batches (a bar counts the calls answered)."
     )
@@ -108,6 +121,16 @@ def calls_progress(batches: int, what: str = "batch") -> Iterator[CallsProgress]
         progress.interrupted(stop)
         raise
     progress.done()
+
+
+def lesson_runs(show_progress: bool = True) -> views.LessonRun:
+    """Run every live batch of sections 3 to 6 at once (:func:`.views.run_lesson`) under one bar:
+    both tables' batches and the pool tests' seven, every call answered counted together."""
+    if not show_progress:
+        return views.run_lesson()
+    totals = [PER_BATCH] * len(views.lesson_todo()) + [RUNS * PER_BATCH]
+    with calls_progress(len(totals), "run", totals) as progress:
+        return views.run_lesson(progress.for_run)
 
 
 def placement_rows(show_progress: bool = True) -> views.Rows:
@@ -196,19 +219,29 @@ def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[i
     return notif, cat
 
 
-def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
+def placement_panel(*, draw: bool = True, first: PlacementResult | None = None, **values: Any) -> SliderView:
     """The "try it" panel of notebook 03: each control move runs one live batch at the controls'
     values (the bar counts calls answered) and redraws its figure and table.
 
-    ``draw=False`` builds it without a first batch. ``panel.set(...)`` moves several
-    controls, runs once and returns the :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
+    ``draw=False`` builds it without a first batch. ``first``: a batch already run at the
+    controls' first values (section 3's 4 / 4), drawn first instead of running it again; every
+    move after runs its own. ``panel.set(...)`` moves several controls, runs once and returns the
+    :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
     """
     controls = placement_controls(**values)
     progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)
+    reused = [first]
 
     def render(placement: str, shared: int, notif: int, cat: int, skip: int, latency_ms: int):
-        progress.running("running a live batch on 127.0.0.1 ...")
         n, c = batch_settings(placement, shared, notif, cat)
+        again, reused[0] = reused[0], None
+        if again is not None and _settings(again) == (placement, n, c, skip, latency_ms / 1000, CALLS):
+            progress.on_progress(2 * again.n, 2 * again.n)
+            progress.done(
+                f"section 3's batch, not run again ({again.duration_ms:.0f} ms); moves run new ones"
+            )
+            return again, [figures.placement_figure(again)], [views.batch_table(again)]
+        progress.running("running a live batch on 127.0.0.1 ...")
         try:
             result = views.run(
                 placement,
@@ -232,3 +265,10 @@ def placement_panel(*, draw: bool = True, **values: Any) -> SliderView:
     if draw:
         panel.redraw()
     return panel
+
+
+def _settings(result: PlacementResult) -> tuple[str, int, int, int, float, int]:
+    """A batch's settings as the panel's controls give them (catalog at the lesson's latency)."""
+    if result.catalog_latency != CATALOG_LATENCY:
+        return (result.placement, -1, -1, -1, -1.0, -1)  # no panel setting runs this batch
+    return (result.placement, result.notif, result.cat, result.skip, result.notification_latency, result.n)

@@ -7,6 +7,9 @@ order given; if one fails, or the caller is cancelled (Kernel > Interrupt throug
 :func:`~bulkhead_lab.course.ui.runner.run_sync`), every other is cancelled and awaited, so all
 their services are closed before the error goes on.
 
+:func:`staggered` does the same with their starts spread out, longest first, so no two
+experiments' busiest moments (their start) meet.
+
 :class:`SummedProgress` gives experiment ``i`` its own ``on_progress(done, total)`` (its
 :meth:`~SummedProgress.for_run`) and reports the sum over all of them to one callback, so a single
 progress bar counts every experiment running together.
@@ -23,9 +26,36 @@ from bulkhead_lab.live.net.server import Progress, gather_all
 T = TypeVar("T")
 
 
+#: Seconds between two experiments' starts under :func:`staggered`: an experiment's first moments
+#: (its services starting, its first burst of calls) are its busiest, and a fact such as "forty
+#: 5-ms calls done before the first 300-ms answer" needs them to itself, also beside two CPU hogs.
+APART = 0.6
+
+
 async def together(runs: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
     """Run every coroutine at the same time; their results in order (see the module's docstring)."""
     return await gather_all([asyncio.ensure_future(run) for run in runs])
+
+
+async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart: float = APART) -> list[T]:
+    """Run ``(planned_seconds, coroutine)`` pairs side by side, longest planned first, each
+    starting ``apart`` seconds after the one before; their results in the order given.
+
+    Longest first, the last start comes while the first still runs, so all of them take
+    about the longest's time (plus ``apart`` per experiment, when they are alike).
+    """
+    longest_first = sorted(range(len(runs)), key=lambda i: -runs[i][0])
+    slot = {i: k for k, i in enumerate(longest_first)}
+
+    async def start(i: int) -> T:
+        await asyncio.sleep(slot[i] * apart)
+        return await runs[i][1]
+
+    try:
+        return await together([start(i) for i in range(len(runs))])
+    finally:
+        for _, run in runs:
+            run.close()  # one cancelled before its start is closed, never left unawaited
 
 
 class SummedProgress:

@@ -12,7 +12,9 @@ in :mod:`.figures`, the sliders and progress bars in :mod:`.panels`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -35,10 +37,15 @@ from bulkhead_lab.course.pool_placement.views.code import (  # noqa: F401
     code_cost_table,
     pool_definition_source,
 )
-from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun, run_pool_tests
+from bulkhead_lab.course.pool_placement.views.pooltests import (
+    PoolTestRun,
+    judge,
+    pool_test_sends,
+    run_pool_tests,
+)
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.together import together
+from bulkhead_lab.live.net.together import staggered
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -87,19 +94,15 @@ def pool_tests(on_progress: Progress | None = None) -> PoolTestRun:
 
 
 def run_rows(todo: Sequence[Row], for_run: ForRun | None = None) -> Rows:
-    """One live batch per row at the lesson's numbers, all at the same time; ``for_run(i)`` reports
+    """One live batch per row at the lesson's numbers, side by side; ``for_run(i)`` reports
     batch ``i``'s progress.
 
     Each batch starts its own two dependencies on free ports and reads only their counts, so
-    running them side by side changes none of the peaks or ``catalogBefore``; the table takes
-    about as long as its longest batch. Interrupted, every batch is cancelled and its services
-    closed (:func:`~bulkhead_lab.live.net.together.together`).
+    running them side by side changes none of the peaks or ``catalogBefore``; started longest
+    first, a moment apart, the table takes about as long as its longest batch. Interrupted, every
+    batch is cancelled and its services closed (:func:`~bulkhead_lab.live.net.together.staggered`).
     """
-    batches = [
-        run_placement(placement, notif, cat, skip, on_progress=None if for_run is None else for_run(i))
-        for i, (_, placement, notif, cat, skip) in enumerate(todo)
-    ]
-    results = run_sync(together(batches))
+    results = run_sync(staggered(_planned(todo, for_run)))
     return [(row[0], result) for row, result in zip(todo, results, strict=True)]
 
 
@@ -125,6 +128,60 @@ def sizing_rows(reuse: PlacementResult | None = None, for_run: ForRun | None = N
         (row[0], reuse if reuse is not None and _reusable(reuse, row) else fresh[row[0]])
         for row in sizing_row_list()
     ]
+
+
+@dataclass
+class LessonRun:
+    """Every live batch of sections 3 to 6, run at once: the first table's rows, the second
+    table's, and lesson 003's three pool tests."""
+
+    rows: Rows
+    sizing: Rows
+    tests: PoolTestRun
+
+
+def lesson_todo() -> list[Row]:
+    """The batches both tables need, each once: the first table's, then the second's but its 4 / 4
+    row, which is the first table's pool-per-dependency batch."""
+    shared = PLACEMENT_ROWS[1][1:]
+    return [*PLACEMENT_ROWS, *(row for row in sizing_row_list() if row[1:] != shared)]
+
+
+async def run_lesson_async(for_run: ForRun | None = None) -> LessonRun:
+    """Run :func:`lesson_todo`'s batches and the seven ``/run`` batches of the pool tests side by side.
+
+    ``for_run(i)`` reports batch ``i``'s progress (``i = len(lesson_todo())``: the pool tests', over
+    their seven batches). Every batch starts services of its own, so each measures what it
+    measures alone; they start longest first, a moment apart
+    (:func:`~bulkhead_lab.live.net.together.staggered`), and all take about as long as the longest,
+    a one-slot batch (twelve seconds). Cancelled, every batch stops and closes its services.
+    """
+    todo = lesson_todo()
+    batches = _planned(todo, for_run)
+    sends = pool_test_sends(None if for_run is None else for_run(len(todo)))
+    results = await staggered([*batches, *sends])
+    done = [(row[0], result) for row, result in zip(todo, results[: len(todo)], strict=True)]
+    tests = await judge(results[len(todo) :])
+    rows, fresh = done[: len(PLACEMENT_ROWS)], dict(done[len(PLACEMENT_ROWS) :])
+    reuse = rows[1][1]
+    sizing = [(row[0], reuse if _reusable(reuse, row) else fresh[row[0]]) for row in sizing_row_list()]
+    return LessonRun(rows, sizing, tests)
+
+
+def _planned(todo: Sequence[Row], for_run: ForRun | None) -> list[tuple[float, Coroutine[Any, Any, Any]]]:
+    """Each row's batch beside its planned seconds (its ideal), for :func:`staggered`."""
+    return [
+        (
+            ideal_ms(p, n, c, k) / 1000,
+            run_placement(p, n, c, k, on_progress=None if for_run is None else for_run(i)),
+        )
+        for i, (_, p, n, c, k) in enumerate(todo)
+    ]
+
+
+def run_lesson(for_run: ForRun | None = None) -> LessonRun:
+    """:func:`run_lesson_async` from plain (or notebook) code; interrupted, every batch's services close."""
+    return run_sync(run_lesson_async(for_run))
 
 
 def _reusable(result: PlacementResult | None, row: Row) -> bool:

@@ -11,16 +11,25 @@ its own on free 127.0.0.1 ports (:func:`run_pool_tests`), and the result prints 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
 
 import aiohttp
 
 from bulkhead_lab.course.pool_placement.views.lesson003 import TEST_NAMES
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
-from bulkhead_lab.live.net.together import together
-from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
+from bulkhead_lab.live.net.together import staggered
+from bulkhead_lab.live.placement.batch import (
+    CALLS,
+    CATALOG_LATENCY,
+    NOTIFICATION_LATENCY,
+    ideal_ms,
+    loan_app,
+    parse_run_query,
+)
 
 Run = Callable[[str], Awaitable[dict]]  # GET /run?<query> -> its JSON
 
@@ -139,33 +148,69 @@ def _replayed(query_replies: list[tuple[str, Reply]]) -> Run:
     return run
 
 
+def planned_seconds(query: str, notification_latency: float, catalog_latency: float) -> float:
+    """The shortest a ``/run?<query>`` batch can take (:func:`~.batch.ideal_ms`)."""
+    placement, notif, cat, skip = parse_run_query(dict(parse_qsl(query)))
+    return ideal_ms(placement, notif, cat, skip, CALLS, notification_latency, catalog_latency) / 1000
+
+
+Send = tuple[float, Coroutine[Any, Any, Reply]]  # one /run batch: its planned seconds, its run
+
+
+def pool_test_sends(
+    on_progress: Progress | None = None,
+    *,
+    notification_latency: float = NOTIFICATION_LATENCY,
+    catalog_latency: float = CATALOG_LATENCY,
+) -> list[Send]:
+    """The three tests' seven ``/run`` batches, in the order pool.test.mjs sends them, each to be
+    run on a loan service of its own; ``on_progress(answered, total)`` counts all seven's calls."""
+    answered = _Answered(on_progress, RUNS * 2 * CALLS)
+    sends = [query for queries in QUERIES for query in queries]
+    return [
+        (
+            planned_seconds(q, notification_latency, catalog_latency),
+            _one_run(q, answered, notification_latency, catalog_latency),
+        )
+        for q in sends
+    ]
+
+
+async def judge(replies: Sequence[Reply]) -> PoolTestRun:
+    """Each test's assertions on its sends' answers (``replies``: the seven, in the order sent).
+
+    A test stops at its first failed assertion, as node's ``assert`` does; the next test still runs.
+    """
+    answers = iter(replies)
+    result = PoolTestRun()
+    for test, queries in zip(TESTS, QUERIES, strict=True):
+        run = _replayed([(q, next(answers)) for q in queries])
+        try:
+            await test(run)
+        except AssertionFailed as failed:
+            result.failures.append(str(failed))
+        else:
+            result.failures.append(None)
+    return result
+
+
 async def run_pool_tests(
     on_progress: Progress | None = None,
     *,
     notification_latency: float = NOTIFICATION_LATENCY,
     catalog_latency: float = CATALOG_LATENCY,
 ) -> PoolTestRun:
-    """Run the lesson's three tests: their seven ``/run`` batches at the same time, each on a loan
+    """Run the lesson's three tests: their seven ``/run`` batches side by side, each on a loan
     service and two dependencies of its own (all stopped when it ends), then each test's assertions
-    on its answers, in the lesson's order.
+    on its answers, in the lesson's order (:func:`judge`).
 
     pool.test.mjs sends its batches one after another to one loan service; every batch resets
     the dependencies' counters first, so each answer depends only on its own query, and side by
-    side the seven take about as long as the longest (the one-slot batch). ``on_progress(answered,
-    total)`` counts the calls answered over all seven (``total`` = 7 x 80). A test stops at its
-    first failed assertion, as node's ``assert`` does; the next test still runs.
+    side (:func:`~bulkhead_lab.live.net.together.staggered`) the seven take about as long as the
+    longest, the one-slot batch. ``on_progress(answered, total)`` counts the calls answered over
+    all seven (``total`` = 7 x 80).
     """
-    answered = _Answered(on_progress, RUNS * 2 * CALLS)
-    sends = [query for queries in QUERIES for query in queries]
-    replies = iter(
-        await together([_one_run(q, answered, notification_latency, catalog_latency) for q in sends])
+    sends = pool_test_sends(
+        on_progress, notification_latency=notification_latency, catalog_latency=catalog_latency
     )
-    result = PoolTestRun()
-    for test, queries in zip(TESTS, QUERIES, strict=True):
-        try:
-            await test(_replayed([(q, next(replies)) for q in queries]))
-        except AssertionFailed as failed:
-            result.failures.append(str(failed))
-        else:
-            result.failures.append(None)
-    return result
+    return await judge(await staggered(sends))
