@@ -29,7 +29,7 @@ T = TypeVar("T")
 #: Seconds between two experiments' starts under :func:`staggered`: an experiment's first moments
 #: (its services starting, its first burst of calls) are its busiest, and a fact such as "forty
 #: 5-ms calls done before the first 300-ms answer" needs them to itself, also beside two CPU hogs.
-APART = 0.6
+APART = 0.4
 
 
 async def together(runs: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
@@ -39,16 +39,24 @@ async def together(runs: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
 
 async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart: float = APART) -> list[T]:
     """Run ``(planned_seconds, coroutine)`` pairs side by side, longest planned first, each
-    starting ``apart`` seconds after the one before; their results in the order given.
+    starting at least ``apart`` seconds after the one before and once the event loop is quiet
+    again (:func:`quiet`): on a busy machine the one before may need longer for its first moments;
+    their results in the order given.
 
     Longest first, the last start comes while the first still runs, so all of them take
     about the longest's time (plus ``apart`` per experiment, when they are alike).
     """
     longest_first = sorted(range(len(runs)), key=lambda i: -runs[i][0])
+    turns = [asyncio.Event() for _ in runs]
     slot = {i: k for k, i in enumerate(longest_first)}
 
     async def start(i: int) -> T:
-        await asyncio.sleep(slot[i] * apart)
+        k = slot[i]
+        if k:
+            await turns[k - 1].wait()
+            await asyncio.sleep(apart)
+            await quiet()
+        turns[k].set()
         return await runs[i][1]
 
     try:
@@ -56,6 +64,23 @@ async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart:
     finally:
         for _, run in runs:
             run.close()  # one cancelled before its start is closed, never left unawaited
+
+
+QUIET_TICK = 0.02  # seconds: a sleep this long that wakes within QUIET_LAG of it is a quiet loop
+QUIET_LAG = 0.01
+QUIET_TICKS = 3  # quiet ticks in a row
+QUIET_MOST = 3.0  # seconds: wait no longer than this for a quiet loop (a loaded machine may never be)
+
+
+async def quiet() -> None:
+    """Return once the running loop has woken on time :data:`QUIET_TICKS` times in a row (or after
+    :data:`QUIET_MOST` seconds): the experiments already running are past their busiest moments."""
+    loop = asyncio.get_running_loop()
+    give_up, in_a_row = loop.time() + QUIET_MOST, 0
+    while in_a_row < QUIET_TICKS and loop.time() < give_up:
+        t0 = loop.time()
+        await asyncio.sleep(QUIET_TICK)
+        in_a_row = in_a_row + 1 if loop.time() - t0 <= QUIET_TICK + QUIET_LAG else 0
 
 
 class SummedProgress:
