@@ -4,10 +4,12 @@ a failure cancels the others and awaits them, and one progress sum counts every 
 from __future__ import annotations
 
 import asyncio
+import gc
+import warnings
 
 import pytest
 
-from bulkhead_lab.live.net.together import SummedProgress, together
+from bulkhead_lab.live.net.together import Experiment, SummedProgress, in_turn, settling, together
 
 
 def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:
@@ -47,3 +49,65 @@ def test_summed_progress_counts_every_experiment_and_which_have_finished() -> No
     first(10, 10)
     assert seen == [(4, 30), (9, 35), (15, 35)]
     assert (summed.value, summed.total, summed.finished) == (15, 35, 1)
+
+
+def test_in_turn_runs_those_alone_first_one_at_a_time_each_until_settled_then_the_others() -> None:
+    async def main() -> tuple[list[str], list[str]]:
+        log: list[str] = []
+
+        async def step(name: str, seconds: float, settled: asyncio.Event | None = None) -> str:
+            log.append(f"{name} starts")
+            if settled is not None:
+                await asyncio.sleep(0.05)
+                settling(settled, 0)(1, 1)
+                log.append(f"{name} settled")
+            await asyncio.sleep(seconds)
+            log.append(f"{name} ends")
+            return name
+
+        measured = asyncio.Event()
+        runs = [
+            Experiment(step("a", 0.1)),
+            Experiment(step("b", 0.1), alone=True),
+            Experiment(step("c", 0.5, measured), alone=True, settled=measured),
+            Experiment(step("d", 0.0)),
+        ]
+        return await in_turn(runs, apart=0.0), log
+
+    results, log = asyncio.run(main())
+    assert results == ["a", "b", "c", "d"]  # in the order given
+    assert log[:4] == ["b starts", "b ends", "c starts", "c settled"]  # b alone to its end, c until settled
+    assert {"a starts", "d starts"} <= set(log[4:])
+
+
+def test_in_turn_a_failure_alone_cancels_what_started_and_closes_what_never_did() -> None:
+    async def main() -> list[str]:
+        ended: list[str] = []
+
+        async def slow(settled: asyncio.Event) -> int:
+            settled.set()
+            try:
+                await asyncio.sleep(30)
+            finally:
+                ended.append("slow closed")
+            return 0
+
+        async def broken() -> int:
+            await asyncio.sleep(0.05)
+            raise ValueError("notif must be 1..1000")
+
+        measured = asyncio.Event()
+        runs = [
+            Experiment(slow(measured), alone=True, settled=measured),
+            Experiment(broken(), alone=True),
+            Experiment(slow(asyncio.Event())),  # never started
+        ]
+        with pytest.raises(ValueError, match="notif"):
+            await in_turn(runs)
+        return ended
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert asyncio.run(main()) == ["slow closed"]
+        gc.collect()
+    assert [str(w.message) for w in caught] == []  # no "coroutine ... was never awaited"

@@ -10,6 +10,12 @@ their services are closed before the error goes on.
 :func:`staggered` does the same with their starts spread out, longest first, so no two
 experiments' busiest moments (their start) meet.
 
+:func:`in_turn` runs "these alone, those together": each :class:`Experiment` marked ``alone`` runs
+by itself first, one after another (until it ends, or until its fact is measured: its ``settled``
+event), then all the others side by side (:func:`staggered`). An experiment whose fact is a race
+against the clock (notebook 03's "forty 5-ms calls done before the first 300-ms answer", notebook
+04's wall-clock budgets) is marked ``alone``, so the fact does not rest on how busy the loop is.
+
 :class:`SummedProgress` gives experiment ``i`` its own ``on_progress(done, total)`` (its
 :meth:`~SummedProgress.for_run`) and reports the sum over all of them to one callback, so a single
 progress bar counts every experiment running together.
@@ -19,9 +25,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
 
 T = TypeVar("T")
 
@@ -64,6 +71,74 @@ async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart:
     finally:
         for _, run in runs:
             run.close()  # one cancelled before its start is closed, never left unawaited
+
+
+@dataclass
+class Experiment(Generic[T]):
+    """One independent live experiment for :func:`in_turn`: its run and its planned ``seconds``
+    (those side by side start longest first).
+
+    ``alone``: nothing else starts while it runs, until it ends or, if ``settled`` is given, until
+    the experiment sets that event (what must have the loop to itself is measured; see
+    :func:`settling`). Experiments started before it keep running.
+    """
+
+    run: Coroutine[Any, Any, T]
+    seconds: float = 0.0
+    alone: bool = False
+    settled: asyncio.Event | None = None
+
+
+async def in_turn(experiments: Sequence[Experiment[T]], apart: float = APART) -> list[T]:
+    """Those marked ``alone`` one at a time, in the order given, each started once the one before
+    has settled; then all the others side by side (:func:`staggered`); their results in the order
+    given. A failure, or the caller's cancellation, cancels every one started and awaits it."""
+    started: list[asyncio.Future[Any]] = []
+    alone = [i for i, e in enumerate(experiments) if e.alone]
+    rest = [i for i, e in enumerate(experiments) if not e.alone]
+    try:
+        for i in alone:
+            started.append(asyncio.ensure_future(experiments[i].run))
+            await _settle(started[-1], experiments[i].settled)
+        started.append(
+            asyncio.ensure_future(
+                staggered([(experiments[i].seconds, experiments[i].run) for i in rest], apart)
+            )
+        )
+        *firsts, others = await gather_all(started)
+    except BaseException:
+        await cancel_all(started)
+        raise
+    finally:
+        for e in experiments:
+            e.run.close()  # one never started is closed, never left unawaited
+    results = dict(zip(alone, firsts, strict=True)) | dict(zip(rest, others, strict=True))
+    return [results[i] for i in range(len(experiments))]
+
+
+async def _settle(task: asyncio.Future[Any], settled: asyncio.Event | None) -> None:
+    """Wait until ``task`` has ended or ``settled`` is set; raise what the task raised."""
+    waiter = asyncio.ensure_future(settled.wait()) if settled is not None else None
+    try:
+        await asyncio.wait([task] if waiter is None else [task, waiter], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if waiter is not None:
+            waiter.cancel()
+    if task.done():
+        task.result()
+
+
+def settling(settled: asyncio.Event, after: int, on_progress: Progress | None = None) -> Progress:
+    """An experiment's ``on_progress`` that sets ``settled`` once more than ``after`` answers are in,
+    and passes every report on to ``on_progress``."""
+
+    def update(done: int, total: int) -> None:
+        if done > after:
+            settled.set()
+        if on_progress is not None:
+            on_progress(done, total)
+
+    return update
 
 
 QUIET_TICK = 0.02  # seconds: a sleep this long that wakes within QUIET_LAG of it is a quiet loop
