@@ -90,11 +90,11 @@ class Experiment(Generic[T]):
 
 
 async def in_turn(experiments: Sequence[Experiment[T]], apart: float = APART) -> list[T]:
-    """Those marked ``alone`` one at a time, in the order given, each started once the one before
-    has settled; then all the others side by side (:func:`staggered`); their results in the order
+    """Those marked ``alone`` one at a time, longest first, each started once the one before has
+    settled; then all the others side by side (:func:`staggered`); their results in the order
     given. A failure, or the caller's cancellation, cancels every one started and awaits it."""
     started: list[asyncio.Future[Any]] = []
-    alone = [i for i, e in enumerate(experiments) if e.alone]
+    alone = sorted((i for i, e in enumerate(experiments) if e.alone), key=lambda i: -experiments[i].seconds)
     rest = [i for i, e in enumerate(experiments) if not e.alone]
     try:
         for i in alone:

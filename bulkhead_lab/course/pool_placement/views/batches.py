@@ -11,8 +11,9 @@ in :mod:`.figures`, the sliders and progress bars in :mod:`.panels`.
 
 from __future__ import annotations
 
+import asyncio
 import math
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ from bulkhead_lab.course.pool_placement.views.pooltests import (
 )
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.together import staggered
+from bulkhead_lab.live.net.together import Experiment, in_turn, settling
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -74,6 +75,10 @@ SIZING_ROWS: tuple[tuple[int, int], ...] = ((1, 4), (4, 4), (40, 4), (4, 1))
 #: One row the lesson does not run: every notification call site skips the pool. Forty slots
 #: "bind nothing"; this is what nothing looks like.
 NO_POOL: Row = ("no pool: all 40 call sites skip it", "separate", 4, 4, CALLS)
+#: The batches whose catalogBefore the notebook checks at 40 / 40 (forty 5-ms calls done before the
+#: first 300-ms answer: a race against the clock), as (placement, notif, cat, skip): each runs alone
+#: until that first answer (:func:`~bulkhead_lab.live.net.together.in_turn`), the others together.
+TIMED = frozenset({("separate", 4, 4, 0), ("separate", 4, 4, 8), ("separate", 1, 4, 0)})
 
 
 def run(*args: object, **kwargs: object) -> PlacementResult:
@@ -98,11 +103,12 @@ def run_rows(todo: Sequence[Row], for_run: ForRun | None = None) -> Rows:
     batch ``i``'s progress.
 
     Each batch starts its own two dependencies on free ports and reads only their counts, so
-    running them side by side changes none of the peaks or ``catalogBefore``; started longest
-    first, a moment apart, the table takes about as long as its longest batch. Interrupted, every
-    batch is cancelled and its services closed (:func:`~bulkhead_lab.live.net.together.staggered`).
+    running them side by side changes none of the peaks; the :data:`TIMED` ones run alone first,
+    each until its first notification answer, so ``catalogBefore`` has the loop to itself. The
+    table takes about as long as its longest batch. Interrupted, every batch is cancelled and its
+    services closed (:func:`~bulkhead_lab.live.net.together.in_turn`).
     """
-    results = run_sync(staggered(_planned(todo, for_run)))
+    results = run_sync(in_turn(_experiments(todo, for_run)))
     return [(row[0], result) for row, result in zip(todo, results, strict=True)]
 
 
@@ -152,14 +158,16 @@ async def run_lesson_async(for_run: ForRun | None = None) -> LessonRun:
 
     ``for_run(i)`` reports batch ``i``'s progress (``i = len(lesson_todo())``: the pool tests', over
     their seven batches). Every batch starts services of its own, so each measures what it
-    measures alone; they start longest first, a moment apart
-    (:func:`~bulkhead_lab.live.net.together.staggered`), and all take about as long as the longest,
-    a one-slot batch (twelve seconds). Cancelled, every batch stops and closes its services.
+    measures alone; those whose ``catalogBefore`` is checked run alone first, each until its first
+    notification answer, then the others side by side (:func:`~bulkhead_lab.live.net.together.in_turn`),
+    and all take about as long as the longest, a one-slot batch (twelve seconds). Cancelled, every
+    batch stops and closes its services.
     """
     todo = lesson_todo()
-    batches = _planned(todo, for_run)
+    batches = _experiments(todo, for_run)
     sends = pool_test_sends(None if for_run is None else for_run(len(todo)))
-    results = await staggered([*batches, *sends])
+    experiments: list[Experiment[Any]] = [*batches, *sends]
+    results = await in_turn(experiments)
     done = [(row[0], result) for row, result in zip(todo, results[: len(todo)], strict=True)]
     tests = await judge(results[len(todo) :])
     rows, fresh = done[: len(PLACEMENT_ROWS)], dict(done[len(PLACEMENT_ROWS) :])
@@ -168,15 +176,18 @@ async def run_lesson_async(for_run: ForRun | None = None) -> LessonRun:
     return LessonRun(rows, sizing, tests)
 
 
-def _planned(todo: Sequence[Row], for_run: ForRun | None) -> list[tuple[float, Coroutine[Any, Any, Any]]]:
-    """Each row's batch beside its planned seconds (its ideal), for :func:`staggered`."""
-    return [
-        (
-            ideal_ms(p, n, c, k) / 1000,
-            run_placement(p, n, c, k, on_progress=None if for_run is None else for_run(i)),
-        )
-        for i, (_, p, n, c, k) in enumerate(todo)
-    ]
+def _experiments(todo: Sequence[Row], for_run: ForRun | None) -> list[Experiment[PlacementResult]]:
+    """Each row's batch as an :class:`~bulkhead_lab.live.net.together.Experiment` planned at its
+    ideal; a :data:`TIMED` one alone until more than its forty catalog answers could be in."""
+    experiments = []
+    for i, (_, p, n, c, k) in enumerate(todo):
+        progress = None if for_run is None else for_run(i)
+        settled = asyncio.Event() if (p, n, c, k) in TIMED else None
+        if settled is not None:
+            progress = settling(settled, CALLS, progress)
+        batch = run_placement(p, n, c, k, on_progress=progress)
+        experiments.append(Experiment(batch, ideal_ms(p, n, c, k) / 1000, settled is not None, settled))
+    return experiments
 
 
 def run_lesson(for_run: ForRun | None = None) -> LessonRun:

@@ -4,16 +4,17 @@ As in the lesson, every assertion is about what a dependency counted, read from 
 service's ``GET /run`` answer (``catalogBefore``, ``notification``, ``catalog``): "a pool
 test can only be written by counting how many connections the other side sees". Here the
 seven ``/run`` batches run at the same time, each on a loan service and two dependencies of
-its own on free 127.0.0.1 ports (:func:`run_pool_tests`), and the result prints the lesson's TAP lines
+its own on free 127.0.0.1 ports (:func:`run_pool_tests`); the one whose ``catalogBefore`` must be
+40 runs alone until its first notification answer (:data:`TIMED`). The result prints the lesson's TAP lines
 (:meth:`PoolTestRun.tap`): ``ok 1 - ...`` through ``# fail 0``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import parse_qsl
 
 import aiohttp
@@ -21,7 +22,7 @@ import aiohttp
 from bulkhead_lab.course.pool_placement.views.lesson003 import TEST_NAMES
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
-from bulkhead_lab.live.net.together import staggered
+from bulkhead_lab.live.net.together import Experiment, in_turn
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -40,6 +41,9 @@ QUERIES: tuple[tuple[str, ...], ...] = (
     tuple(f"placement=separate&notif={n}&cat=4&skip=0" for n in (1, 4, 40)),
 )
 RUNS = sum(len(q) for q in QUERIES)  # seven /run batches in all
+#: The sends (test, send) whose assertion is ``catalogBefore`` 40, a race against the clock (forty
+#: 5-ms calls before the first 300-ms answer): each runs alone until that answer.
+TIMED = frozenset({(0, 1)})
 
 
 class AssertionFailed(AssertionError):
@@ -120,11 +124,25 @@ Reply = tuple[int, str]  # one /run answer: HTTP status and body
 
 
 async def _one_run(
-    query: str, answered: _Answered, notification_latency: float, catalog_latency: float
+    query: str,
+    answered: _Answered,
+    notification_latency: float,
+    catalog_latency: float,
+    settled: asyncio.Event | None = None,
 ) -> Reply:
-    """``GET /run?<query>`` once, on a loan service and two dependencies of its own, then stop all three."""
+    """``GET /run?<query>`` once, on a loan service and two dependencies of its own, then stop all
+    three; ``settled`` is set at notification's first answer."""
+    opened = 0
+
+    def on_notification(dep: Dependency) -> None:
+        nonlocal opened
+        if settled is not None and dep.open < opened:
+            settled.set()
+        opened = dep.open
+        answered(dep)
+
     async with (
-        Dependency("notification", notification_latency, on_change=answered) as notification,
+        Dependency("notification", notification_latency, on_change=on_notification) as notification,
         Dependency("catalog", catalog_latency, on_change=answered) as catalog,
         LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
@@ -154,26 +172,24 @@ def planned_seconds(query: str, notification_latency: float, catalog_latency: fl
     return ideal_ms(placement, notif, cat, skip, CALLS, notification_latency, catalog_latency) / 1000
 
 
-Send = tuple[float, Coroutine[Any, Any, Reply]]  # one /run batch: its planned seconds, its run
-
-
 def pool_test_sends(
     on_progress: Progress | None = None,
     *,
     notification_latency: float = NOTIFICATION_LATENCY,
     catalog_latency: float = CATALOG_LATENCY,
-) -> list[Send]:
+) -> list[Experiment[Reply]]:
     """The three tests' seven ``/run`` batches, in the order pool.test.mjs sends them, each to be
-    run on a loan service of its own; ``on_progress(answered, total)`` counts all seven's calls."""
+    run on a loan service of its own (the :data:`TIMED` ones alone until notification's first
+    answer); ``on_progress(answered, total)`` counts all seven's calls."""
     answered = _Answered(on_progress, RUNS * 2 * CALLS)
-    sends = [query for queries in QUERIES for query in queries]
-    return [
-        (
-            planned_seconds(q, notification_latency, catalog_latency),
-            _one_run(q, answered, notification_latency, catalog_latency),
-        )
-        for q in sends
-    ]
+    sends = []
+    for t, queries in enumerate(QUERIES):
+        for k, q in enumerate(queries):
+            settled = asyncio.Event() if (t, k) in TIMED else None
+            run = _one_run(q, answered, notification_latency, catalog_latency, settled)
+            seconds = planned_seconds(q, notification_latency, catalog_latency)
+            sends.append(Experiment(run, seconds, settled is not None, settled))
+    return sends
 
 
 async def judge(replies: Sequence[Reply]) -> PoolTestRun:
@@ -206,11 +222,11 @@ async def run_pool_tests(
 
     pool.test.mjs sends its batches one after another to one loan service; every batch resets
     the dependencies' counters first, so each answer depends only on its own query, and side by
-    side (:func:`~bulkhead_lab.live.net.together.staggered`) the seven take about as long as the
+    side (:func:`~bulkhead_lab.live.net.together.in_turn`) the seven take about as long as the
     longest, the one-slot batch. ``on_progress(answered, total)`` counts the calls answered over
     all seven (``total`` = 7 x 80).
     """
     sends = pool_test_sends(
         on_progress, notification_latency=notification_latency, catalog_latency=catalog_latency
     )
-    return await judge(await staggered(sends))
+    return await judge(await in_turn(sends))
