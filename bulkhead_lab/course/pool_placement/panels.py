@@ -219,23 +219,25 @@ def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[i
     return notif, cat
 
 
-def placement_panel(*, draw: bool = True, first: PlacementResult | None = None, **values: Any) -> SliderView:
+def placement_panel(*, draw: bool = True, ran: Sequence[PlacementResult] = (), **values: Any) -> SliderView:
     """The "try it" panel of notebook 03: each control move runs one live batch at the controls'
     values (the bar counts calls answered) and redraws its figure and table.
 
-    ``draw=False`` builds it without a first batch. ``first``: a batch already run at the
-    controls' first values (section 3's 4 / 4), drawn first instead of running it again; every
-    move after runs its own. ``panel.set(...)`` moves several controls, runs once and returns the
-    :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
+    ``draw=False`` builds it without a first batch. ``ran``: batches already run in this kernel
+    (section 3's); the first time the controls come to one's settings it is drawn instead of being
+    run again; every other move runs its own. ``panel.set(...)`` moves several controls, runs once
+    and returns the :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
     """
     controls = placement_controls(**values)
     progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)
-    reused = [first]
+    unseen = list(ran)
 
     def render(placement: str, shared: int, notif: int, cat: int, skip: int, latency_ms: int):
         n, c = batch_settings(placement, shared, notif, cat)
-        again, reused[0] = reused[0], None
-        if again is not None and _settings(again) == (placement, n, c, skip, latency_ms / 1000, CALLS):
+        settings = (placement, n, c, skip, latency_ms / 1000, CALLS)
+        again = next((r for r in unseen if _settings(r) == settings), None)
+        if again is not None:
+            unseen.remove(again)
             progress.on_progress(2 * again.n, 2 * again.n)
             progress.done(
                 f"section 3's batch, not run again ({again.duration_ms:.0f} ms); moves run new ones"
