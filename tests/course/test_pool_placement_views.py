@@ -10,8 +10,8 @@ import pytest
 
 from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.pool_placement.views import claims, code, lesson003
-from bulkhead_lab.course.pool_placement.views.pooltests import PoolTestRun
 from bulkhead_lab.live.placement.batch import PlacementResult
+from bulkhead_lab.live.placement.pooltests import PoolTestRun
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "03_pool_placement.ipynb"

@@ -68,7 +68,7 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
     script = textwrap.dedent(
         f"""
         import asyncio
-        from bulkhead_lab.course.pool_placement.views.pooltests import run_pool_tests
+        from bulkhead_lab.live.placement.pooltests import run_pool_tests
         from bulkhead_lab.live.net.together import together
         from bulkhead_lab.live.placement.batch import run_placement
 

@@ -23,7 +23,6 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.pool_placement import figures, views
-from bulkhead_lab.course.pool_placement.views.pooltests import RUNS, PoolTestRun
 from bulkhead_lab.course.ui.panel import (
     SLIDER_STYLE,
     LiveProgress,
@@ -36,6 +35,7 @@ from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
+from bulkhead_lab.live.placement.pooltests import RUNS, PoolTestRun
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 

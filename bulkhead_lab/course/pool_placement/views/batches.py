@@ -38,12 +38,6 @@ from bulkhead_lab.course.pool_placement.views.code import (  # noqa: F401
     code_cost_table,
     pool_definition_source,
 )
-from bulkhead_lab.course.pool_placement.views.pooltests import (
-    PoolTestRun,
-    judge,
-    pool_test_sends,
-    run_pool_tests,
-)
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import Experiment, in_turn, settling
@@ -56,6 +50,12 @@ from bulkhead_lab.live.placement.batch import (
     run_placement,
 )
 from bulkhead_lab.live.placement.pools import Placement
+from bulkhead_lab.live.placement.pooltests import (
+    PoolTestRun,
+    judge,
+    pool_test_sends,
+    run_pool_tests,
+)
 
 Row = tuple[str, Placement, int, int, int]  # (label, placement, notif, cat, skip)
 Rows = list[tuple[str, PlacementResult]]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bulkhead_lab.live.placement.pooltests import TEST_NAMES
+
 #: "Forty concurrent calls are made to each" (Mechanism; services.mjs ``const N = 40``).
 CALLS = 40
 #: "notification takes 300 ms, catalog takes 5 ms" (Mechanism; services.mjs's two ``service(...)`` lines).
@@ -64,12 +66,6 @@ class LessonCodeCost:
 #: moves the pool to the call site is 2 poolFor(port) expressions." (measure.mjs's last line)
 CODE_COST = LessonCodeCost(block_lines=5, call_sites=2, pool_for_expressions=2)
 
-#: pool.test.mjs's three test names, in order (Testability).
-TEST_NAMES = (
-    "pool per dependency saves the neighboring stream",
-    "a skipped call site exceeds the pool limit",
-    "the pool limit binds only its own dependency",
-)
 #: The lines the lesson prints from ``node --test ... | grep -E "^(ok|not ok|# (tests|pass|fail) )"``.
 TAP = (
     *(f"ok {i} - {name}" for i, name in enumerate(TEST_NAMES, start=1)),

@@ -19,7 +19,6 @@ from urllib.parse import parse_qsl
 
 import aiohttp
 
-from bulkhead_lab.course.pool_placement.views.lesson003 import TEST_NAMES
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
 from bulkhead_lab.live.net.together import Experiment, in_turn
@@ -41,6 +40,12 @@ QUERIES: tuple[tuple[str, ...], ...] = (
     tuple(f"placement=separate&notif={n}&cat=4&skip=0" for n in (1, 4, 40)),
 )
 RUNS = sum(len(q) for q in QUERIES)  # seven /run batches in all
+#: pool.test.mjs's three test names, in order (lesson 003, Testability).
+TEST_NAMES = (
+    "pool per dependency saves the neighboring stream",
+    "a skipped call site exceeds the pool limit",
+    "the pool limit binds only its own dependency",
+)
 #: The sends (test, send) whose assertion is ``catalogBefore`` 40, a race against the clock (forty
 #: 5-ms calls before the first 300-ms answer): each runs alone until that answer.
 TIMED = frozenset({(0, 1)})
