@@ -11,6 +11,7 @@ import pytest
 from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.pool_placement.views import claims, code, lesson003
 from bulkhead_lab.live.placement.batch import PlacementResult
+from bulkhead_lab.live.placement.code import call_sites, code_facts
 from bulkhead_lab.live.placement.pooltests import PoolTestRun
 
 REPO = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ PASSED = PoolTestRun([None, None, None])
 
 
 def all_claims(rows=ROWS, sizing=SIZING, tests=PASSED) -> list[claims.Claim]:
-    return views.lesson_claims(rows, sizing, code.code_cost(), tests)
+    return views.lesson_claims(rows, sizing, code_facts(), tests)
 
 
 def test_each_measured_number_stands_beside_the_lessons_and_the_duration_is_the_measured_one() -> None:
@@ -87,7 +88,7 @@ def test_the_rules_give_the_lessons_peaks_and_catalog_counts() -> None:
 
 
 def test_the_code_side_is_counted_from_the_source_and_matches_the_lessons_line() -> None:
-    sites = code.call_sites()
+    sites = call_sites()
     assert sites == [
         'call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))',
         'call(catalog.port, "/book", pool_for(catalog.port))',

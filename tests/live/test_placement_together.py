@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
-from bulkhead_lab.course.pool_placement.views import batches
 from bulkhead_lab.live.net.together import SummedProgress, together
+from bulkhead_lab.live.placement import lesson
 from bulkhead_lab.live.placement.batch import run_placement
 
 pytestmark = pytest.mark.live
@@ -20,12 +20,12 @@ pytestmark = pytest.mark.live
 
 def test_the_placement_rows_run_together_keep_the_lessons_peaks_and_catalog_before() -> None:
     todo = [
-        (f"{label} {i}", placement, notif, cat, skip)
+        lesson.Row(f"{label} {i}", placement, notif, cat, skip)
         for i in range(2)
-        for label, placement, notif, cat, skip in batches.PLACEMENT_ROWS
+        for label, placement, notif, cat, skip in lesson.PLACEMENT_ROWS
     ]  # six batches at once, twice the notebook's first table
     summed = SummedProgress([80] * len(todo))
-    rows = batches.run_rows(todo, summed.for_run)
+    rows = asyncio.run(lesson.run_rows(todo, summed.for_run))
     facts = [(r.notification, r.catalog_before) for _, r in rows]
     assert facts == [(8, 0), (4, 40), (12, 40)] * 2
     assert [r.catalog for _, r in rows][1::3] == [4, 4]  # a pool each: catalog's own 4 slots

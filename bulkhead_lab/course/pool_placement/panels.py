@@ -1,13 +1,9 @@
 """Notebook 03's widgets: progress bars while the lesson's batches run, and the "try it" panel.
 
-:func:`placement_rows`, :func:`sizing_rows` and :func:`pool_tests` run the lesson's two
-tables and its three tests under a bar that counts one unit, calls answered, in its fill
-and in its text (:class:`CallsProgress`). :func:`placement_panel` has a placement toggle in
-the lesson's words, the pool-size sliders that mean something for that placement (one
-"shared pool slots" for the shared pool, a pool each otherwise), skipped call sites and the
-notification latency; every move runs one live batch and redraws a figure and a table.
-While a batch runs, and after Kernel > Interrupt, its status line says the figure shown is
-the previous run's (:class:`~bulkhead_lab.course.ui.panel.SliderView` says it above the figure).
+:func:`lesson_runs` runs the lesson's two tables and its three tests under one bar counting calls
+answered (:class:`CallsProgress`). In :func:`placement_panel` every move runs one live batch and
+redraws a figure and a table; while it runs, and after Kernel > Interrupt, the status line says the
+figure shown is the previous run's.
 
 CSS classes for the browser test: ``bl-slider-<name>`` on each control (the toggle too),
 ``bl-progress-placement``, ``bl-status-placement``, ``bl-view-placement``,
@@ -35,7 +31,8 @@ from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
-from bulkhead_lab.live.placement.pooltests import RUNS, PoolTestRun
+from bulkhead_lab.live.placement.lesson import lesson_todo
+from bulkhead_lab.live.placement.pooltests import RUNS
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
@@ -128,33 +125,9 @@ def lesson_runs(show_progress: bool = True) -> views.LessonRun:
     both tables' batches and the pool tests' seven, every call answered counted together."""
     if not show_progress:
         return views.run_lesson()
-    totals = [PER_BATCH] * len(views.lesson_todo()) + [RUNS * PER_BATCH]
+    totals = [PER_BATCH] * len(lesson_todo()) + [RUNS * PER_BATCH]
     with calls_progress(len(totals), "run", totals) as progress:
         return views.run_lesson(progress.for_run)
-
-
-def placement_rows(show_progress: bool = True) -> views.Rows:
-    """Run the first table's three batches (:func:`.views.placement_rows`) under a progress bar."""
-    if not show_progress:
-        return views.placement_rows()
-    with calls_progress(len(views.PLACEMENT_ROWS)) as progress:
-        return views.placement_rows(progress.for_run)
-
-
-def sizing_rows(reuse: PlacementResult | None = None, show_progress: bool = True) -> views.Rows:
-    """Run the second table's batches (:func:`.views.sizing_rows`) under a progress bar."""
-    if not show_progress:
-        return views.sizing_rows(reuse)
-    with calls_progress(len(views.sizing_todo(reuse))) as progress:
-        return views.sizing_rows(reuse, progress.for_run)
-
-
-def pool_tests(show_progress: bool = True) -> PoolTestRun:
-    """Run lesson 003's three pool tests (seven ``/run`` batches) under a progress bar."""
-    if not show_progress:
-        return views.pool_tests()
-    with calls_progress(RUNS, "/run batch") as progress:
-        return views.pool_tests(progress.on_progress)
 
 
 # --- the "try it" panel ---------------------------------------------------------------------

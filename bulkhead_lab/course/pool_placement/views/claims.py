@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bulkhead_lab.course.pool_placement.views import lesson003 as L
-from bulkhead_lab.course.pool_placement.views.code import CodeFacts
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
 from bulkhead_lab.live.placement.batch import PlacementResult
+from bulkhead_lab.live.placement.code import CodeFacts
 from bulkhead_lab.live.placement.pooltests import PoolTestRun
 
 LESSON = "lesson 003"

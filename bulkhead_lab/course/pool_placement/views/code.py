@@ -1,83 +1,17 @@
-"""Where the pool sits in the code: the package's own pool definition, its call sites, their cost.
-
-Counted from the running package's source the way lesson 003's ``measure.mjs`` counts
-``services.mjs`` (:func:`~bulkhead_lab.live.placement.batch.code_cost`), and shown beside the
-lesson's line (:data:`.lesson003.CODE_COST`).
-"""
+"""The code cost (:func:`~bulkhead_lab.live.placement.code.code_facts`) beside lesson 003's line
+(:data:`.lesson003.CODE_COST`)."""
 
 from __future__ import annotations
-
-import inspect
-import re
-from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
 from bulkhead_lab.course.pool_placement.views import lesson003
-from bulkhead_lab.live.placement import pools as pools_module
-from bulkhead_lab.live.placement.batch import CodeCost, run_batch
-from bulkhead_lab.live.placement.batch import code_cost as _code_cost
-
-MARKER = "# >>> pool definition"
-
-
-def pool_definition_source() -> str:
-    """The marked pool-definition block of :mod:`~bulkhead_lab.live.placement.pools`, as it runs."""
-    source = inspect.getsource(pools_module)
-    match = re.search(r"(    # >>> pool definition.*?# <<<)", source, re.S)
-    if match is None:
-        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
-    return inspect.cleandoc(match.group(1))
-
-
-def call_sites() -> list[str]:
-    """Each outbound ``call(port, "/path", pool)`` expression in :func:`run_batch`, as written."""
-    body = inspect.getsource(run_batch)
-    found = []
-    for match in re.finditer(r'\bcall\([\w.]+, "', body):
-        depth, end = 0, match.start()
-        for end in range(match.start() + len("call"), len(body)):
-            depth += {"(": 1, ")": -1}.get(body[end], 0)
-            if depth == 0:
-                break
-        found.append(" ".join(body[match.start() : end + 1].split()))
-    return found
-
-
-def call_sites_source() -> str:
-    """The call sites, one a line: the pool is the last argument, or ``SKIPPED`` (no pool at all)."""
-    return "\n".join(call_sites())
-
-
-def definitions() -> int:
-    """How many marked pool definitions the live package's modules hold (the lesson's "in one place")."""
-    folder = Path(inspect.getfile(pools_module)).parents[1]  # bulkhead_lab/live/
-    return sum(
-        line.strip().startswith(MARKER)
-        for path in sorted(folder.rglob("*.py"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-    )
-
-
-@dataclass(frozen=True)
-class CodeFacts:
-    """The code cost, how many places define a pool, and whether any call site names a placement."""
-
-    cost: CodeCost
-    places: int
-    call_sites_name_a_placement: bool
-
-
-def code_cost() -> CodeFacts:
-    """Lesson 003's last line, counted from this package's own source."""
-    names_placement = any(re.search(r"single|separate", site) for site in call_sites())
-    return CodeFacts(_code_cost(), definitions(), names_placement)
+from bulkhead_lab.live.placement.code import CodeFacts, code_facts
 
 
 def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
     """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
-    facts = facts or code_cost()
+    facts = facts or code_facts()
     lesson = lesson003.CODE_COST
     rows = [
         ("pool definition, lines", facts.cost.block_lines, lesson.block_lines),
