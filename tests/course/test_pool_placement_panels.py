@@ -108,19 +108,19 @@ def test_a_first_batch_interrupted_says_no_run_finished_yet(monkeypatch) -> None
 
 
 def test_the_rows_bar_and_its_text_count_the_same_unit_calls_answered() -> None:
-    progress = panels.CallsProgress(3)
+    progress = panels.CallsProgress([80] * 3)
     assert progress.bar.max == 240
     progress.for_run(0)(80, 80)
     progress.for_run(1)(40, 80)
     assert progress.bar.value == 120
     assert progress.status.value == "120/240 calls answered (1 of 3 batches done, all running together)"
-    progress.interrupted(Interrupted())
+    progress.interrupted(Interrupted().why)
     assert progress.status.value.startswith("interrupted at 120/240 calls answered: the live run was stopped")
     assert progress.bar.bar_style == "danger"
 
 
 def test_during_a_long_one_slot_batch_the_bar_moves_with_its_text() -> None:
-    progress = panels.CallsProgress(4)
+    progress = panels.CallsProgress([80] * 4)
     update = progress.for_run(0)  # the 1 / 4 batch: twelve seconds, forty slow calls one by one
     values = []
     for done in (10, 20, 30, 41):
@@ -129,17 +129,8 @@ def test_during_a_long_one_slot_batch_the_bar_moves_with_its_text() -> None:
     assert values == [(10, "10/320"), (20, "20/320"), (30, "30/320"), (41, "41/320")]
 
 
-def test_the_lesson_tests_bar_counts_every_call_of_its_seven_batches() -> None:
-    progress = panels.CallsProgress(7, "/run batch")
-    progress.on_progress(203, 560)
-    assert (progress.bar.value, progress.bar.max) == (203, 560)
-    assert progress.status.value == "203/560 calls answered"
-    progress.done()
-    assert progress.status.value == "done: 203/560 calls answered"
-
-
 def test_batches_running_together_each_add_their_own_answers_to_one_bar() -> None:
-    progress = panels.CallsProgress(3)
+    progress = panels.CallsProgress([80] * 3)
     first, second, third = (progress.for_run(i) for i in range(3))
     for done in range(1, 81):  # the three batches answer interleaved, as side by side they do
         first(done, 80)

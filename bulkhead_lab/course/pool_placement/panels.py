@@ -20,7 +20,6 @@ import ipywidgets as w
 
 from bulkhead_lab.course.pool_placement import figures, views
 from bulkhead_lab.course.ui.panel import (
-    SLIDER_STYLE,
     LiveProgress,
     SliderView,
     display_widget,
@@ -39,85 +38,44 @@ PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 # --- running the lesson's rows: one unit, calls answered ------------------------------------
 
 
-class CallsProgress:
-    """A bar and its text for several live batches running together, both counting calls answered
-    over all of them.
+class CallsProgress(LiveProgress):
+    """One bar for several live batches running together: calls answered summed over all of them
+    (:class:`~bulkhead_lab.live.net.together.SummedProgress`), and how many have finished."""
 
-    ``for_run(i)`` is batch ``i``'s ``on_progress``: the bar's value is every call answered so far,
-    summed over the batches (:class:`~bulkhead_lab.live.net.together.SummedProgress`), its text says
-    the same number of the same total and how many batches have finished.
-    """
-
-    def __init__(
-        self,
-        batches: int,
-        what: str = "batch",
-        per_batch: int = PER_BATCH,
-        totals: Sequence[int] | None = None,
-    ) -> None:
-        self.totals = list(totals) if totals is not None else [per_batch] * max(1, batches)
-        self.batches = len(self.totals)
-        self.what = what
-        self.per_batch = per_batch
-        self.bar = w.IntProgress(
-            value=0, min=0, max=sum(self.totals), description="live batches", style=SLIDER_STYLE
-        )
-        self.bar.bar_style = "info"
-        self.bar.add_class("bl-progress-rows")
-        self.status = w.Label(f"0/{self.bar.max} calls answered")
-        self.status.add_class("bl-status-rows")
-        self.widget = w.HBox([self.bar, self.status])
-        self._sum = SummedProgress(self.totals)
+    def __init__(self, totals: Sequence[int], what: str = "batch") -> None:
+        super().__init__("rows", unit="calls answered", total=sum(totals))
+        self.bar.description = "live batches"
+        self.running(f"0/{self.bar.max} calls answered")
+        self.what, self._sum = what, SummedProgress(totals)
 
     def for_run(self, index: int) -> Progress:
+        """Batch ``index``'s ``on_progress``."""
         report = self._sum.for_run(index)
 
         def update(done: int, total: int) -> None:
             report(done, total)
-            self.bar.max = max(self.bar.max, self._sum.total)
-            self.bar.value = min(self.bar.max, self._sum.value)
-            finished = f"{self._sum.finished} of {self.batches} {_plural(self.what)} done"
-            self.status.value = f"{self._answered()} ({finished}, all running together)"
+            self.on_progress(self._sum.value, max(self.bar.max, self._sum.total))
+            plural = self.what + ("es" if self.what.endswith("h") else "s")
+            self.status.value += (
+                f" ({self._sum.finished} of {len(self._sum.totals)} {plural} done, all running together)"
+            )
 
         return update
 
-    def on_progress(self, done: int, total: int) -> None:
-        """For a run that reports over all its batches at once (``total`` = every call)."""
-        self.bar.max = total
-        self.bar.value = done
-        self.status.value = self._answered()
-
-    def _answered(self) -> str:
-        return f"{self.bar.value}/{self.bar.max} calls answered"
-
-    def done(self) -> None:
-        self.bar.bar_style = "success"
-        self.status.value = f"done: {self._answered()}"
-
-    def interrupted(self, stop: Interrupted) -> None:
-        self.bar.bar_style = "danger"
-        self.status.value = f"interrupted at {self._answered()}: {stop.why}"
-
-
-def _plural(what: str) -> str:
-    return what + ("es" if what.endswith("h") else "s")
-
 
 @contextmanager
-def calls_progress(
-    batches: int, what: str = "batch", totals: Sequence[int] | None = None
-) -> Iterator[CallsProgress]:
+def calls_progress(totals: Sequence[int], what: str = "batch") -> Iterator[CallsProgress]:
     """Show a :class:`CallsProgress` under the cell; say 'done' or 'interrupted at ...' at the end."""
-    progress = CallsProgress(batches, what, totals=totals)
+    progress = CallsProgress(totals, what)
     display_widget(
         progress.widget, "Run this cell to run its live batches (a bar counts the calls answered)."
     )
     try:
         yield progress
     except Interrupted as stop:
-        progress.interrupted(stop)
+        progress.interrupted(stop.why)
         raise
-    progress.done()
+    progress.done(f"done: {progress.bar.value}/{progress.bar.max} calls answered")
 
 
 def lesson_runs(show_progress: bool = True) -> views.LessonRun:
@@ -126,7 +84,7 @@ def lesson_runs(show_progress: bool = True) -> views.LessonRun:
     if not show_progress:
         return views.run_lesson()
     totals = [PER_BATCH] * len(lesson_todo()) + [RUNS * PER_BATCH]
-    with calls_progress(len(totals), "run", totals) as progress:
+    with calls_progress(totals, "run") as progress:
         return views.run_lesson(progress.for_run)
 
 
