@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bulkhead_lab.course.pool_placement import views
-from bulkhead_lab.course.pool_placement.views import claims, code, lesson003
+from bulkhead_lab.course.pool_placement import claims, lesson003, views
+from bulkhead_lab.live.placement import code, lesson
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import call_sites, code_facts
 from bulkhead_lab.live.placement.pooltests import PoolTestRun
@@ -36,18 +36,18 @@ SIZING = [
     ("4 / 4", ROWS[1][1]),
     ("40 / 4", batch("separate", 40, 4, 0, 40, (40, 4), 320.0)),
     ("4 / 1", batch("separate", 4, 1, 0, 40, (4, 1), 3020.0)),
-    (views.NO_POOL[0], batch("separate", 4, 4, 40, 40, (40, 4), 330.0)),
+    (lesson.NO_POOL[0], batch("separate", 4, 4, 40, 40, (40, 4), 330.0)),
 ]
 PASSED = PoolTestRun([None, None, None])
 
 
 def all_claims(rows=ROWS, sizing=SIZING, tests=PASSED) -> list[claims.Claim]:
-    return views.lesson_claims(rows, sizing, code_facts(), tests)
+    return claims.lesson_claims(rows, sizing, code_facts(), tests)
 
 
 def test_each_measured_number_stands_beside_the_lessons_and_the_duration_is_the_measured_one() -> None:
     table = views.placement_table(ROWS)
-    assert list(table.index) == [label for label, *_ in views.PLACEMENT_ROWS]
+    assert list(table.index) == [label for label, *_ in lesson.PLACEMENT_ROWS]
     for measure in ("catalog done before", "notification peak", "catalog peak", "duration ms"):
         assert list(table[measure].columns[:2]) == ["here", "lesson 003"] or measure == "duration ms"
     assert list(table[("catalog done before", "lesson 003")]) == ["0 / 40", "40 / 40", "40 / 40"]
@@ -60,7 +60,7 @@ def test_each_measured_number_stands_beside_the_lessons_and_the_duration_is_the_
 
 def test_the_sizing_table_has_the_lessons_four_rows_then_no_pool_at_all() -> None:
     table = views.sizing_table(SIZING)
-    assert list(table.index) == ["1 / 4", "4 / 4", "40 / 4", "4 / 1", views.NO_POOL[0]]
+    assert list(table.index) == ["1 / 4", "4 / 4", "40 / 4", "4 / 1", lesson.NO_POOL[0]]
     assert list(table[("duration ms", "lesson 003")]) == ["12000", "3000", "500", "3000", "—"]
     assert list(table[("notification peak", "here")]) == [1, 4, 40, 4, 40]
 
@@ -93,9 +93,9 @@ def test_the_code_side_is_counted_from_the_source_and_matches_the_lessons_line()
         'call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))',
         'call(catalog.port, "/book", pool_for(catalog.port))',
     ]
-    table = code.code_cost_table()
+    table = views.code_cost_table()
     assert list(table["here"]) == list(table["lesson 003"])
-    assert views.pool_definition_source().startswith("# >>> pool definition")
+    assert code.pool_definition_source().startswith("# >>> pool definition")
 
 
 def test_the_claims_hold_for_lesson_like_batches_except_the_two_aiohttp_cannot_reproduce() -> None:
@@ -104,7 +104,7 @@ def test_the_claims_hold_for_lesson_like_batches_except_the_two_aiohttp_cannot_r
     assert missing == ["shared pool: catalog peak (finds at most one)", "shared pool: duration"]
     why = [c.why for c in found if not c.reproduced]
     assert "aiohttp gives a freed connection to a random waiting host" in why[0] and "hand-off" in why[1]
-    count = views.claims_count(found)
+    count = claims.claims_count(found)
     assert count.startswith("lesson 003's claims reproduced in checked output: 45 of 47 (34 exactly, 11 as")
 
 
@@ -114,15 +114,15 @@ def test_a_fact_that_stops_holding_changes_the_checked_output() -> None:
         ("pool per dependency", batch("separate", 4, 4, 0, 39, (4, 4), 3010.0)),
         ROWS[2],
     ]
-    table = views.claims_table(views.placement_claims(slow_neighbour)).set_index("lesson 003 says")
+    table = claims.claims_table(claims.placement_claims(slow_neighbour)).set_index("lesson 003 says")
     assert table.loc["pool per dependency: catalog done before", "here"] == "39 / 40"
     assert table.loc["pool per dependency: catalog done before", "reproduced"] == "NO"
     too_fast = [("1 / 4", batch("separate", 1, 4, 0, 40, (1, 4), 11000.0)), *SIZING[1:]]
-    table = views.claims_table(views.sizing_claims(too_fast)).set_index("lesson 003 says")
+    table = claims.claims_table(claims.sizing_claims(too_fast)).set_index("lesson 003 says")
     assert table.loc["1 / 4: duration", "here"] == "shorter than its ideal 12000 ms"
     failed = PoolTestRun([None, "/run?... answered notification 11, expected 12", None])
     assert "not ok 2 - a skipped call site exceeds the pool limit" in failed.tap()
-    assert views.claims_count(all_claims(tests=failed)).startswith(
+    assert claims.claims_count(all_claims(tests=failed)).startswith(
         "lesson 003's claims reproduced in checked output: 42 of 47"
     )
 
@@ -137,7 +137,7 @@ def test_no_claim_shown_in_checked_output_carries_a_timing_number() -> None:
 def test_the_notebooks_closing_note_gives_the_count_its_checked_output_prints() -> None:
     cells = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"]]
     last = next(text for text in cells if text.startswith("## Key takeaways"))
-    count = views.claims_count(all_claims()).splitlines()[0]
+    count = claims.claims_count(all_claims()).splitlines()[0]
     reproduced, total, exact, invariant = re.findall(r"\d+", count.split(":", 1)[1])[:4]
     assert f"Of lesson 003's {total} claims, {reproduced} are reproduced in checked output" in last
     assert f"({exact} exactly, {invariant} durations as" in " ".join(last.split())

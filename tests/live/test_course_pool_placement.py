@@ -6,8 +6,7 @@ import asyncio
 
 import pytest
 
-from bulkhead_lab.course.pool_placement import exercises, panels, views
-from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.course.pool_placement import exercises, lesson003, panels, views
 from bulkhead_lab.live.placement import pooltests
 
 pytestmark = pytest.mark.live

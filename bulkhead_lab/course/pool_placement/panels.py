@@ -30,7 +30,7 @@ from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
-from bulkhead_lab.live.placement.lesson import lesson_todo
+from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo
 from bulkhead_lab.live.placement.pooltests import RUNS
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
@@ -78,7 +78,7 @@ def calls_progress(totals: Sequence[int], what: str = "batch") -> Iterator[Calls
     progress.done(f"done: {progress.bar.value}/{progress.bar.max} calls answered")
 
 
-def lesson_runs(show_progress: bool = True) -> views.LessonRun:
+def lesson_runs(show_progress: bool = True) -> LessonRun:
     """Run every live batch of sections 3 to 6 at once (:func:`.views.run_lesson`) under one bar:
     both tables' batches and the pool tests' seven, every call answered counted together."""
     if not show_progress:
@@ -90,7 +90,7 @@ def lesson_runs(show_progress: bool = True) -> views.LessonRun:
 
 # --- the "try it" panel ---------------------------------------------------------------------
 
-PLACEMENT_OPTIONS = ((views.SHARED, "single"), (views.SEPARATE, "separate"))
+PLACEMENT_OPTIONS = ((SHARED, "single"), (SEPARATE, "separate"))
 SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
 
 

@@ -1,4 +1,4 @@
-"""Notebook 03's tables of lesson 003's batches, each measured number beside the lesson's.
+"""Notebook 03's tables: lesson 003's batches and code cost, each measured number beside the lesson's.
 
 The batches run live (:mod:`bulkhead_lab.live.placement.lesson`); the tables hold timing, so the
 notebook ignores their output, and their timing-free facts are lesson 003's claims (:mod:`.claims`),
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bulkhead_lab.course.pool_placement.views import lesson003
+from bulkhead_lab.course.pool_placement import lesson003
 from bulkhead_lab.course.ui.beside import WideFrame
 from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.placement.batch import (
@@ -20,6 +20,7 @@ from bulkhead_lab.live.placement.batch import (
     ideal_ms,
     run_placement,
 )
+from bulkhead_lab.live.placement.code import CodeFacts, code_facts
 from bulkhead_lab.live.placement.lesson import (
     PLACEMENT_ROWS,
     SEPARATE,
@@ -28,11 +29,15 @@ from bulkhead_lab.live.placement.lesson import (
     LessonRun,
     Row,
     Rows,
+    expected_catalog_before,
+    expected_notification_peak,
     sizing_row_list,
     waves,
 )
 from bulkhead_lab.live.placement.lesson import run_lesson as _run_lesson
 from bulkhead_lab.live.placement.pools import Placement
+
+__all__ = ["expected_catalog_before", "expected_notification_peak"]  # the exercises' rules, read here too
 
 WORDS = {"single": SHARED, "separate": SEPARATE}
 
@@ -252,3 +257,19 @@ def batch_facts(result: PlacementResult) -> str:
         f"{describe(result)}: notification peak {result.notification} (pool {limit}{skipped})"
         f"{catalog}, catalog done before {result.catalog_before} / {result.n}"
     )
+
+
+def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
+    """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
+    facts = facts or code_facts()
+    lesson = lesson003.CODE_COST
+    rows = [
+        ("pool definition, lines", facts.cost.block_lines, lesson.block_lines),
+        ("places a pool is defined", facts.places, 1),
+        ("outbound call sites", facts.cost.call_sites, lesson.call_sites),
+        ("call sites that name a placement", int(facts.call_sites_name_a_placement), 0),
+        ("pool_for(port) expressions (poolFor in the lesson)", facts.cost.pool_for_expressions,
+         lesson.pool_for_expressions),
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["counted in the source", "here", "lesson 003"])
+    return frame.set_index("counted in the source")

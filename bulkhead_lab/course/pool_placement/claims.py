@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bulkhead_lab.course.pool_placement.views import lesson003 as L
+from bulkhead_lab.course.pool_placement import lesson003 as L
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
