@@ -1,13 +1,9 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
 
-Exercises 1 and 2 are predict-then-run: the check reads the learner's prediction, runs the batch live
-at the exercise's settings and puts the two side by side (the peak the dependency counted; whether the
-batch took longer or shorter than predicted), so the learner sees the run bear the prediction out.
-
-Each right answer is computed by the package's rules (:func:`.views.expected_notification_peak`,
-:func:`~bulkhead_lab.live.placement.batch.ideal_ms`, :func:`.views.expected_catalog_before`), the
-rules the lesson's tables follow; the worked answers of exercises 1 and 3 then run one live
-batch at the exercise's settings, so the learner sees the dependency count it.
+Exercises 1 and 2 are predict-then-run: the check reads the prediction, runs the batch live at the
+exercise's settings and puts the two side by side. Each right answer comes from the rules the
+lesson's tables follow (:mod:`bulkhead_lab.live.placement.lesson`,
+:func:`~bulkhead_lab.live.placement.batch.ideal_ms`).
 """
 
 from __future__ import annotations

@@ -78,11 +78,9 @@ def calls_progress(totals: Sequence[int], what: str = "batch") -> Iterator[Calls
     progress.done(f"done: {progress.bar.value}/{progress.bar.max} calls answered")
 
 
-def lesson_runs(show_progress: bool = True) -> LessonRun:
+def lesson_runs() -> LessonRun:
     """Run every live batch of sections 3 to 6 at once (:func:`.views.run_lesson`) under one bar:
     both tables' batches and the pool tests' seven, every call answered counted together."""
-    if not show_progress:
-        return views.run_lesson()
     totals = [PER_BATCH] * len(lesson_todo()) + [RUNS * PER_BATCH]
     with calls_progress(totals, "run") as progress:
         return views.run_lesson(progress.for_run)
@@ -92,11 +90,6 @@ def lesson_runs(show_progress: bool = True) -> LessonRun:
 
 PLACEMENT_OPTIONS = ((SHARED, "single"), (SEPARATE, "separate"))
 SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
-
-
-def placement_toggle(value: str = "separate") -> w.ToggleButtons:
-    """The placement as two buttons in the lesson's words: single shared pool / pool per dependency."""
-    return toggle("placement", "placement", PLACEMENT_OPTIONS, value)
 
 
 def placement_controls(
@@ -109,7 +102,7 @@ def placement_controls(
 ) -> dict[str, Any]:
     """The toggle, one shared-pool size, a size per dependency's pool, skipped call sites, the latency."""
     controls = {
-        "placement": placement_toggle(placement),
+        "placement": toggle("placement", "placement", PLACEMENT_OPTIONS, placement),  # the lesson's words
         "shared": slider(
             w.IntSlider, "shared-slots", "shared pool slots", min=2, max=2 * CALLS, value=shared
         ),

@@ -68,56 +68,47 @@ def placement_table(rows: Rows) -> pd.DataFrame:
     ``duration ms / here`` is this run's measured duration (the lesson rounds its own to
     500 ms); ``ideal`` is the shortest the batch can take (:func:`ideal_worked`).
     """
-    records = []
-    for label, r in rows:
-        lesson = lesson003.PLACEMENT.get(label)
-        records.append(
-            {
-                ("catalog done before", HERE): f"{r.catalog_before} / {r.n}",
-                ("catalog done before", LESSON): _lesson(lesson, "catalog_before", f" / {lesson003.CALLS}"),
-                **_peaks_and_duration(r, lesson),
-            }
-        )
-    return _frame(records, [label for label, _ in rows], "placement")
+    return _table(rows, lesson003.PLACEMENT, "placement", before=True)
 
 
 def sizing_table(rows: Rows) -> pd.DataFrame:
     """The lesson's second table (slots per pool against each dependency's peak) beside lesson 003's."""
+    return _table(rows, lesson003.SIZING, "notification slots / catalog slots")
+
+
+def _table(
+    rows: Rows, lessons: dict[str, lesson003.LessonRow], name: str, before: bool = False
+) -> pd.DataFrame:
+    """Each row's catalog done before (if ``before``), peaks and duration beside its lesson row."""
     records = []
     for label, r in rows:
-        lesson = lesson003.SIZING.get(label)
+        lesson = lessons.get(label)
+        record: dict[tuple[str, str], object] = {}
+        if before:
+            record[("catalog done before", HERE)] = f"{r.catalog_before} / {r.n}"
+            record[("catalog done before", LESSON)] = _lesson(
+                lesson, "catalog_before", f" / {lesson003.CALLS}"
+            )
         records.append(
-            {
-                **_peaks_and_duration(r, lesson),
+            record
+            | {
+                ("notification peak", HERE): r.notification,
+                ("notification peak", LESSON): _lesson(lesson, "notification"),
+                ("catalog peak", HERE): r.catalog,
+                ("catalog peak", LESSON): _lesson(lesson, "catalog"),
+                ("duration ms", HERE): _ms(r.duration_ms),
+                ("duration ms", IDEAL): _ms(r.ideal_ms()),
+                ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
             }
         )
-    return _frame(records, [label for label, _ in rows], "notification slots / catalog slots")
-
-
-def _peaks_and_duration(
-    r: PlacementResult, lesson: lesson003.LessonRow | None
-) -> dict[tuple[str, str], object]:
-    """Both tables' common columns: each dependency's peak and the duration, ours beside the lesson's."""
-    return {
-        ("notification peak", HERE): r.notification,
-        ("notification peak", LESSON): _lesson(lesson, "notification"),
-        ("catalog peak", HERE): r.catalog,
-        ("catalog peak", LESSON): _lesson(lesson, "catalog"),
-        ("duration ms", HERE): _ms(r.duration_ms),
-        ("duration ms", IDEAL): _ms(r.ideal_ms()),
-        ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
-    }
+    frame = pd.DataFrame(records, index=pd.Index([label for label, _ in rows], name=name))
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    return frame
 
 
 def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str:
     value = None if row is None else getattr(row, name)
     return "—" if value is None else f"{value}{suffix}"
-
-
-def _frame(records: list[dict], index: list[str], name: str) -> pd.DataFrame:
-    frame = pd.DataFrame(records, index=pd.Index(index, name=name))
-    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
-    return frame
 
 
 # --- the ideal duration, worked --------------------------------------------------------------
@@ -195,11 +186,8 @@ def describe(result: PlacementResult) -> str:
 
 def lesson_row(result: PlacementResult) -> tuple[str, lesson003.LessonRow] | None:
     """The lesson's row for a batch at one of its settings (and its latencies), or None."""
-    if (result.n, result.notification_latency, result.catalog_latency) != (
-        CALLS,
-        NOTIFICATION_LATENCY,
-        CATALOG_LATENCY,
-    ):
+    at_lessons = (CALLS, NOTIFICATION_LATENCY, CATALOG_LATENCY)
+    if (result.n, result.notification_latency, result.catalog_latency) != at_lessons:
         return None
     key = (result.placement, result.notif, result.cat, result.skip)
     for row in [*PLACEMENT_ROWS, *sizing_row_list()]:
