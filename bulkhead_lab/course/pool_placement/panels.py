@@ -26,11 +26,11 @@ from bulkhead_lab.course.ui.panel import (
     slider,
     toggle,
 )
-from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.course.ui.runner import Interrupted, run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
-from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo
+from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo, run_lesson
 from bulkhead_lab.live.placement.pooltests import RUNS
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
@@ -79,17 +79,23 @@ def calls_progress(totals: Sequence[int], what: str = "batch") -> Iterator[Calls
 
 
 def lesson_runs() -> LessonRun:
-    """Run every live batch of sections 3 to 6 at once (:func:`.views.run_lesson`) under one bar:
-    both tables' batches and the pool tests' seven, every call answered counted together."""
+    """Every live batch of sections 3 to 6 at once (:func:`~bulkhead_lab.live.placement.lesson.run_lesson`)
+    under one bar counting every call answered."""
     totals = [PER_BATCH] * len(lesson_todo()) + [RUNS * PER_BATCH]
     with calls_progress(totals, "run") as progress:
-        return views.run_lesson(progress.for_run)
+        return run_sync(run_lesson(progress.for_run))
 
 
 # --- the "try it" panel ---------------------------------------------------------------------
 
 PLACEMENT_OPTIONS = ((SHARED, "single"), (SEPARATE, "separate"))
 SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
+COUNTS = {  # each count's slider: its CSS name, its label, its range
+    "shared": ("shared-slots", "shared pool slots", 2, 2 * CALLS),
+    "notif": ("notification-slots", "notification slots", 1, CALLS),
+    "cat": ("catalog-slots", "catalog slots", 1, CALLS),
+    "skip": ("skipped", "skipped call sites", 0, CALLS),
+}
 
 
 def placement_controls(
@@ -101,26 +107,19 @@ def placement_controls(
     latency_ms: int = round(NOTIFICATION_LATENCY * 1000),
 ) -> dict[str, Any]:
     """The toggle, one shared-pool size, a size per dependency's pool, skipped call sites, the latency."""
-    controls = {
-        "placement": toggle("placement", "placement", PLACEMENT_OPTIONS, placement),  # the lesson's words
-        "shared": slider(
-            w.IntSlider, "shared-slots", "shared pool slots", min=2, max=2 * CALLS, value=shared
-        ),
-        "notif": slider(
-            w.IntSlider, "notification-slots", "notification slots", min=1, max=CALLS, value=notif
-        ),
-        "cat": slider(w.IntSlider, "catalog-slots", "catalog slots", min=1, max=CALLS, value=cat),
-        "skip": slider(w.IntSlider, "skipped", "skipped call sites", min=0, max=CALLS, value=skip),
-        "latency_ms": slider(
-            w.IntSlider,
-            "slowdown-latency",
-            "notification latency (ms)",
-            min=50,
-            max=1000,
-            step=50,
-            value=latency_ms,
-        ),
-    }
+    counts = {"shared": shared, "notif": notif, "cat": cat, "skip": skip}
+    controls = {"placement": toggle("placement", "placement", PLACEMENT_OPTIONS, placement)}
+    for name, (css, label, least, most) in COUNTS.items():
+        controls[name] = slider(w.IntSlider, css, label, min=least, max=most, value=counts[name])
+    controls["latency_ms"] = slider(
+        w.IntSlider,
+        "slowdown-latency",
+        "notification latency (ms)",
+        min=50,
+        max=1000,
+        step=50,
+        value=latency_ms,
+    )
     for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
         controls[name].layout = w.Layout(width="38em")  # its own layout: shown or hidden alone
     show_for(controls, placement)

@@ -25,8 +25,6 @@ from bulkhead_lab.live.placement.lesson import (
     PLACEMENT_ROWS,
     SEPARATE,
     SHARED,
-    ForRun,
-    LessonRun,
     Row,
     Rows,
     expected_catalog_before,
@@ -34,7 +32,6 @@ from bulkhead_lab.live.placement.lesson import (
     sizing_row_list,
     waves,
 )
-from bulkhead_lab.live.placement.lesson import run_lesson as _run_lesson
 from bulkhead_lab.live.placement.pools import Placement
 
 __all__ = ["expected_catalog_before", "expected_notification_peak"]  # the exercises' rules, read here too
@@ -46,11 +43,6 @@ def run(*args: object, **kwargs: object) -> PlacementResult:
     """:func:`~bulkhead_lab.live.placement.batch.run_placement` from plain (or notebook) code; an
     interrupted cell cancels the batch and waits until its services are closed (``run_sync``)."""
     return run_sync(run_placement(*args, **kwargs))  # type: ignore[arg-type]
-
-
-def run_lesson(for_run: ForRun | None = None) -> LessonRun:
-    """:func:`~bulkhead_lab.live.placement.lesson.run_lesson` from plain (or notebook) code."""
-    return run_sync(_run_lesson(for_run))
 
 
 # --- the lesson's two tables, beside the lesson's numbers ----------------------------------
