@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bulkhead_lab.live.placement.batch import CodeCost
 from bulkhead_lab.live.placement.pooltests import TEST_NAMES
 
 #: "Forty concurrent calls are made to each" (Mechanism; services.mjs ``const N = 40``).
@@ -23,8 +24,6 @@ NOTIFICATION_MS = 300
 CATALOG_MS = 5
 #: "eight in the single pool, four plus four in the pool-per-dependency case" (Mechanism, RS8).
 TOTAL_SLOTS = 8
-#: measure.mjs: ``duration: Math.round((Date.now() - t0) / 500) * 500``.
-ROUNDING_MS = 500
 
 
 @dataclass(frozen=True)
@@ -53,18 +52,9 @@ SIZING: dict[str, LessonRow] = {
 }
 
 
-@dataclass(frozen=True)
-class LessonCodeCost:
-    """measure.mjs's last line: the pool definition's lines, call sites, poolFor(port) expressions."""
-
-    block_lines: int
-    call_sites: int
-    pool_for_expressions: int
-
-
 #: "pool definition is 5 lines, in one place; outbound call sites 2 and none of them changed — what
 #: moves the pool to the call site is 2 poolFor(port) expressions." (measure.mjs's last line)
-CODE_COST = LessonCodeCost(block_lines=5, call_sites=2, pool_for_expressions=2)
+CODE_COST = CodeCost(block_lines=5, call_sites=2, pool_for_expressions=2)
 
 #: The lines the lesson prints from ``node --test ... | grep -E "^(ok|not ok|# (tests|pass|fail) )"``.
 TAP = (

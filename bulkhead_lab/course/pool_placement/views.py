@@ -29,6 +29,7 @@ from bulkhead_lab.live.placement.lesson import (
     Rows,
     expected_catalog_before,
     expected_notification_peak,
+    ran_at,
     sizing_row_list,
     waves,
 )
@@ -178,13 +179,9 @@ def describe(result: PlacementResult) -> str:
 
 def lesson_row(result: PlacementResult) -> tuple[str, lesson003.LessonRow] | None:
     """The lesson's row for a batch at one of its settings (and its latencies), or None."""
-    at_lessons = (CALLS, NOTIFICATION_LATENCY, CATALOG_LATENCY)
-    if (result.n, result.notification_latency, result.catalog_latency) != at_lessons:
-        return None
-    key = (result.placement, result.notif, result.cat, result.skip)
     for row in [*PLACEMENT_ROWS, *sizing_row_list()]:
         lesson = lesson003.PLACEMENT.get(row.label) or lesson003.SIZING.get(row.label)
-        if row[1:] == key and lesson is not None:
+        if lesson is not None and ran_at(result, row):
             return row.label, lesson
     return None
 

@@ -97,7 +97,7 @@ async def run_lesson(for_run: ForRun | None = None) -> LessonRun:
     tests = await judge(results[len(todo) :])
     rows, fresh = done[: len(PLACEMENT_ROWS)], dict(done[len(PLACEMENT_ROWS) :])
     reuse = rows[1][1]
-    sizing = [(row.label, reuse if _reusable(reuse, row) else fresh[row.label]) for row in sizing_row_list()]
+    sizing = [(row.label, reuse if ran_at(reuse, row) else fresh[row.label]) for row in sizing_row_list()]
     return LessonRun(rows, sizing, tests)
 
 
@@ -121,7 +121,8 @@ def _experiments(todo: Sequence[Row], for_run: ForRun | None) -> list[Experiment
     return experiments
 
 
-def _reusable(result: PlacementResult, row: Row) -> bool:
+def ran_at(result: PlacementResult, row: Row) -> bool:
+    """The batch ran at the row's settings, the lesson's forty calls and its latencies."""
     same = (result.placement, result.notif, result.cat, result.skip, result.n)
     lesson = (result.notification_latency, result.catalog_latency)
     return same == (*row[1:], CALLS) and lesson == (NOTIFICATION_LATENCY, CATALOG_LATENCY)
