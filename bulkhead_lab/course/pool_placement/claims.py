@@ -8,19 +8,18 @@ of a freed socket makes, and aiohttp's cannot, are explained in the notebook's s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from bulkhead_lab.course.pool_placement import lesson003 as L
 from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
+from bulkhead_lab.live.placement.lesson import Rows
 from bulkhead_lab.live.placement.pooltests import PoolTestRun
 
 LESSON = "lesson 003"
 TOLERANCE_MS = 1.0  # a sleep may end a clock tick early; no batch comes near its floor by less
 HANDOFF = "aiohttp gives a freed connection to a random waiting host, Node's Agent to the same host first"
-
-Rows = Sequence[tuple[str, PlacementResult]]
 
 
 def at_least_ideal(r: PlacementResult) -> bool:

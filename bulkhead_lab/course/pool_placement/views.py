@@ -41,18 +41,13 @@ WORDS = {"single": SHARED, "separate": SEPARATE}
 
 
 def run(*args: object, **kwargs: object) -> PlacementResult:
-    """:func:`~bulkhead_lab.live.placement.batch.run_placement` from plain (or notebook) code; an
-    interrupted cell cancels the batch and waits until its services are closed (``run_sync``)."""
+    """One live batch (``run_placement``) from a cell; interrupted, its services close (``run_sync``)."""
     return run_sync(run_placement(*args, **kwargs))  # type: ignore[arg-type]
 
 
 # --- the lesson's two tables, beside the lesson's numbers ----------------------------------
 
 HERE, LESSON, IDEAL = "here", "lesson 003", "ideal"
-
-
-def _ms(value: float) -> int:
-    return int(round(value))
 
 
 def placement_table(rows: Rows) -> pd.DataFrame:
@@ -89,8 +84,8 @@ def _table(
                 ("notification peak", LESSON): _lesson(lesson, "notification"),
                 ("catalog peak", HERE): r.catalog,
                 ("catalog peak", LESSON): _lesson(lesson, "catalog"),
-                ("duration ms", HERE): _ms(r.duration_ms),
-                ("duration ms", IDEAL): _ms(r.ideal_ms()),
+                ("duration ms", HERE): round(r.duration_ms),
+                ("duration ms", IDEAL): round(r.ideal_ms()),
                 ("duration ms", LESSON): _lesson(lesson, "duration_ms"),
             }
         )
@@ -198,8 +193,8 @@ def batch_table(result: PlacementResult) -> pd.DataFrame:
             "catalog done before": f"{result.catalog_before} / {result.n}",
             "notification peak": result.notification,
             "catalog peak": result.catalog,
-            "duration ms": _ms(result.duration_ms),
-            "ideal ms": _ms(result.ideal_ms()),
+            "duration ms": round(result.duration_ms),
+            "ideal ms": round(result.ideal_ms()),
             "catalog median ms": round(float(pd.Series(catalog_ms).median()), 1),
         }
     }
