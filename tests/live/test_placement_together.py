@@ -32,34 +32,6 @@ def test_the_placement_rows_run_together_keep_the_lessons_peaks_and_catalog_befo
     assert (summed.value, summed.total, summed.finished) == (480, 480, 6)
 
 
-def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:
-    async def main() -> tuple[list[int], list[str]]:
-        ended: list[str] = []
-
-        async def slow() -> int:
-            try:
-                await asyncio.sleep(30)
-            finally:
-                ended.append("slow closed")
-            return 0
-
-        async def quick(n: int) -> int:
-            await asyncio.sleep(0.01 * n)
-            return n
-
-        ordered = await together([quick(3), quick(1), quick(2)])
-
-        async def broken() -> int:
-            await asyncio.sleep(0.05)
-            raise ValueError("notif must be 1..1000")
-
-        with pytest.raises(ValueError, match="notif"):
-            await together([slow(), broken()])
-        return ordered, ended
-
-    assert asyncio.run(main()) == ([3, 1, 2], ["slow closed"])
-
-
 def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothing_and_leave_no_port() -> (
     None
 ):
@@ -68,6 +40,7 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
     script = textwrap.dedent(
         f"""
         import asyncio
+        from bulkhead_lab.live.placement.lesson import run_lesson
         from bulkhead_lab.live.placement.pooltests import run_pool_tests
         from bulkhead_lab.live.net.together import together
         from bulkhead_lab.live.placement.batch import run_placement
@@ -75,6 +48,7 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
         RUNS = [
             lambda: together([run_placement("single"), run_placement(), run_placement(skip=8)]),
             lambda: run_pool_tests(),
+            lambda: run_lesson(),  # those alone first (cancelled there too), then the others
         ]
 
         def listening():
@@ -108,7 +82,7 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180)
     assert done.stderr == ""
-    assert done.stdout.splitlines() == ["cancelled 0"] * (2 * len(delays))
+    assert done.stdout.splitlines() == ["cancelled 0"] * (3 * len(delays))
 
 
 def test_a_batch_run_together_measures_the_same_as_alone() -> None:
