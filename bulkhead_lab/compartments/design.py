@@ -28,6 +28,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
+from bulkhead_lab.memo import Memo
 from bulkhead_lab.validation import check_int, check_real
 
 FLOWS = ("checkout", "search", "reports")
@@ -272,11 +273,25 @@ def meets_every_slo(results: tuple[FlowResult, ...]) -> bool:
     return all(r.meets for r in results)
 
 
+_checks: Memo[Design, tuple[bool, str]] = Memo("design checks", 64)
+_practices: Memo[Design, tuple[FlowResult, ...]] = Memo("design practice days", 64)
+
+
 def checked(design: Design) -> tuple[bool, str]:
-    """The checker: whether ``design`` meets every SLO on the day the learner has not seen, and one line."""
-    results = run_day(design, CHECK_SEED)
-    line = f"On a day you have not seen, your {design.slots}-slot design {verdict(results)}"
-    return meets_every_slo(results), line
+    """The checker: whether ``design`` meets every SLO on the day the learner has not seen, and one line
+    (kept: a learner checking the same design again replays nothing)."""
+
+    def run() -> tuple[bool, str]:
+        results = run_day(design, CHECK_SEED)
+        line = f"On a day you have not seen, your {design.slots}-slot design {verdict(results)}"
+        return meets_every_slo(results), line
+
+    return _checks.get(design, run)
+
+
+def practice(design: Design) -> tuple[FlowResult, ...]:
+    """``design`` on the practice day (the one notebook 09 shows), kept."""
+    return _practices.get(design, lambda: run_day(design, PRACTICE_SEED))
 
 
 def check(design: Design) -> str:

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bulkhead_lab.compartments import design, partitions
+from bulkhead_lab.compartments import design, partitions, stops
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.course.sharing_compartments import exercises as ex
 from bulkhead_lab.course.sharing_compartments import figures, panels, views
@@ -21,14 +21,14 @@ def _pixels(png: bytes) -> bytes:
 
 def test_the_soft_table_runs_from_the_single_pool_to_24_8_in_eighths() -> None:
     table = views.soft_table()
-    single, split = views.lesson_layouts()
+    single, split = stops.lesson_layouts()
     assert list(table["reserved share"]) == [f"{k}/8" for k in range(9)]
     first, last = table.iloc[0], table.iloc[-1]
     assert first["healthy: tracking dropped"] == single["healthy"].tracking_dropped == 78
     assert last["slowdown: event dropped"] == split["slowdown"].event_dropped == 2011
     assert (
         table.loc["21/7 reserved, 4 shared", "slowdown: tracking dropped"]
-        == partitions.soft_counters(views.DAYS["slowdown"], (21, 7)).tracking_dropped
+        == partitions.soft_counters(stops.DAYS["slowdown"], (21, 7)).tracking_dropped
     )
 
 
@@ -40,10 +40,10 @@ def test_the_shed_table_ends_on_the_hard_split_for_comparison() -> None:
 
 def test_a_stops_figure_moved_paints_what_a_fresh_one_paints() -> None:
     ticks = [f"{k}/8" for k in range(9)]
-    kept = figures.StopsFigure(views.soft_view(7 / 8), "share", ticks)
-    kept.update(views.soft_view(7 / 8)).png()
-    moved = kept.update(views.soft_view(2 / 8)).png()
-    fresh = figures.StopsFigure(views.soft_view(2 / 8), "share", ticks).update(views.soft_view(2 / 8)).png()
+    kept = figures.StopsFigure(stops.soft_view(7 / 8), "share", ticks)
+    kept.update(stops.soft_view(7 / 8)).png()
+    moved = kept.update(stops.soft_view(2 / 8)).png()
+    fresh = figures.StopsFigure(stops.soft_view(2 / 8), "share", ticks).update(stops.soft_view(2 / 8)).png()
     assert _pixels(moved) == _pixels(fresh)
 
 
@@ -65,11 +65,11 @@ def test_the_design_table_and_a_design_on_the_practice_day() -> None:
 
 
 def test_the_first_two_checkers_take_the_packages_answers_and_read_any_spelling() -> None:
-    assert ex.first_costly_share() == 4
+    assert stops.first_costly_share() == 4
     for typed in ("4/8", "4", "0.5", "50%", "half"):
         assert ex.exercise_1.check(typed).ok is True, typed
-    assert ex.exercise_2.check(ex.keep_as_good_as_the_wall()).ok is True
-    assert "more than" in ex.exercise_2.check(ex.keep_as_good_as_the_wall() - 1).message
+    assert ex.exercise_2.check(stops.keep_as_good_as_the_wall()).ok is True
+    assert "more than" in ex.exercise_2.check(stops.keep_as_good_as_the_wall() - 1).message
     for exercise in (ex.exercise_1, ex.exercise_2):
         for typed in (None, "", "banana", -7, "21/11 or so", [1], float("inf"), True):
             said = exercise.check(typed)

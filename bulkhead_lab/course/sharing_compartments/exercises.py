@@ -5,24 +5,12 @@ from __future__ import annotations
 
 import re
 
-from bulkhead_lab.compartments import design
+from bulkhead_lab.compartments import design, stops
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.course.sharing_compartments import views
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number
-from bulkhead_lab.memo import Memo
 
 # 1: the first reserved share at which the healthy day drops more than the single pool
-
-
-def _healthy_drops(share: float) -> int:
-    c = views.soft_days(share)["healthy"]
-    return c.tracking_dropped + c.event_dropped
-
-
-def first_costly_share() -> int:
-    """In eighths: the smallest reserved share whose healthy day drops more calls than the single pool's."""
-    single = _healthy_drops(0.0)
-    return next(k for k in range(9) if _healthy_drops(k / 8) > single)
 
 
 def read_eighths(answer: object) -> int:
@@ -47,14 +35,15 @@ def _eighths(k: int) -> int:
 
 
 def _share_1(k: int) -> dict[str, object]:
-    return {"layout": views.soft_label(k / 8), "drops": _healthy_drops(k / 8), "single": _healthy_drops(0.0)}
+    drops = stops.healthy_drops
+    return {"layout": stops.soft_label(k / 8), "drops": drops(k / 8), "single": drops(0.0)}
 
 
 exercise_1 = Exercise(
     1,
     "When does reserving cost?",
     read=read_eighths,
-    right=first_costly_share,
+    right=stops.first_costly_share,
     figures=_share_1,
     right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single}. Below half "
     "reserved, a soft partition costs next to nothing.",
@@ -70,14 +59,9 @@ exercise_1 = Exercise(
 # 2: the fewest slots kept back for tracking that protect it as well as 24/8 on the slowdown day
 
 
-def keep_as_good_as_the_wall() -> int:
-    wall = views.lesson_layouts()[1]["slowdown"].tracking_dropped
-    return next(k for k in views.KEEPS if views.shed_days(k)["slowdown"].tracking_dropped <= wall)
-
-
 def _keep_2(keep: int) -> dict[str, int]:
-    _, split = views.lesson_layouts()
-    days = views.shed_days(keep)
+    _, split = stops.lesson_layouts()
+    days = stops.shed_days(keep)
     return {
         "tracking": days["slowdown"].tracking_dropped,
         "events": days["healthy"].event_dropped,
@@ -90,7 +74,7 @@ exercise_2 = Exercise(
     2,
     "Shedding as well as a wall",
     read=lambda a: _read_keep(a),
-    right=keep_as_good_as_the_wall,
+    right=stops.keep_as_good_as_the_wall,
     figures=_keep_2,
     right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
     "dropped on the healthy day (24/8: {wall_events}).",
@@ -106,8 +90,8 @@ exercise_2 = Exercise(
 
 def _read_keep(answer: object) -> int:
     value = read_number(answer, "a number of slots")
-    if value != int(value) or not 0 <= value <= views.KEEPS[-1]:
-        raise NotUnderstood(f"this asks for the slots kept back, 0..{views.KEEPS[-1]}.")
+    if value != int(value) or not 0 <= value <= stops.KEEPS[-1]:
+        raise NotUnderstood(f"this asks for the slots kept back, 0..{stops.KEEPS[-1]}.")
     return int(value)
 
 
@@ -157,21 +141,13 @@ def spelled(d: Design) -> str:
     return "; ".join(flows) + f"; {d.shared} shared"
 
 
-_checks: Memo[Design, tuple[bool, str]] = Memo("09 design checks", 64)
-
-
-def checked(d: Design) -> tuple[bool, str]:
-    """Whether ``d`` meets every SLO on the day the learner has not seen, and the checker's line (kept)."""
-    return _checks.get(d, lambda: design.checked(d))
-
-
 exercise_3 = Exercise(
     3,
     "Design the compartments",
     read=read_design,
     right=lambda: WORKED,
-    right_when=lambda a: checked(a.value)[0],
-    figures=lambda d: {"line": checked(d)[1]},
+    right_when=lambda a: design.checked(a.value)[0],
+    figures=lambda d: {"line": design.checked(d)[1]},
     right_says="{line}",
     otherwise="{line}",
     hint="size each reserve from its flow's calls in flight (Little, then Erlang-B), give search room for "

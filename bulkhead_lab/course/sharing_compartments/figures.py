@@ -7,7 +7,7 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from bulkhead_lab.compartments import design
-from bulkhead_lab.course.sharing_compartments.views import Curves, lesson_layouts
+from bulkhead_lab.compartments.stops import Curves, lesson_layouts
 from bulkhead_lab.course.ui.blit import KeptFigure, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure

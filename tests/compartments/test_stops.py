@@ -1,0 +1,55 @@
+"""Notebook 09's sliders in the model: every stop is the partition's own run, the curves' chosen stop is
+read from them, and the exercises' answers follow from the same runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.compartments import design, partitions, stops
+from bulkhead_lab.compartments.design import Compartment, Design
+
+
+def test_the_soft_curves_are_each_stops_own_run_on_both_days() -> None:
+    curves = stops.soft_view(3 / 8)
+    assert curves.label == "9/3 reserved, 20 shared" and len(curves.xs) == 9
+    for i, share in enumerate(stops.EIGHTHS):
+        run = partitions.soft_counters(stops.DAYS["slowdown"], partitions.reserves(share))
+        assert curves.drops["slowdown"]["tracking dropped"][i] == run.tracking_dropped
+    assert curves.at()["healthy"] == stops.drops(stops.soft_days(3 / 8)["healthy"])
+
+
+def test_both_ends_of_the_soft_slider_are_lesson_000s_two_layouts() -> None:
+    single, split = stops.lesson_layouts()
+    assert stops.soft_days(0.0) == single and stops.soft_days(1.0) == split
+
+
+def test_keeping_nothing_back_is_the_single_pool() -> None:
+    single, _ = stops.lesson_layouts()
+    assert stops.shed_days(0) == single
+    assert stops.shed_view(0).label == "one pool, nothing kept back"
+
+
+def test_the_first_costly_share_drops_more_than_the_single_pool_and_the_share_below_does_not() -> None:
+    k = stops.first_costly_share()
+    assert stops.healthy_drops(k / 8) > stops.healthy_drops(0.0) >= stops.healthy_drops((k - 1) / 8)
+
+
+def test_the_keep_that_matches_the_wall_is_the_fewest_that_does() -> None:
+    wall = stops.lesson_layouts()[1]["slowdown"].tracking_dropped
+    k = stops.keep_as_good_as_the_wall()
+    assert stops.shed_days(k)["slowdown"].tracking_dropped <= wall
+    assert stops.shed_days(k - 1)["slowdown"].tracking_dropped > wall
+
+
+@pytest.mark.parametrize(
+    ("call", "name"), ((lambda: stops.soft_view(0.3), "share"), (lambda: stops.shed_view(17), "keep"))
+)
+def test_a_stop_off_the_slider_is_one_line_naming_it(call, name) -> None:
+    with pytest.raises(ValueError, match=f"^{name} must be"):
+        call()
+
+
+def test_a_design_checked_or_practised_twice_is_the_same_kept_answer() -> None:
+    d = Design(Compartment(9, 2, 0.6), Compartment(13, 4, 0.4), Compartment(8, 2, 8.0), shared=6)
+    assert design.checked(d) is design.checked(d)
+    assert design.practice(d) == design.run_day(d, design.PRACTICE_SEED)
