@@ -6,7 +6,6 @@ import pytest
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.littles_law_sizing import exercises, views
-from bulkhead_lab.pool.rounds import run
 
 
 def test_the_little_view_follows_littles_law_and_erlang_b() -> None:
@@ -41,12 +40,6 @@ def test_the_rows_that_matter_run_from_below_the_pool_to_the_first_size_under_on
     assert rows.index[0] == max(1, min(slots, 12) - 3) and rows.index[-1] == 13
     assert rows.loc[12, "Erlang-B"] <= 0.01 < rows.loc[11, "Erlang-B"]
     assert len(rows) < len(view.curve) / 2  # not the 32-row table, half of it zeros
-
-
-def test_one_flow_in_a_pool_of_eight_is_the_event_flow_alone() -> None:
-    p = views.one_flow_params(97.22, 6, 8)
-    assert (p.total - p.split, p.tracking_rate) == (8, 0.0)
-    assert run(p).tracking_dropped == 0
 
 
 def test_the_lessons_sizing_figures_are_computed_here_as_printed() -> None:

@@ -7,8 +7,9 @@ exercise 1 runs in the seeded model) the pool the learner chose, so what it says
 from __future__ import annotations
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view, simulated_blocking
+from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view
 from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_whole, table
+from bulkhead_lab.pool.one_flow import simulated_blocking
 
 RATE_1, HOLD_1, SLOTS_1 = 20.0, 0.1, 5  # exercise 1: lesson 004's Payment in its pool of 5 ...
 FACTOR_1 = 2  # ... gets twice the traffic

@@ -2,58 +2,23 @@
 (the slider view), and the lessons' sizing figures beside this run's (the appendix).
 
 The formulas are :mod:`bulkhead_lab.sizing`'s; the measured drop rates are seeded model runs, one
-flow alone in a pool (one compartment of :mod:`bulkhead_lab.pool.sweep`, memoised).
+flow alone in a pool (:mod:`bulkhead_lab.pool.one_flow`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pandas as pd
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.ui.beside import Claim, count, exact, table
-from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.arrivals import EVENT
-from bulkhead_lab.pool.params import CYCLE, Params
-from bulkhead_lab.pool.sweep import compartment
+from bulkhead_lab.pool import lesson000, one_flow
+from bulkhead_lab.pool.params import Params
 from bulkhead_lab.validation import check_int, check_real
 
-MAX_POOL = 64  # the largest pool the view draws
-MAX_TARGET_HEADROOM = 5.0  # the target headroom slider's top
 TARGET = 0.01  # the blocking target the notebook sizes for
-
-
-def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: float = CYCLE) -> Params:
-    """The seeded model with one flow alone in a pool of ``slots``: the event flow, tracking rate 0.
-
-    The tracking pool keeps one slot that nothing ever uses, so the event pool is exactly ``slots``.
-    """
-    check_int("slots", slots, 1, 1000)
-    return Params(
-        split=1,
-        total=slots + 1,
-        tracking_rate=0.0,
-        event_rate=rate_per_s,
-        hold_event=hold_rounds,
-        cycle=cycle,
-    )
-
-
-def simulated_blocking(rate_per_s: float, hold_rounds: int, slots: int) -> float:
-    """The share of the one flow's arrivals the seeded model drops in a pool of ``slots`` (a compartment
-    of the sweep: exactly ``run(one_flow_params(...))``'s event counters; every size shares one stream)."""
-    check_int("slots", slots, 1, 1000)
-    c = compartment(one_flow_params(rate_per_s, hold_rounds, 1), EVENT, slots)
-    arrivals = c.dropped + c.responses
-    return c.dropped / arrivals if arrivals else 0.0
-
-
-def hold_in_rounds(hold_s: float, cycle: float = CYCLE) -> int:
-    """A hold in seconds as the model's whole rounds (at least one)."""
-    check_real("hold", hold_s, 0.0, 60.0, low_open=True)
-    return max(1, round(hold_s * cycle))
+CURVE = ("Erlang-B", "Erlang-B, hold - 1/2 round", "seeded model")  # the curve's columns
 
 
 @dataclass(frozen=True)
@@ -115,13 +80,6 @@ class LittleView:
         return self.curve.loc[low:high].round(4)
 
 
-def pool_sizes_shown(in_flight: float, slots: int) -> int:
-    """How many pool sizes the curve covers: past the pool and every limit the headroom slider can
-    suggest, rounded up to 16, 32 or 64, so the axis rescales seldom (never when only the headroom moves)."""
-    wanted = max(slots + 4, math.ceil(MAX_TARGET_HEADROOM * in_flight) + 2)
-    return next(n for n in (16, 32, MAX_POOL) if n >= wanted or n == MAX_POOL)
-
-
 def littles_law_view(
     arrival_rate: float = 97.22, hold: float = 0.06, slots: int = 8, target_headroom: float = 2.5
 ) -> LittleView:
@@ -131,19 +89,15 @@ def littles_law_view(
     is rounded to whole rounds there (and Erlang-B is computed in the model's units).
     """
     check_real("arrival_rate", arrival_rate, 0.0, 1000.0, low_open=True)
-    check_int("slots", slots, 1, MAX_POOL)
-    check_real("target_headroom", target_headroom, 1.0, MAX_TARGET_HEADROOM)
-    rounds = hold_in_rounds(hold)
-    per_round = arrival_rate / CYCLE
+    check_int("slots", slots, 1, one_flow.MAX_POOL)
+    check_real("target_headroom", target_headroom, 1.0, one_flow.MAX_TARGET_HEADROOM)
+    rounds = one_flow.hold_in_rounds(hold)
     load = sizing.in_flight(arrival_rate, hold)
-    sizes = range(1, pool_sizes_shown(load, slots) + 1)
+    rows = one_flow.blocking_curve(arrival_rate, rounds, range(1, one_flow.pool_sizes_shown(load, slots) + 1))
     curve = pd.DataFrame(
-        {
-            "Erlang-B": [sizing.erlang_b(n, per_round * rounds) for n in sizes],
-            "Erlang-B, hold - 1/2 round": [sizing.erlang_b(n, per_round * (rounds - 0.5)) for n in sizes],
-            "seeded model": [simulated_blocking(arrival_rate, rounds, n) for n in sizes],
-        },
-        index=pd.Index(sizes, name="slots"),
+        [(r.erlang_b, r.erlang_b_half, r.simulated) for r in rows],
+        index=pd.Index([r.slots for r in rows], name="slots"),
+        columns=list(CURVE),
     )
     suggested = sizing.suggested_limit(arrival_rate, hold, target_headroom)
     return LittleView(arrival_rate, hold, rounds, slots, target_headroom, load, suggested, curve)
