@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from js_reference import run_js
 from test_model import OTHER_PARAMS
@@ -82,3 +84,21 @@ def test_the_sizing_table_and_sensitivity_row() -> None:
 def test_js_division_semantics_reach_the_text() -> None:
     assert lesson000.percent_less(0, 0) != lesson000.percent_less(0, 0)  # NaN, as in JavaScript
     assert lesson000.failure_scale(Params(rounds=100, start=100)) == float("inf")
+
+
+def test_the_smallest_event_pool_is_the_first_under_two_percent() -> None:
+    n = lesson000.smallest_event_pool(0.02)
+    assert lesson000.event_drop_share(n) < 0.02 <= lesson000.event_drop_share(n - 1)
+
+
+def test_a_looser_target_needs_a_smaller_event_pool() -> None:
+    smallest = lesson000.smallest_event_pool
+    assert smallest(0.10) < smallest(0.02) < smallest(0.005)
+
+
+def test_every_number_of_lesson_000s_figures_is_in_its_text(seeds) -> None:
+    text = next(seeds.glob("000_*.txt")).read_text(encoding="utf-8").replace("49,640", "49640")
+    for where, says, value in lesson000.STATED:
+        assert where in text.replace("’", "'"), where
+        for number in re.findall(r"\d+(?:\.\d+)?", str(value)):
+            assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text), (says, number)

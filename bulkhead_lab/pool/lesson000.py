@@ -14,6 +14,7 @@ from bulkhead_lab.pool.jsfmt import js_str, to_fixed
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
 from bulkhead_lab.sizing import load_per_slot
+from bulkhead_lab.validation import check_int, check_real
 
 SIZING_SPLITS: tuple[int | None, ...] = (None, 28, 24, 20, 16)  # the lesson's sizing table
 SENSITIVITY_SPLIT = 27  # the lesson's "27/5 instead of 24/8"
@@ -73,6 +74,23 @@ def event_pool_utilization(params: Params, slots: int) -> float:
     """What the lesson prints as the event pool's utilization: its offered load per slot (arrivals/round x
     hold / slots; :func:`bulkhead_lab.sizing.load_per_slot`), which passes 1 below the flow's load."""
     return load_per_slot(params.event_rate / params.cycle, params.hold_event, slots)
+
+
+def event_drop_share(event_slots: int, base: Params = Params()) -> float:
+    """Healthy-day event drops as a share of event arrivals, with ``event_slots`` for events."""
+    check_int("event_slots", event_slots, 1, base.total - 1)
+    c = counters(base.with_(split=base.total - event_slots, mode="healthy"))
+    arrivals = c.event_dropped + c.event_responses
+    return c.event_dropped / arrivals if arrivals else 0.0
+
+
+def smallest_event_pool(target: float = 0.02, base: Params = Params()) -> int:
+    """The fewest event slots whose healthy-day event drops stay under ``target`` of event arrivals."""
+    check_real("target", target, 0.0, 1.0, low_open=True)
+    for n in range(1, base.total):
+        if event_drop_share(n, base) < target:
+            return n
+    raise ValueError(f"target must be reachable with at most {base.total - 1} event slots (got {target!r})")
 
 
 # --- the lesson's runs --------------------------------------------------------------
@@ -304,3 +322,52 @@ def _sizing_lines(p: Params, bulkhead: Day) -> list[str]:
         f"{to_fixed(u5, 3)} at 5"
     )
     return lines
+
+
+# --- the figures the lesson's text states ---------------------------------------------------------
+
+FAILING, COST, SIZE = (
+    "The Bulkhead Does Not Change the Failing Day",
+    "The Failure-Free Day's Cost",
+    "Bulkhead Size Trades the Two Days",
+)
+STATED: tuple[tuple[str, str, object], ...] = (  # (its section, what, the lesson's value), in its order
+    (FAILING, "single pool, slowdown: tracking dropped", 2654),
+    (FAILING, "24/8, slowdown: tracking dropped", 172),
+    (FAILING, "tracking drops less under 24/8 on the slowdown day (%)", 93.5),
+    (FAILING, "tracking requests rescued in a 10-minute failure", 49640),
+    (FAILING, "event dropped on the slowdown day: single pool -> 24/8", "600 -> 2011"),
+    (COST, "healthy day: all dropped, single pool -> 24/8", "105 -> 578"),
+    (COST, "healthy day: drops multiplied by", 5.5),
+    (COST, "healthy day: utilization", "0.541 -> 0.524"),
+    (COST, "healthy day: average busy slots", "17.31 -> 16.77"),
+    (COST, "healthy day: idle slots at rejections under 24/8", 4239),
+    (COST, "extra drops under 24/8: tracking, event", "+94, +379"),
+    (SIZE, "28/4: slowdown tracking dropped, healthy event dropped", "11, 1754"),
+    (SIZE, "16/16: healthy tracking dropped", 2591),
+    (SIZE, "27/5 instead of 24/8: healthy tracking dropped, event dropped", "26, 1303"),
+)
+
+
+def stated_here(base: Params = Params()) -> list[object]:
+    """Each figure of :data:`STATED`, in its order, as the model computes it for ``base``."""
+    gain, cost = failing_day_gain(base), failure_free_cost(base)
+    narrower = sensitivity(base).narrower
+    by_split = {day.split: day for day in sizing_table(base)}
+    s0, b0, rounds = cost.single, cost.bulkhead, base.rounds
+    return [
+        gain.single.tracking_dropped,
+        gain.bulkhead.tracking_dropped,
+        round(gain.percent_less, 1),
+        round(gain.rescued),
+        f"{gain.single.event_dropped} -> {gain.bulkhead.event_dropped}",
+        f"{cost.single_dropped} -> {cost.bulkhead_dropped}",
+        round(cost.drop_ratio, 1),
+        f"{cost.single_utilization:.3f} -> {cost.bulkhead_utilization:.3f}",
+        f"{average_busy(s0, rounds):.2f} -> {average_busy(b0, rounds):.2f}",
+        b0.idle,
+        f"{b0.tracking_dropped - s0.tracking_dropped:+d}, {b0.event_dropped - s0.event_dropped:+d}",
+        f"{by_split[28].slowdown.tracking_dropped}, {by_split[28].healthy.event_dropped}",
+        by_split[16].healthy.tracking_dropped,
+        f"{narrower.tracking_dropped}, {narrower.event_dropped}",
+    ]

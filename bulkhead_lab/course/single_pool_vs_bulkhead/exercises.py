@@ -10,29 +10,11 @@ import pandas as pd
 
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_split, read_whole, table
 from bulkhead_lab.pool import month
+from bulkhead_lab.pool.lesson000 import event_drop_share, smallest_event_pool
 from bulkhead_lab.pool.month import month_drops
-from bulkhead_lab.pool.params import TOTAL, Params, split_label
-from bulkhead_lab.pool.rounds import counters
-from bulkhead_lab.validation import check_int, check_real
+from bulkhead_lab.pool.params import TOTAL, split_label
 
 DROP_TARGET = 0.02  # exercise 1: healthy-day event drops under 2% of event arrivals
-
-
-def event_drop_share(event_slots: int, base: Params = Params()) -> float:
-    """Healthy-day event drops as a share of event arrivals, with ``event_slots`` for events."""
-    check_int("event_slots", event_slots, 1, base.total - 1)
-    c = counters(base.with_(split=base.total - event_slots, mode="healthy"))
-    arrivals = c.event_dropped + c.event_responses
-    return c.event_dropped / arrivals if arrivals else 0.0
-
-
-def smallest_event_pool(target: float = DROP_TARGET, base: Params = Params()) -> int:
-    """The fewest event slots whose healthy-day event drops stay under ``target`` of event arrivals."""
-    check_real("target", target, 0.0, 1.0, low_open=True)
-    for n in range(1, base.total):
-        if event_drop_share(n, base) < target:
-            return n
-    raise ValueError(f"target must be reachable with at most {base.total - 1} event slots (got {target!r})")
 
 
 def month_table(failures: int = month.FAILURES) -> pd.DataFrame:
@@ -70,7 +52,7 @@ exercise_1 = Exercise(
     1,
     "The smallest event pool",
     read=_event_slots,
-    right=lambda: smallest_event_pool(),
+    right=lambda: smallest_event_pool(DROP_TARGET),
     figures=lambda n: {"share": 100 * event_drop_share(n), "label": split_label(TOTAL - n)},
     right_says="{value} event slots ({label}) drop {share:.2f}% of events.",
     wrong=(

@@ -150,53 +150,10 @@ def lesson_printout(base: Params = Params()) -> Printout:
     return Printout(lesson000.report(base))
 
 
-# Lesson 000's figures, as its text states them: (where, what, the lesson's value), in its order.
-FAILING, COST, SIZE = (
-    "The Bulkhead Does Not Change the Failing Day",
-    "The Failure-Free Day's Cost",
-    "Bulkhead Size Trades the Two Days",
-)
-LESSON_000: tuple[tuple[str, str, object], ...] = (
-    (FAILING, "single pool, slowdown: tracking dropped", 2654),
-    (FAILING, "24/8, slowdown: tracking dropped", 172),
-    (FAILING, "tracking drops less under 24/8 on the slowdown day (%)", 93.5),
-    (FAILING, "tracking requests rescued in a 10-minute failure", 49640),
-    (FAILING, "event dropped on the slowdown day: single pool -> 24/8", "600 -> 2011"),
-    (COST, "healthy day: all dropped, single pool -> 24/8", "105 -> 578"),
-    (COST, "healthy day: drops multiplied by", 5.5),
-    (COST, "healthy day: utilization", "0.541 -> 0.524"),
-    (COST, "healthy day: average busy slots", "17.31 -> 16.77"),
-    (COST, "healthy day: idle slots at rejections under 24/8", 4239),
-    (COST, "extra drops under 24/8: tracking, event", "+94, +379"),
-    (SIZE, "28/4: slowdown tracking dropped, healthy event dropped", "11, 1754"),
-    (SIZE, "16/16: healthy tracking dropped", 2591),
-    (SIZE, "27/5 instead of 24/8: healthy tracking dropped, event dropped", "26, 1303"),
-)
-
-
 def lesson_claims(base: Params = Params()) -> list[Claim]:
     """Every figure lesson 000 states in its text, beside the same figure computed by the model here."""
-    gain, cost = lesson000.failing_day_gain(base), lesson000.failure_free_cost(base)
-    narrower = lesson000.sensitivity(base).narrower
-    by_split = {day.split: day for day in lesson000.sizing_table(base)}
-    s0, b0, rounds = cost.single, cost.bulkhead, base.rounds
-    computed = [
-        gain.single.tracking_dropped,
-        gain.bulkhead.tracking_dropped,
-        round(gain.percent_less, 1),
-        round(gain.rescued),
-        f"{gain.single.event_dropped} -> {gain.bulkhead.event_dropped}",
-        f"{cost.single_dropped} -> {cost.bulkhead_dropped}",
-        round(cost.drop_ratio, 1),
-        f"{cost.single_utilization:.3f} -> {cost.bulkhead_utilization:.3f}",
-        f"{lesson000.average_busy(s0, rounds):.2f} -> {lesson000.average_busy(b0, rounds):.2f}",
-        b0.idle,
-        f"{b0.tracking_dropped - s0.tracking_dropped:+d}, {b0.event_dropped - s0.event_dropped:+d}",
-        f"{by_split[28].slowdown.tracking_dropped}, {by_split[28].healthy.event_dropped}",
-        by_split[16].healthy.tracking_dropped,
-        f"{narrower.tracking_dropped}, {narrower.event_dropped}",
-    ]
-    return [exact(*said, here) for said, here in zip(LESSON_000, computed, strict=True)]
+    here = lesson000.stated_here(base)
+    return [exact(*said, now) for said, now in zip(lesson000.STATED, here, strict=True)]
 
 
 def claims_table(claims: list[Claim]) -> WideFrame:
