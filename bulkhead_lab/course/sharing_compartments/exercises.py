@@ -43,7 +43,7 @@ exercise_1 = Exercise(
     1,
     "When does reserving cost?",
     read=read_eighths,
-    right=stops.first_costly_share,
+    right=lambda: stops.first_costly_share(),
     figures=_share_1,
     right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single}. Below half "
     "reserved, a soft partition costs next to nothing.",
@@ -74,7 +74,7 @@ exercise_2 = Exercise(
     2,
     "Shedding as well as a wall",
     read=lambda a: _read_keep(a),
-    right=stops.keep_as_good_as_the_wall,
+    right=lambda: stops.keep_as_good_as_the_wall(),
     figures=_keep_2,
     right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
     "dropped on the healthy day (24/8: {wall_events}).",

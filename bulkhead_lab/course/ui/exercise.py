@@ -1,27 +1,12 @@
-"""Exercises as data: one type that each of the course's exercises is an instance of.
+"""Exercises as data: one :class:`Exercise` type, each of the course's exercises an instance of it.
 
-An :class:`Exercise` holds what its notebook knows, and no judging code: how an answer is *read*
-(:func:`read_number`, :func:`read_whole`, :func:`read_split`, :func:`read_choice`,
-:func:`read_duration`, or a small function of the notebook's), the *right* answer (a function of
-the package, called when needed: never a stored figure), a *tolerance*, a *unit*, the known
-*wrong* answers with what each says (:class:`Wrong`), what to say *otherwise* (above or below the
-right answer), the *hint*, and the *worked* answer's parts, made only on request. What it says are
-templates over an :class:`Answer`'s names (``value``, ``shown``, ``right``, and the exercise's
-*figures* for that value), or functions of the Answer where a line needs arithmetic or a run.
-
-:meth:`Exercise.check` takes anything (``None``, ``''``, ``0``, ``'21/11'``, ``-3``, ``'eleven'``, a
-float, a list, ``True``) and answers in one line: ``Right: ...``, ``Not yet: ... Hint: ...`` or
-``No answer yet. Hint: ...``; never a traceback. In a notebook it is an answer box with *Check*
-(Enter checks too) and *Show answer*, the only thing that works the answer out: Run All shows none.
-
-**Code exercises** are the same type: ``read`` gets whatever ``check`` was given, so a reader can
-take a learner's class or function (``exercise.check(MyBulkhead)``), drive it in an ``async`` check
-run by :func:`run_trial` (:mod:`.trial`: a deadline, its own loop, prints captured) and return what
-it measured (a peak, the calls refused), which ``right``, ``wrong`` and ``otherwise`` then judge as
-they judge a typed number. The wrong kind of object (:func:`.trial.build`), an exception of the
-learner's or a run past its deadline is one ``Not yet:`` line; text typed in the box reaches the
-same reader, which refuses it in one line too, or, with :func:`read_class`, looks the name up in the
-notebook (the box then starts with the template's class name, ``typed``).
+An Exercise holds no judging code: a *reader* (the ``read_*`` helpers, or a small function of the
+notebook's; for a code exercise, one that drives the learner's class in :func:`run_trial`), the *right*
+answer (a function of the package, called when needed, never a stored figure), a *tolerance* and
+*unit*, known *wrong* answers with what each says, what to say *otherwise* (above or below the right
+answer), a *hint* and the *worked* answer's parts, made only on request. Messages are templates over
+an :class:`Answer`'s names, or functions of it. :meth:`Exercise.check` takes anything and answers in
+one line (``Right: ...``, ``Not yet: ... Hint: ...``, ``No answer yet. Hint: ...``), never a traceback.
 """
 
 from __future__ import annotations
@@ -39,7 +24,7 @@ from IPython import get_ipython
 from IPython.display import Markdown, display
 
 from bulkhead_lab.course.ui.panel import display_widget
-from bulkhead_lab.course.ui.trial import DEADLINE, Fault, trial
+from bulkhead_lab.course.ui.trial import DEADLINE, Fault, short_repr, trial
 from bulkhead_lab.pool.params import TOTAL
 
 T = TypeVar("T")
@@ -66,11 +51,6 @@ class NotUnderstood(ValueError):
     """The answer could not be read as what the exercise asks for; the message says why, kindly."""
 
 
-def _shown(answer: object) -> str:
-    text = repr(answer)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _is_number(x: object) -> bool:
     return isinstance(x, Real) and not isinstance(x, bool)
 
@@ -84,12 +64,12 @@ def read_number(answer: object, what: str = "a number") -> float:
     elif isinstance(answer, str):
         match = _NUMBER.match(answer.strip())
         if match is None:
-            raise NotUnderstood(f"I could not find a number in {_shown(answer)}; this asks for {what}.")
+            raise NotUnderstood(f"I could not find a number in {short_repr(answer)}; this asks for {what}.")
         value = float(match.group(1).replace(",", "").replace("_", ""))
     else:
-        raise NotUnderstood(f"{_shown(answer)} is not {what}.")
+        raise NotUnderstood(f"{short_repr(answer)} is not {what}.")
     if not math.isfinite(value):
-        raise NotUnderstood(f"{_shown(answer)} is not a finite number; this asks for {what}.")
+        raise NotUnderstood(f"{short_repr(answer)} is not a finite number; this asks for {what}.")
     return value
 
 
@@ -107,10 +87,7 @@ def read_whole(answer: object, low: int, high: int, what: str = "a whole number"
 
 
 def read_split(answer: object, total: int = TOTAL) -> int | None:
-    """A layout from what a learner typed: ``24``, ``'24/8'``, ``'single pool'`` or ``0`` (-> None).
-
-    ``0`` is the split slider's position for the single pool, so it reads as the single pool.
-    """
+    """A layout: ``24``, ``'24/8'``, ``'single pool'`` or ``0`` (the split slider's single pool) -> None."""
     what = f"a split (tracking slots, 1..{total - 1}, like 24 or '24/8') or 'single pool'"
     if isinstance(answer, str):
         text = answer.strip().lower()
@@ -154,7 +131,7 @@ def read_class(answer: object) -> object:
     name = answer.strip()
     if not name.isidentifier():
         raise NotUnderstood(
-            f"{_shown(answer)} is not a name: type your class's name, as its cell defines it."
+            f"{short_repr(answer)} is not a name: type your class's name, as its cell defines it."
         )
     shell = get_ipython()
     namespace: dict[str, Any] = getattr(shell, "user_ns", None) or {}
@@ -164,12 +141,8 @@ def read_class(answer: object) -> object:
 
 
 def run_trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> T:
-    """A code exercise's reader: its ``check`` of the learner's object, run by :func:`.trial.trial`.
-
-    Returns what the check measured, for the exercise to judge; or raises :class:`NotUnderstood`
-    with one line: the check's :class:`~.trial.Fault`, what the learner's code raised, or that it
-    was still running at the deadline.
-    """
+    """A code exercise's reader: what ``check`` measured of the learner's object (run by :func:`trial`),
+    or one :class:`NotUnderstood` line: the check's Fault, what the learner's code raised, or the deadline."""
     outcome = trial(check, seconds)
     if outcome.timed_out:
         raise NotUnderstood(f"it was still running after {seconds:g} s.")
@@ -182,8 +155,7 @@ def run_trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> T
 
 
 class Answer:
-    """One answer as read, and the names what an exercise says may use (``value``, ``shown``,
-    ``right``, and the exercise's figures for this answer)."""
+    """One answer as read: ``value``, ``shown``, ``right`` and the exercise's figures, for its messages."""
 
     def __init__(self, exercise: Exercise, value: Any, right: Any) -> None:
         self._figures = exercise.figures(value) if exercise.figures else {}
@@ -262,7 +234,7 @@ class Exercise:
         except NotUnderstood as why:
             ok, message = False, str(why)
         except (ValueError, TypeError, ArithmeticError, LookupError):
-            ok, message = False, f"I could not read {_shown(answer)} as an answer."
+            ok, message = False, f"I could not read {short_repr(answer)} as an answer."
         line = f"Right: {message}" if ok else f"Not yet: {message} Hint: {self.hint}"
         return Feedback(ok, " ".join(line.split()))  # always one line
 

@@ -1,14 +1,9 @@
 """Slider panels for every notebook: sliders in, one redrawn figure and table out.
 
-Every panel is a :class:`SliderView`: named controls, one output area, and a redraw
-that calls a notebook's pure view (``course.<notebook>.views``), draws it with that
-notebook's ``figures`` and shows the numbers behind it as a pandas table. Its
-:meth:`SliderView.set` moves several sliders at once and redraws once, which is how a
-checked notebook cell drives a panel and prints the numbers nbval compares.
-
-CSS classes for the browser test: each slider ``bl-slider-<name>``, each output area
-``bl-view-<panel>``, each whole panel ``bl-panel-<panel>`` (a notebook may hold two
-panels with a split slider each; scope by the panel class).
+A :class:`SliderView` redraws one output area from a notebook's pure view; :meth:`SliderView.set`
+moves several sliders and redraws once, which is how a checked cell drives a panel and prints the
+numbers nbval compares. CSS classes for the browser tests: ``bl-slider-<name>`` per slider,
+``bl-view-<panel>`` per output area, ``bl-panel-<panel>`` per panel (scope by the panel's class).
 """
 
 from __future__ import annotations
@@ -53,11 +48,8 @@ Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
 
 
 class SliderView:
-    """A panel of sliders redrawing one output area from a pure view.
-
-    ``render(**values)`` returns ``(result, figures, tables)``; the latest ``result``
-    is kept in :attr:`result` so a notebook cell can print the numbers it showed.
-    """
+    """Sliders redrawing one output area: ``render(**values)`` returns ``(result, figures, tables)``,
+    and :attr:`result` keeps the latest result, so a cell can print the numbers it showed."""
 
     def __init__(
         self,
@@ -99,13 +91,10 @@ class SliderView:
     def _changed(self, _change: dict) -> None:
         """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end.
 
-        A learner holding an arrow key sends a move every 30 ms or so. Redrawing each one would
-        queue stale redraws behind each other; so a move within :data:`BURST_S` of the last
-        redraw only schedules one trailing redraw, which reads the sliders' latest values (the
-        output area carries :data:`PENDING` until it has drawn). A single move, or the first of
-        a burst, redraws at once. A live panel (one with :attr:`progress`) runs seconds per redraw,
-        so every move only moves its one trailing run :data:`LIVE_REST_S` past the latest move: a
-        burst of moves is one run, at the burst's last values.
+        A held arrow key sends a move every 30 ms or so; redrawing each would queue stale redraws, so
+        a move within :data:`BURST_S` of the last redraw schedules one trailing redraw of the latest
+        values (the area carries :data:`PENDING` meanwhile). A live panel (with :attr:`progress`) runs
+        seconds per redraw: each move puts its one trailing run :data:`LIVE_REST_S` after itself.
         """
         if self._quiet:
             return
@@ -144,12 +133,8 @@ class SliderView:
             pass
 
     def redraw(self) -> None:
-        """Recompute the view from the sliders and replace the output area's figure and table.
-
-        The output area's contents are set as widget state, not printed: a cell that moves
-        a slider then shows only what it prints itself, in JupyterLab, under nbconvert and
-        under nbval alike.
-        """
+        """Recompute the view and replace the output area's figure and table, set as widget state, not
+        printed: a cell that moves a slider shows only what it prints (JupyterLab, nbconvert, nbval)."""
         shown = self.output.outputs
         if self.progress is not None:
             # A live run takes seconds: until it ends, say whose figure is showing.
@@ -191,13 +176,9 @@ class SliderView:
 
 
 class _interruptible:
-    """Kernel ▸ Interrupt reaches the code inside, as it reaches a cell or a slider's own callback.
-
-    ipykernel installs Python's SIGINT handler only while it handles a message (a cell, a
-    slider move) and ignores SIGINT between them. A burst's trailing redraw runs from the
-    event loop's timer, between messages: without this, a live run started there could not
-    be interrupted and would run to its end.
-    """
+    """Kernel ▸ Interrupt reaches the code inside, as it reaches a cell: ipykernel installs Python's
+    SIGINT handler only while it handles a message, and a trailing redraw runs from the loop's timer,
+    between messages, where a live run could otherwise not be interrupted."""
 
     def __enter__(self) -> None:
         self._was: Any = None
@@ -216,12 +197,8 @@ class _interruptible:
 
 
 def display_widget(widget: w.Widget, fallback: str) -> None:
-    """Display ``widget``; where no kernel has drawn it yet (a notebook just opened), show ``fallback``.
-
-    JupyterLab cannot rebuild a widget from a saved notebook until its cell runs again; it
-    shows the output's ``text/plain`` instead, which by default is a raw repr such as
-    ``VBox(children=(...``. This replaces that repr with one line saying what to do.
-    """
+    """Display ``widget``, with ``fallback`` as its ``text/plain``: what JupyterLab shows of a saved
+    notebook's widget until its cell runs again (by default a raw ``VBox(children=(...`` repr)."""
     bundle = widget._repr_mimebundle_()
     bundle["text/plain"] = fallback
     display(bundle, raw=True)
@@ -295,14 +272,8 @@ def toggle(
 
 
 class LiveProgress:
-    """A progress bar and a status line for a live run that takes seconds.
-
-    ``on_progress(done, total)`` is handed to the live run; :meth:`running`,
-    :meth:`done`, :meth:`failed` and :meth:`interrupted` frame it. In a panel,
-    :class:`SliderView` sets :attr:`stale` when a previous run's figure shows while this
-    run is in flight, and the status line says so. Classed ``bl-progress-<name>`` and
-    ``bl-status-<name>``.
-    """
+    """A progress bar and status line for a live run that takes seconds (``on_progress`` is handed to
+    the run); :attr:`stale`, set by :class:`SliderView`, says a previous run's figure is showing."""
 
     def __init__(self, name: str, unit: str = "answered", total: int = 1) -> None:
         self.unit = unit

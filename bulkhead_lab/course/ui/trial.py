@@ -121,14 +121,15 @@ def build(candidate: object, *args: object) -> Any:
     """``candidate(*args)`` for a check: a one-line :class:`Fault` when it is not a class or cannot
     be built (its ``__init__`` raised), naming what was passed."""
     if not isinstance(candidate, type):
-        raise Fault(f"{_shown(candidate)} is not a class: pass the class itself, e.g. check(Bulkhead).")
+        raise Fault(f"{short_repr(candidate)} is not a class: pass the class itself, e.g. check(Bulkhead).")
     try:
         return candidate(*args)
     except Exception as exc:
         raise Fault(f"{candidate.__name__}({', '.join(map(repr, args))}) raised {_error(exc)}.") from None
 
 
-def _shown(value: object) -> str:
+def short_repr(value: object) -> str:
+    """``repr(value)``, cut to 40 characters: what a one-line message quotes of a learner's input."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
