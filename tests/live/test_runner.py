@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from bulkhead_lab.course.ui.runner import Interrupted, run_sync
+from bulkhead_lab.live.sync import Interrupted, run_sync
 
 
 async def _answer(x: int) -> int:
