@@ -33,7 +33,7 @@ def tradeoff() -> views.TradeoffView:
 
 
 def test_the_tradeoff_marks_the_lessons_splits_on_both_days(tradeoff) -> None:
-    fig = figures.tradeoff_figure(tradeoff)
+    fig = figures.TradeoffFigure().update(tradeoff).figure
     texts = _texts(fig)
     for label in ("28/4", "27/5", "24/8", "20/12", "16/16"):
         assert texts.count(label) == 2  # one mark per day
@@ -42,7 +42,7 @@ def test_the_tradeoff_marks_the_lessons_splits_on_both_days(tradeoff) -> None:
 
 
 def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
-    fig = figures.tradeoff_figure(tradeoff)
+    fig = figures.TradeoffFigure().update(tradeoff).figure
     healthy, slowdown = fig.axes[:2]
     (event,) = _lines(slowdown, "event dropped (bulkhead)")
     assert list(event.get_ydata()) == list(tradeoff.sweep["slowdown event dropped"])
@@ -54,7 +54,7 @@ def test_the_tradeoff_lines_are_the_sweeps_numbers(tradeoff) -> None:
 @pytest.mark.parametrize("round_", (960, 1100))
 def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
-    fig = figures.compartment_figure(view)
+    fig = figures.CompartmentFigure().update(view).figure
     (cells,) = [c for c in fig.axes[0].collections if isinstance(c, PatchCollection)]
     faces = [matplotlib.colors.to_hex(f) for f in cells.get_facecolors()]
     assert len(faces) == 32 + 24 + 8
@@ -135,7 +135,7 @@ def test_a_kept_tradeoff_figure_paints_what_a_full_draw_paints(tradeoff) -> None
     kept.update(views.tradeoff_view()).png()
     (fast, size), (full, full_size) = (
         _pixels(kept.update(tradeoff).png()),
-        _pixels(to_png(figures.tradeoff_figure(tradeoff))),
+        _pixels(to_png(figures.TradeoffFigure().update(tradeoff).figure)),
     )
     assert size == full_size
     differing = sum(1 for i in range(0, len(fast), 3) if fast[i : i + 3] != full[i : i + 3])

@@ -8,7 +8,7 @@ import re
 from bulkhead_lab.compartments import design, stops
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.course.sharing_compartments import views
-from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number
+from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_whole
 
 # 1: the first reserved share at which the healthy day drops more than the single pool
 
@@ -73,7 +73,7 @@ def _keep_2(keep: int) -> dict[str, int]:
 exercise_2 = Exercise(
     2,
     "Shedding as well as a wall",
-    read=lambda a: _read_keep(a),
+    read=lambda a: read_whole(a, 0, stops.KEEPS[-1], "the slots kept back for tracking"),
     right=lambda: stops.keep_as_good_as_the_wall(),
     figures=_keep_2,
     right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
@@ -86,13 +86,6 @@ exercise_2 = Exercise(
     worked=("{right} slots.", lambda a: views.shed_table()),
     placeholder="slots",
 )
-
-
-def _read_keep(answer: object) -> int:
-    value = read_number(answer, "a number of slots")
-    if value != int(value) or not 0 <= value <= stops.KEEPS[-1]:
-        raise NotUnderstood(f"this asks for the slots kept back, 0..{stops.KEEPS[-1]}.")
-    return int(value)
 
 
 # 3: the design task

@@ -1,7 +1,7 @@
 """Notebook 02's figures: drops against every split on both days, and each pool as a compartment of slots.
 
-Each is a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` a panel keeps and redraws in place; each
-``*_figure(view)`` function draws one afresh for a cell. Colours are :mod:`bulkhead_lab.course.ui.style`'s.
+Each is a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` a panel keeps and redraws in place.
+Colours are :mod:`bulkhead_lab.course.ui.style`'s.
 """
 
 from __future__ import annotations
@@ -107,11 +107,6 @@ class TradeoffFigure(KeptFigure):
     def moving(self) -> list[Artist]:
         lines = [*self._levels.values(), *self._curves.values(), *self._marks, *self._markers.values()]
         return [*lines, *spines(*self._axes), self._title]
-
-
-def tradeoff_figure(view: TradeoffView) -> Figure:
-    """Dropped requests per flow against split, both days (a :class:`TradeoffFigure` drawn once)."""
-    return TradeoffFigure().update(view).figure
 
 
 def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:
@@ -223,8 +218,3 @@ class CompartmentFigure:
     def png(self) -> bytes:
         assert self._shown is not None, "update() the figure first"
         return self._shown.png()
-
-
-def compartment_figure(view: CompartmentView) -> Figure:
-    """Each pool as a compartment of slots at one round (a :class:`CompartmentFigure` drawn once)."""
-    return CompartmentFigure().update(view).figure
