@@ -1,20 +1,11 @@
 """A figure a panel keeps and repaints in place: the frame drawn once, only what moved drawn again.
 
-A slider move changes a few artists of a figure (lines' data, bar heights, a title, an
-axis' scale); the frame -- axes, fixed labels, legends, guides -- stays. Drawing the
-whole figure again costs most of a redraw (every text label is laid out anew), so a
-:class:`KeptFigure` renders the frame once with the moving artists hidden, keeps its
-pixels, and on every :meth:`~KeptFigure.png` restores them and draws only the moving
-artists over them (Agg blitting), then encodes the PNG once.
-
-A subclass builds its figure in ``__init__``, lists what moves in :meth:`moving` (in
-drawing order), and changes those artists in its ``update(view)``. Text is the costly
-part of a draw, so a subclass keeps changing numbers in few texts (a title) and keeps
-axes in the frame; where an axis' range does change now and then, :meth:`frame_key`
-returns it, and the frame is drawn again only for a key not seen lately (the last
-few frames are kept, so a slider moved back and forth draws no frame at all). When a move
-changes the frame's layout (a second subplot appears, the compartments are laid out
-anew), the subclass calls :meth:`rebuild`, which starts over on a fresh figure.
+Laying out text costs most of a full draw, so a :class:`KeptFigure` renders the frame (axes, fixed
+labels, legends) once with the moving artists hidden, keeps its pixels, and on each
+:meth:`~KeptFigure.png` restores them and draws only the moving artists (Agg blitting). A subclass
+builds its figure in ``__init__``, lists what moves in :meth:`~KeptFigure.moving` and changes it in
+its ``update(view)``; an axis range that changes now and then is its :meth:`~KeptFigure.frame_key`
+(the last few frames are kept), and a new layout is a :meth:`~KeptFigure.rebuild`.
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
 """Run a learner's code for a checker: under a deadline, on its own event loop, nothing left behind.
 
-A code exercise hands the learner's class or function to a *check*: an ``async def`` that
-builds the learner's object, drives it and returns a verdict (or raises :class:`Fault` with
-the one line a learner should read). :func:`trial` runs that check on a fresh event loop in
-a worker thread (the kernel's own loop is already running on the main thread), so:
-
-- a learner's coroutine that never returns is cancelled at the deadline, with every task it
-  started, and the check's outcome says so;
-- a learner's loop that never yields (``while True: pass``) is stopped too: a trace function
-  in the worker thread raises :class:`Overtime` into it once the deadline has passed (it sees
-  every instruction of the learner's frames, so a loop on one line is stopped as well);
-- anything the learner's code prints is captured, not shown (and reported as ``printed``);
-- whatever the learner's code raises comes back as the outcome's ``error``, never escaping.
-
-Only a call blocked inside C for longer than the deadline (``time.sleep(60)``) outlives the
-check: the worker is a daemon thread, the check answers at its deadline all the same, and
-the thread ends when that call returns.
+A code exercise's *check* (an ``async def`` that builds the learner's object, drives it and returns a
+verdict, or raises :class:`Fault` with one line) runs in :func:`trial`, on a fresh loop in a worker
+thread (the kernel's loop already runs on the main thread). A coroutine that never returns is
+cancelled at the deadline; a loop that never yields gets :class:`Overtime` raised into it by a trace
+function; what the learner prints is captured; what it raises is the outcome, never escaping. Only a
+call blocked in C past the deadline (``time.sleep(60)``) outlives the check, in its daemon thread.
 """
 
 from __future__ import annotations
