@@ -93,11 +93,11 @@ def littles_law_view(
     check_real("target_headroom", target_headroom, 1.0, one_flow.MAX_TARGET_HEADROOM)
     rounds = one_flow.hold_in_rounds(hold)
     load = sizing.in_flight(arrival_rate, hold)
-    rows = one_flow.blocking_curve(arrival_rate, rounds, range(1, one_flow.pool_sizes_shown(load, slots) + 1))
+    sizes = range(1, one_flow.pool_sizes_shown(load, slots) + 1)
+    rows = one_flow.blocking_curve(arrival_rate, rounds, sizes)
+    columns = zip(*((r.erlang_b, r.erlang_b_half, r.simulated) for r in rows), strict=True)
     curve = pd.DataFrame(
-        [(r.erlang_b, r.erlang_b_half, r.simulated) for r in rows],
-        index=pd.Index([r.slots for r in rows], name="slots"),
-        columns=list(CURVE),
+        dict(zip(CURVE, map(list, columns), strict=True)), index=pd.Index(sizes, name="slots")
     )
     suggested = sizing.suggested_limit(arrival_rate, hold, target_headroom)
     return LittleView(arrival_rate, hold, rounds, slots, target_headroom, load, suggested, curve)
