@@ -7,6 +7,7 @@ import re
 
 from bulkhead_lab.compartments import design, stops
 from bulkhead_lab.compartments.design import Compartment, Design
+from bulkhead_lab.compartments.stops import first_costly_share, keep_as_good_as_the_wall
 from bulkhead_lab.course.sharing_compartments import views
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_whole
 
@@ -43,7 +44,7 @@ exercise_1 = Exercise(
     1,
     "When does reserving cost?",
     read=read_eighths,
-    right=lambda: stops.first_costly_share(),
+    right=lambda: first_costly_share(),
     figures=_share_1,
     right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single}. Below half "
     "reserved, a soft partition costs next to nothing.",
@@ -74,7 +75,7 @@ exercise_2 = Exercise(
     2,
     "Shedding as well as a wall",
     read=lambda a: read_whole(a, 0, stops.KEEPS[-1], "the slots kept back for tracking"),
-    right=lambda: stops.keep_as_good_as_the_wall(),
+    right=lambda: keep_as_good_as_the_wall(),
     figures=_keep_2,
     right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
     "dropped on the healthy day (24/8: {wall_events}).",
