@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bulkhead_lab.collector import collector_paused
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool.arrivals import stream
 from bulkhead_lab.pool.params import Params
@@ -85,6 +86,7 @@ def arrivals(rate: float, rounds: int, seed: int) -> tuple[int, ...]:
     return stream(Params(event_rate=rate, rounds=rounds, seed=seed)).event
 
 
+@collector_paused  # full collections found nothing the run made, and cost a quarter of its time
 def run(setup: Setup, server: type[Server] = Server, clients: type[Clients] = Clients) -> QueueRun:
     """One run of ``setup`` (``server`` and ``clients``: the classes that play the dependency and the
     callers, the package's own unless a notebook cell hands its own)."""
