@@ -12,7 +12,10 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import claims, figures, panels, views
+from bulkhead_lab.course.ui.runner import run_sync
+from bulkhead_lab.live.net.together import in_turn
 from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.orders.load import LOAD_GAP, orders_experiments, orders_setup
 
 pytestmark = pytest.mark.live
 
@@ -44,11 +47,12 @@ def test_an_interrupted_cell_of_runs_side_by_side_stops_every_run_and_leaves_not
     before = listening_ports()
     timer = threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
     seen: list[tuple[int, int]] = []
-    slow = {name: views.experiment(v, slow_latency=30.0) for name, v in (("a", "separate"), ("b", "limited"))}
+    slow = {name: orders_setup(v, slow_latency=30.0) for name, v in (("a", "separate"), ("b", "limited"))}
 
     async def cell() -> None:
         timer.start()
-        views.measure_together(slow, on_progress=lambda done, total: seen.append((done, total)))
+        runs = orders_experiments({}, slow, on_progress=lambda done, total: seen.append((done, total)))
+        run_sync(in_turn(runs, LOAD_GAP, listen_first=True))
 
     loop = asyncio.new_event_loop()
     try:
@@ -64,22 +68,20 @@ def test_an_interrupted_cell_of_runs_side_by_side_stops_every_run_and_leaves_not
 
 def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count() -> None:
     seen: list[tuple[int, int]] = []
-    runs = views.measure_together(
-        {
-            "limited": views.experiment("limited", slow_latency=0.2),
-            "small": views.experiment("limited", limit=2, queue=0, slow=False),
-            "shared": views.experiment("shared", pool_rule="node", slow_latency=0.2),
-        },
-        on_progress=lambda done, total: seen.append((done, total)),
-    )
-    assert list(runs) == ["limited", "small", "shared"]
+    setups = {
+        "limited": orders_setup("limited", slow_latency=0.2),
+        "small": orders_setup("limited", limit=2, queue=0, slow=False),
+        "shared": orders_setup("shared", pool_rule="node", slow_latency=0.2),
+    }
+    experiments = orders_experiments({}, setups, on_progress=lambda done, total: seen.append((done, total)))
+    runs = dict(zip(setups, run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True))
     assert "orders: 10 served, 10 refused, 0 failed" in reading.facts(runs["limited"]).splitlines()
     assert "every stock check under 300 ms: True" in reading.facts(runs["limited"]).splitlines()
     assert runs["limited"].payment.peak == 5 and runs["small"].payment.peak <= 2
     assert runs["shared"].payment.peak == 10  # each run on its own Payment: peaks are not summed
     assert seen[-1] == (90, 90) and {total for _, total in seen} == {90}  # one count: all three runs
     with pytest.raises(ValueError, match="bogus is not a setting of a run"):
-        views.experiment("limited", bogus=1)  # refused before anything starts
+        orders_setup("limited", bogus=1)  # refused before anything starts
 
 
 def test_the_views_show_the_runs_numbers() -> None:

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from bulkhead_lab.live.net.together import Experiment, SummedProgress, in_turn, settling, together
+from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress, in_turn, settling, together
 
 
 def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:
@@ -111,3 +111,35 @@ def test_in_turn_a_failure_alone_cancels_what_started_and_closes_what_never_did(
         assert asyncio.run(main()) == ["slow closed"]
         gc.collect()
     assert [str(w.message) for w in caught] == []  # no "coroutine ... was never awaited"
+
+
+def test_in_turn_listen_first_starts_the_loads_apart_longest_first_once_every_one_listens() -> None:
+    async def main() -> tuple[list[str], list[tuple[str, float]], list[str]]:
+        loop = asyncio.get_running_loop()
+        log: list[tuple[str, float]] = []
+
+        async def run(name: str, setup: float, gate: Gate) -> str:
+            await asyncio.sleep(setup)  # its services starting
+            log.append((f"{name} listens", loop.time()))
+            await gate.when_up()
+            log.append((f"{name} loads", loop.time()))
+            return name
+
+        gates = [Gate(), Gate(), Gate()]
+        plan = [("short", 0.01, 1.0), ("long", 0.2, 5.0), ("mid", 0.05, 2.0)]
+        experiments = [
+            Experiment(run(n, setup, g), seconds, gate=g)
+            for (n, setup, seconds), g in zip(plan, gates, strict=True)
+        ]
+        results = await in_turn(experiments, 0.1, listen_first=True)
+        open_gate = Gate()  # without listen_first no gate stays shut
+        opened = await in_turn([Experiment(run("free", 0.0, open_gate), gate=open_gate)])
+        return results, log, opened
+
+    results, log, opened = asyncio.run(main())
+    assert results == ["short", "long", "mid"] and opened == ["free"]
+    events = [name for name, _ in log]
+    assert events[:3] == ["short listens", "mid listens", "long listens"]
+    assert events[3:6] == ["long loads", "mid loads", "short loads"]  # longest planned first
+    loads = [t for name, t in log[3:6]]
+    assert loads[1] - loads[0] >= 0.1 and loads[2] - loads[1] >= 0.1  # apart, once all listen

@@ -10,19 +10,22 @@ lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as w
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider, toggle
-from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.course.ui.runner import Interrupted, run_sync
 from bulkhead_lab.live.bulkhead import Bulkhead
-from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
+from bulkhead_lab.live.net.together import in_turn
+from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
 from bulkhead_lab.live.orders.reading import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
 
+Setup = tuple[OrderSettings, OrdersLoad]  # a run to make: orders_setup(...)
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
 # The pressed button of a toggle, coloured so it reads as chosen (JupyterLab's own shade is faint).
@@ -50,17 +53,21 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     return r
 
 
-experiment = views.experiment  # one run to make with run_together, in run's short form
-
-
-def run_together(**experiments: views.Experiment) -> dict[str, OrdersRun]:
-    """Independent experiments at the same time (:func:`.views.measure_together`), the runs by name,
-    under one bar that counts the answers of all of them."""
-    progress = LiveProgress("run", unit="answered", total=sum(e.load.requests for e in experiments.values()))
+def run_together(alone: Mapping[str, Setup], together: Mapping[str, Setup]) -> dict[str, OrdersRun]:
+    """Independent runs (each an ``orders_setup``) under one bar that counts the answers of all of them:
+    those ``alone`` one after another, to their end, then the others at once, their loads
+    :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart once all of them listen, longest first
+    (:func:`~bulkhead_lab.live.net.together.in_turn`); the runs by name."""
+    progress = LiveProgress(
+        "run", unit="answered", total=sum(load.requests for _, load in [*alone.values(), *together.values()])
+    )
     display_widget(progress.widget, "Run this cell to run them live (a bar counts the answers).")
-    progress.running(f"{len(experiments)} runs at once, live on 127.0.0.1 ...")
+    progress.running(f"{len(alone)} runs alone, then {len(together)} at once, live on 127.0.0.1 ...")
+    experiments = orders_experiments(alone, together, progress.on_progress)
     try:
-        runs = views.measure_together(experiments, on_progress=progress.on_progress)
+        runs = dict(
+            zip([*alone, *together], run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True)
+        )
     except Interrupted as stop:
         progress.interrupted(stop.why)
         raise

@@ -15,6 +15,9 @@ by itself first, one after another (until it ends, or until its fact is measured
 event), then all the others side by side (:func:`staggered`). An experiment whose fact is a race
 against the clock (notebook 03's "forty 5-ms calls done before the first 300-ms answer", notebook
 04's wall-clock budgets) is marked ``alone``, so the fact does not rest on how busy the loop is.
+With ``listen_first``, the others start all at once instead, and each waits at its :class:`Gate`
+once its services listen: their loads then start ``apart`` seconds apart, longest first (notebook
+04: each run's burst has the CPU to itself, a later one's meets the earlier ones' slow calls).
 
 :class:`SummedProgress` gives experiment ``i`` its own ``on_progress(done, total)`` (its
 :meth:`~SummedProgress.for_run`) and reports the sum over all of them to one callback, so a single
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
@@ -74,37 +77,60 @@ async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart:
 
 
 @dataclass
+class Gate:
+    """Where an experiment waits under ``in_turn(..., listen_first=True)``: its run awaits
+    :meth:`when_up` once its services listen, and goes on when :func:`in_turn` opens the gate."""
+
+    listening: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def when_up(self) -> None:
+        self.listening.set()
+        await self.go.wait()
+
+
+@dataclass
 class Experiment(Generic[T]):
     """One independent live experiment for :func:`in_turn`: its run and its planned ``seconds``
     (those side by side start longest first).
 
     ``alone``: nothing else starts while it runs, until it ends or, if ``settled`` is given, until
     the experiment sets that event (what must have the loop to itself is measured; see
-    :func:`settling`). Experiments started before it keep running.
+    :func:`settling`). Experiments started before it keep running. ``gate``: the :class:`Gate` its
+    run waits at once its services listen (needed by the others under ``listen_first``).
     """
 
     run: Coroutine[Any, Any, T]
     seconds: float = 0.0
     alone: bool = False
     settled: asyncio.Event | None = None
+    gate: Gate | None = None
 
 
-async def in_turn(experiments: Sequence[Experiment[T]], apart: float = APART) -> list[T]:
+async def in_turn(
+    experiments: Sequence[Experiment[T]], apart: float = APART, *, listen_first: bool = False
+) -> list[T]:
     """Those marked ``alone`` one at a time, longest first, each started once the one before has
-    settled; then all the others side by side (:func:`staggered`); their results in the order
-    given. A failure, or the caller's cancellation, cancels every one started and awaits it."""
+    settled; then all the others side by side (:func:`staggered`, or :func:`listening_first` if
+    ``listen_first``); their results in the order given. A failure, or the caller's cancellation,
+    cancels every one started and awaits it."""
     started: list[asyncio.Future[Any]] = []
     alone = sorted((i for i, e in enumerate(experiments) if e.alone), key=lambda i: -experiments[i].seconds)
     rest = [i for i, e in enumerate(experiments) if not e.alone]
+    for e in experiments:
+        if e.gate is not None and (e.alone or not listen_first):
+            e.gate.go.set()  # only listening_first shuts a gate
     try:
         for i in alone:
             started.append(asyncio.ensure_future(experiments[i].run))
             await _settle(started[-1], experiments[i].settled)
-        started.append(
-            asyncio.ensure_future(
-                staggered([(experiments[i].seconds, experiments[i].run) for i in rest], apart)
-            )
+        others = [experiments[i] for i in rest]
+        side = (
+            listening_first(others, apart)
+            if listen_first
+            else staggered([(e.seconds, e.run) for e in others], apart)
         )
+        started.append(asyncio.ensure_future(side))
         *firsts, others = await gather_all(started)
     except BaseException:
         await cancel_all(started)
@@ -114,6 +140,28 @@ async def in_turn(experiments: Sequence[Experiment[T]], apart: float = APART) ->
             e.run.close()  # one never started is closed, never left unawaited
     results = dict(zip(alone, firsts, strict=True)) | dict(zip(rest, others, strict=True))
     return [results[i] for i in range(len(experiments))]
+
+
+async def listening_first(experiments: Sequence[Experiment[T]], apart: float) -> list[T]:
+    """Start every experiment at once; once all their services listen (each at its :class:`Gate`),
+    open their gates ``apart`` seconds apart, longest planned first; their results in order."""
+    gates = [e.gate for e in experiments if e.gate is not None]
+    if len(gates) < len(experiments):
+        raise ValueError("listen_first: every experiment run side by side needs a gate (Experiment.gate)")
+
+    async def open_gates() -> None:
+        for gate in gates:
+            await gate.listening.wait()
+        for k, i in enumerate(sorted(range(len(gates)), key=lambda i: -experiments[i].seconds)):
+            if k:
+                await asyncio.sleep(apart)
+            gates[i].go.set()
+
+    opener = asyncio.ensure_future(open_gates())
+    try:
+        return await together([e.run for e in experiments])
+    finally:
+        await cancel_all([opener])  # one that failed before it listened: the others' gates stay shut
 
 
 async def _settle(task: asyncio.Future[Any], settled: asyncio.Event | None) -> None:

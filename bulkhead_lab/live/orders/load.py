@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -34,6 +34,7 @@ from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
+from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress
 from bulkhead_lab.live.orders.clients import (
     Client,
     Readings,
@@ -321,6 +322,34 @@ def run_sockets(settings: OrderSettings, requests: int) -> int:
     """File descriptors a run holds at once: both ends of every client request and of every pool
     connection (never more connections than requests), three listening sockets and the admin calls' few."""
     return 2 * requests + 2 * min(settings.slots(), requests) + 8
+
+
+#: Seconds between the loads of runs side by side (``in_turn(..., LOAD_GAP, listen_first=True)``):
+#: time for one run's burst of requests to be answered before the next one's.
+LOAD_GAP = 0.5
+
+
+def orders_experiments(
+    alone: Mapping[str, tuple[OrderSettings, OrdersLoad]],
+    together: Mapping[str, tuple[OrderSettings, OrdersLoad]],
+    on_progress: Progress | None = None,
+) -> list[Experiment[OrdersRun]]:
+    """Runs for :func:`~bulkhead_lab.live.net.together.in_turn`, ``alone`` then ``together`` (by name,
+    each an :func:`orders_setup`), planned at :func:`planned_seconds`; ``on_progress`` counts the
+    answers of all of them. One alone goes to its end by itself (its wall-clock budgets keep their
+    margin); the others wait at their :class:`~bulkhead_lab.live.net.together.Gate` once their
+    services listen, so under ``listen_first`` their loads start apart."""
+    setups = [(name in alone, *setup) for name, setup in {**alone, **together}.items()]
+    summed = SummedProgress([load.requests for _, _, load in setups], on_progress)
+    experiments = []
+    for i, (by_itself, settings, load) in enumerate(setups):
+        gate = None if by_itself else Gate()
+        run = run_orders(
+            settings, load, on_progress=summed.for_run(i), when_up=None if gate is None else gate.when_up
+        )
+        seconds = planned_seconds(settings, load.orders, load.latency, load.retry)[0]
+        experiments.append(Experiment(run, seconds, by_itself, gate=gate))
+    return experiments
 
 
 async def run_orders(
