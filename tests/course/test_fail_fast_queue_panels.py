@@ -9,8 +9,8 @@ import pytest
 
 from bulkhead_lab.course.fail_fast_queue import figures, panels, views
 from bulkhead_lab.course.ui.panel import STALE
-from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.sync import Interrupted
 
 
 @pytest.fixture

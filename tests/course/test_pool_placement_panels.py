@@ -7,8 +7,8 @@ import ipywidgets as w
 import pytest
 
 from bulkhead_lab.course.pool_placement import panels, views
-from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.placement.batch import PlacementResult
+from bulkhead_lab.live.sync import Interrupted
 
 
 def fake_run(calls: list[dict], stop_at: int | None = None):

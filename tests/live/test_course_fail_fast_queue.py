@@ -12,10 +12,10 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import claims, figures, panels, views
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.together import in_turn
 from bulkhead_lab.live.orders import reading
 from bulkhead_lab.live.orders.load import LOAD_GAP, orders_experiments, orders_setup
+from bulkhead_lab.live.sync import run_sync
 
 pytestmark = pytest.mark.live
 

@@ -15,7 +15,7 @@ from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
-from bulkhead_lab.course.ui.runner import Interrupted
+from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.pool.arrivals import EVENT
 
 LESSON = views.LESSON

@@ -22,9 +22,9 @@ from bulkhead_lab.adaptive.compare import (
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.beside import WideFrame
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.orders.phases import HEALTHY_FOR, RATE, RECOVER_FOR, SLOW_LATENCY, LiveView, live_view
 from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
+from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT
 from bulkhead_lab.pool.params import Params, split_label

@@ -16,8 +16,8 @@ from bulkhead_lab.compartments import breaker, isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
-from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings
+from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings
 
 

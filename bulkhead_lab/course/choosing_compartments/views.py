@@ -20,8 +20,8 @@ from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.isolation import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
 from bulkhead_lab.course.ui import beside
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
+from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool import rounds

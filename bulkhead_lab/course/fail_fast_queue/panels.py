@@ -17,13 +17,13 @@ import ipywidgets as w
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider, toggle
-from bulkhead_lab.course.ui.runner import Interrupted, run_sync
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.together import in_turn
 from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
 from bulkhead_lab.live.orders.reading import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
+from bulkhead_lab.live.sync import Interrupted, run_sync
 
 Setup = tuple[OrderSettings, OrdersLoad]  # a run to make: orders_setup(...)
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks

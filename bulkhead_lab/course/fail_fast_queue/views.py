@@ -15,12 +15,12 @@ from typing import Any
 import pandas as pd
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders import checks
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, orders_setup, run_orders
 from bulkhead_lab.live.orders.reading import payment_state, run_label
 from bulkhead_lab.live.orders.service import OrderSettings, Variant
+from bulkhead_lab.live.sync import run_sync
 
 VARIANT_WORDS: dict[Variant, str] = {  # the panel's buttons, the figures' titles
     "shared": "one shared pool",

@@ -26,12 +26,12 @@ from bulkhead_lab.course.ui.panel import (
     slider,
     toggle,
 )
-from bulkhead_lab.course.ui.runner import Interrupted, run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
 from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo, run_lesson
 from bulkhead_lab.live.placement.pooltests import RUNS
+from bulkhead_lab.live.sync import Interrupted, run_sync
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 

@@ -11,7 +11,6 @@ import pandas as pd
 
 from bulkhead_lab.course.pool_placement import lesson003
 from bulkhead_lab.course.ui.beside import WideFrame
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -34,6 +33,7 @@ from bulkhead_lab.live.placement.lesson import (
     waves,
 )
 from bulkhead_lab.live.placement.pools import Placement
+from bulkhead_lab.live.sync import run_sync
 
 __all__ = ["expected_catalog_before", "expected_notification_peak"]  # the exercises' rules, read here too
 

@@ -12,11 +12,11 @@ import pandas as pd
 from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
-from bulkhead_lab.course.ui.runner import Interrupted, run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.live.orders.checks import retry_facts
 from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.sync import Interrupted, run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, ROUNDS, START
 from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.drain import STORM_STOP

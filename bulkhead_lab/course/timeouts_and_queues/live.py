@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bulkhead_lab.course.ui.runner import run_sync
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.storm import BIN, LiveStorm, StormPlan, run_storms
+from bulkhead_lab.live.sync import run_sync
 
 PLAN = StormPlan()
 BACK_WITHIN = 2.0  # seconds after the heal the fix must be back by: twice a slow call

@@ -14,8 +14,8 @@ import ipywidgets as w
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
-from bulkhead_lab.course.ui.runner import Interrupted
 from bulkhead_lab.live.orders.storm import LiveStorm
+from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.pool.params import EVENT_RATE
 
 

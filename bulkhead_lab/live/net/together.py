@@ -4,7 +4,7 @@ Each experiment starts its own services on free ports of 127.0.0.1 and is bound 
 CPU, so several can share one event loop without changing what they measure (each dependency
 counts only its own calls). :func:`together` runs them at once and returns their results in the
 order given; if one fails, or the caller is cancelled (Kernel > Interrupt through
-:func:`~bulkhead_lab.course.ui.runner.run_sync`), every other is cancelled and awaited, so all
+:func:`~bulkhead_lab.live.sync.run_sync`), every other is cancelled and awaited, so all
 their services are closed before the error goes on.
 
 :func:`staggered` does the same with their starts spread out, longest first, so no two
