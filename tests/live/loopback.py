@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 DEADLINE = 20.0  # seconds a poll waits before it fails: far above what an idle machine needs
@@ -83,3 +85,46 @@ def refused(port: int) -> bool:
     """True if nothing accepts a TCP connection on 127.0.0.1:port."""
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+_CANCELLING = """
+import asyncio
+from loopback import listening_ports
+{imports}
+
+RUNS = [{runs}]
+
+async def main():
+    for make in RUNS:
+        for delay in {delays!r}:
+            task = asyncio.create_task(make())
+            await asyncio.sleep(delay)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                print("cancelled", len(listening_ports()))
+    await asyncio.sleep(0.5)  # anything left behind would wake and complain now
+
+asyncio.run(main())
+"""
+
+
+def cancelled_at(
+    delays: Sequence[float], imports: str, runs: Sequence[str], timeout: float = 180
+) -> list[str]:
+    """Kernel > Interrupt at random points, in a fresh Python: each of ``runs`` (an expression making a
+    coroutine, after ``imports``) started and cancelled after each of ``delays`` seconds. The lines it
+    printed, one ``cancelled N`` per cancel (N: ports this process still listens on); any stderr fails."""
+    script = _CANCELLING.format(
+        imports=imports, runs=", ".join(f"lambda: {r}" for r in runs), delays=list(delays)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=Path(__file__).parent,
+    )
+    assert done.stderr == ""
+    return done.stdout.splitlines()

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
-import textwrap
 
 import pytest
+from loopback import cancelled_at
 
 from bulkhead_lab.live.net.together import SummedProgress, together
 from bulkhead_lab.live.placement import lesson
@@ -37,52 +35,18 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
 ):
     rng = random.Random(23)
     delays = [round(rng.uniform(0.0, 1.2), 3) for _ in range(3)] + [0.0]
-    script = textwrap.dedent(
-        f"""
-        import asyncio
-        from bulkhead_lab.live.placement.lesson import run_lesson
-        from bulkhead_lab.live.placement.pooltests import run_pool_tests
-        from bulkhead_lab.live.net.together import together
-        from bulkhead_lab.live.placement.batch import run_placement
-
-        RUNS = [
-            lambda: together([run_placement("single"), run_placement(), run_placement(skip=8)]),
-            lambda: run_pool_tests(),
-            lambda: run_lesson(),  # those alone first (cancelled there too), then the others
-        ]
-
-        def listening():
-            import os
-            inodes = set()
-            for fd in os.listdir("/proc/self/fd"):
-                try:
-                    target = os.readlink(f"/proc/self/fd/{{fd}}")
-                except OSError:
-                    continue
-                if target.startswith("socket:["):
-                    inodes.add(target[8:-1])
-            with open("/proc/net/tcp") as f:
-                next(f)
-                return sum(1 for line in f if line.split()[3] == "0A" and line.split()[9] in inodes)
-
-        async def main():
-            for make in RUNS:
-                for delay in {delays!r}:
-                    task = asyncio.create_task(make())
-                    await asyncio.sleep(delay)
-                    task.cancel()
-                    try:
-                        await task
-                    except asyncio.CancelledError:
-                        print("cancelled", listening())
-            await asyncio.sleep(0.5)  # anything left behind would wake and complain now
-
-        asyncio.run(main())
-        """
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180)
-    assert done.stderr == ""
-    assert done.stdout.splitlines() == ["cancelled 0"] * (3 * len(delays))
+    imports = """
+from bulkhead_lab.live.net.together import together
+from bulkhead_lab.live.placement.batch import run_placement
+from bulkhead_lab.live.placement.lesson import run_lesson
+from bulkhead_lab.live.placement.pooltests import run_pool_tests
+"""
+    runs = [
+        'together([run_placement("single"), run_placement(), run_placement(skip=8)])',
+        "run_pool_tests()",
+        "run_lesson()",  # those alone first (cancelled there too), then the others
+    ]
+    assert cancelled_at(delays, imports, runs) == ["cancelled 0"] * (len(runs) * len(delays))
 
 
 def test_a_batch_run_together_measures_the_same_as_alone() -> None:
