@@ -91,14 +91,20 @@ def report(runs: list[RunAll], live: bool, verdicts: Verdicts) -> None:
         verdicts.check(f"{name[:2]} Run All / slowest cell ({index})", ratio, "x", "<= 1.5", ratio <= 1.5)
 
 
+def _notebook(name: str) -> Path:
+    """A notebook by its number (``03``), its file name (``03_pool_placement.ipynb``) or a path to it."""
+    numbered = sorted(NOTEBOOKS.glob(f"{name.zfill(2)}_*.ipynb")) if name.isdigit() else []
+    return numbered[0] if len(numbered) == 1 else NOTEBOOKS / Path(name).name
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("notebooks", nargs="*", help="notebook file names (default: every notebook)")
+    ap.add_argument("notebooks", nargs="*", help="notebooks by number or file name (default: all)")
     ap.add_argument("--repeat", type=int, default=1, help="Run Alls per notebook (the median is judged)")
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
-    paths = [NOTEBOOKS / n for n in args.notebooks] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    paths = [_notebook(n) for n in args.notebooks] or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     missing = [p.name for p in paths if not p.is_file()]
     if missing:
         ap.error(f"no such notebook in notebooks/: {', '.join(missing)}")
