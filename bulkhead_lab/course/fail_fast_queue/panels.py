@@ -53,11 +53,14 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     return r
 
 
-def run_together(alone: Mapping[str, Setup], together: Mapping[str, Setup]) -> dict[str, OrdersRun]:
+def run_together(
+    together: Mapping[str, Setup], alone: Mapping[str, Setup] | None = None
+) -> dict[str, OrdersRun]:
     """Independent runs (each an ``orders_setup``) under one bar that counts the answers of all of them:
     those ``alone`` one after another, to their end, then the others at once, their loads
     :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart once all of them listen, longest first
     (:func:`~bulkhead_lab.live.net.together.in_turn`); the runs by name."""
+    alone = alone or {}
     progress = LiveProgress(
         "run", unit="answered", total=sum(load.requests for _, load in [*alone.values(), *together.values()])
     )
