@@ -133,6 +133,21 @@ def test_the_keepalive_stall_happens_on_the_node_like_pool_and_not_on_aiohttps()
     assert "5-s keep-alive ran out: True" in reading.keepalive_text(node)
 
 
+def test_the_panel_opens_on_a_run_made_at_its_first_values_and_runs_live_otherwise() -> None:
+    class Yours(panels.Bulkhead):
+        """A learner's own class: the opening run, built from the package's, still counts."""
+
+    opening = views.measure(*orders_setup("limited", limit=3, queue=2, slow_latency=0.2))
+    same = panels.orders_panel(
+        variant="limited", limit=3, queue=2, slow_latency=0.2, bulkhead=Yours, opening=opening
+    )
+    assert same.result is opening
+    assert same.set(queue=1).settings.bulkhead is Yours  # the next figure is a live run of the learner's
+    assert same.set(queue=2) is not opening  # drawn once: back at its settings, it runs again
+    other = panels.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.3, opening=opening)
+    assert other.result is not opening and other.result.slow_latency == 0.3
+
+
 def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
     panel = panels.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.2)
     assert panel.result.served == 5 and panel.result.refused == 15

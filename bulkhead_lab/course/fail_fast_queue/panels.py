@@ -11,6 +11,7 @@ lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as w
@@ -117,12 +118,17 @@ def show_for(controls: dict[str, Any], variant: str) -> None:
         controls["limit"].description = LIMIT_WORDS[variant]
 
 
-def orders_panel(*, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, **values: Any) -> SliderView:
+def orders_panel(
+    *, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, opening: OrdersRun | None = None, **values: Any
+) -> SliderView:
     """The "try it" panel: the lesson's load run live at the controls' values (``bulkhead``: the class
     the bulkhead is built from). ``panel.set(...)`` moves several controls, runs once and returns the
-    :class:`~bulkhead_lab.live.orders.load.OrdersRun`; ``draw=False`` builds it without a first run."""
+    :class:`~bulkhead_lab.live.orders.load.OrdersRun`; ``draw=False`` builds it without a first run.
+    ``opening``: a run already made at the controls' first values (any bulkhead class), drawn first
+    instead of running them again; a run at other settings is not used."""
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)
+    kept = [opening] if opening is not None else []
 
     def render(variant: Variant, pool: int, pool_rule: PoolRule, limit: int, queue: int, slow_latency: float):
         progress.running()
@@ -130,7 +136,9 @@ def orders_panel(*, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, **va
         try:
             settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule, bulkhead=bulkhead)
             load = OrdersLoad(slow_latency=round(slow_latency, 3))
-            r = views.measure(settings, load, on_progress=progress.on_progress)
+            r = kept.pop() if kept and _made_at(kept[0], settings, load) else None
+            kept.clear()  # the opening run is drawn once, at most
+            r = r or views.measure(settings, load, on_progress=progress.on_progress)
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise
@@ -147,3 +155,15 @@ def orders_panel(*, draw: bool = True, bulkhead: type[Bulkhead] = Bulkhead, **va
     if draw:
         panel.redraw()
     return panel
+
+
+def _made_at(run: OrdersRun, settings: OrderSettings, load: OrdersLoad) -> bool:
+    """Whether ``run`` drove ``load`` against these settings, whatever class its bulkhead was built from
+    (read off what the run records: its settings, Payment's latency, its requests)."""
+    return (
+        run.settings is not None
+        and replace(run.settings, bulkhead=settings.bulkhead) == settings
+        and (run.slow, run.slow_latency, run.stock_delay, run.retry, run.budget)
+        == (load.slow, load.slowdown, load.stock_delay, load.retry, load.budget)
+        and (len(run.orders), len(run.of("stock"))) == (load.orders, load.stock_checks)
+    )
