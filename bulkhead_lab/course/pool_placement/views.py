@@ -102,9 +102,7 @@ def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str
 # --- the ideal duration, worked --------------------------------------------------------------
 
 
-def ideal_terms(
-    placement: Placement, notif: int, cat: int, skip: int = 0, calls: int = CALLS
-) -> dict[str, object]:
+def ideal_terms(placement: Placement, notif: int, cat: int, skip: int = 0) -> dict[str, object]:
     """The terms of :func:`~bulkhead_lab.live.placement.batch.ideal_ms` for one batch, worked in numbers.
 
     Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one
@@ -112,7 +110,7 @@ def ideal_terms(
     under a pool each the streams run alongside and the slower decides. Skipped calls need no
     slot: they are one wave alongside the pooled ones.
     """
-    slow, fast = round(NOTIFICATION_LATENCY * 1000), round(CATALOG_LATENCY * 1000)
+    slow, fast, calls = round(NOTIFICATION_LATENCY * 1000), round(CATALOG_LATENCY * 1000), CALLS
     pooled = calls - skip
     single = placement == "single"
     n_slots, c_slots = (notif + cat, notif + cat) if single else (notif, cat)
@@ -122,7 +120,7 @@ def ideal_terms(
         "catalog": f"ceil({calls}/{c_slots}) = {_waves(c)} x {fast} ms = {c * fast} ms, "
         + ("in the same slots: adds" if single else "in its own pool, alongside"),
         "skipped": f"{skip} calls, no slot: one wave, {slow} ms, alongside" if skip else "—",
-        "ideal ms": round(ideal_ms(placement, notif, cat, skip, calls)),
+        "ideal ms": round(ideal_ms(placement, notif, cat, skip)),
     }
 
 
@@ -130,9 +128,9 @@ def _waves(n: int) -> str:
     return f"{n} wave" if n == 1 else f"{n} waves"
 
 
-def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0, calls: int = CALLS) -> str:
+def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0) -> str:
     """:func:`ideal_terms` as one line: ``notification ...; catalog ...: ideal N ms``."""
-    terms = ideal_terms(placement, notif, cat, skip, calls)
+    terms = ideal_terms(placement, notif, cat, skip)
     skipped = "" if terms["skipped"] == "—" else f"; skipped: {terms['skipped']}"
     return (
         f"notification: {terms['notification']}; catalog: {terms['catalog']}{skipped}; "
