@@ -17,21 +17,23 @@ RATE_2, HOLD_2 = 97.22, 0.06  # exercise 2: lesson 000's event flow, 1% refused 
 SLOTS_3, TARGET_3 = 5, 0.001  # exercise 3: lesson 004's bulkhead of 5, refusing at most 0.1%
 
 
+LOAD_1 = sizing.in_flight(RATE_1, HOLD_1)  # 2 calls in flight, in exercises 1 and 3
+TWICE_1 = sizing.in_flight(RATE_1 * FACTOR_1, HOLD_1)
+NOW_1 = sizing.erlang_b(SLOTS_1, LOAD_1)  # what the pool of 5 refuses now
+
+
 def _blocking_1(slots: int) -> dict[str, float]:
-    rate = RATE_1 * FACTOR_1
-    load = sizing.in_flight(rate, HOLD_1)
-    return {"b": sizing.erlang_b(slots, load), "sim": simulated_blocking(rate, round(HOLD_1 * 100), slots)}
+    sim = simulated_blocking(RATE_1 * FACTOR_1, round(HOLD_1 * 100), slots)
+    return {"b": sizing.erlang_b(slots, TWICE_1), "sim": sim}
 
 
 def _figures_1(slots: int) -> dict[str, float]:
-    now = sizing.erlang_b(SLOTS_1, sizing.in_flight(RATE_1, HOLD_1))
-    return _blocking_1(slots) | {"now": now, "h": slots / sizing.in_flight(RATE_1 * FACTOR_1, HOLD_1)}
+    return _blocking_1(slots) | {"now": NOW_1, "h": slots / TWICE_1}
 
 
 def right_1() -> int:
     """The fewest slots that refuse, at twice the load, no more than the pool of 5 refuses now."""
-    now = sizing.erlang_b(SLOTS_1, sizing.in_flight(RATE_1, HOLD_1))
-    return sizing.smallest_pool(sizing.in_flight(RATE_1 * FACTOR_1, HOLD_1), now)
+    return sizing.smallest_pool(TWICE_1, NOW_1)
 
 
 def smallest_pool_2() -> int:
@@ -41,16 +43,12 @@ def smallest_pool_2() -> int:
 
 def right_3() -> int:
     """The fewest waiting places beside 5 slots that refuse at most 0.1% of Payment's calls."""
-    load = sizing.in_flight(RATE_1, HOLD_1)
-    return next(q for q in range(100) if sizing.queue_blocking(SLOTS_3, q, load) <= TARGET_3)
+    return next(q for q in range(100) if sizing.queue_blocking(SLOTS_3, q, LOAD_1) <= TARGET_3)
 
 
 def _figures_3(places: int) -> dict[str, float]:
-    load = sizing.in_flight(RATE_1, HOLD_1)
-    b = sizing.queue_blocking(SLOTS_3, places, load)
-    return {"b": b, "k": SLOTS_3 + places, "lesson": sizing.queue_blocking(SLOTS_3, 5, load)} | {
-        "none": sizing.erlang_b(SLOTS_3, load)
-    }
+    b, lesson = (sizing.queue_blocking(SLOTS_3, q, LOAD_1) for q in (places, 5))
+    return {"b": b, "k": SLOTS_3 + places, "lesson": lesson, "none": sizing.erlang_b(SLOTS_3, LOAD_1)}
 
 
 exercise_1 = Exercise(
@@ -122,10 +120,7 @@ exercise_3 = Exercise(
         lambda a: table(
             "waiting places",
             ["share refused"],
-            {
-                q: [f"{sizing.queue_blocking(SLOTS_3, q, sizing.in_flight(RATE_1, HOLD_1)):.3%}"]
-                for q in range(7)
-            },
+            {q: [f"{sizing.queue_blocking(SLOTS_3, q, LOAD_1):.3%}"] for q in range(7)},
         ),
     ),
     placeholder="waiting places",
