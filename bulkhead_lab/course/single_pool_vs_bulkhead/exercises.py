@@ -17,20 +17,18 @@ from bulkhead_lab.pool.params import TOTAL, split_label
 DROP_TARGET = 0.02  # exercise 1: healthy-day event drops under 2% of event arrivals
 
 
-def month_table(failures: int = month.FAILURES) -> pd.DataFrame:
-    """Every layout's month drops, tracking, event and total, rounded to whole requests."""
-    months = {split_label(s): month_drops(s, failures) for s in month.LAYOUTS}
+def month_table() -> pd.DataFrame:
+    """Every layout's month drops (the lesson's three failures): tracking, event and total, whole requests."""
+    months = {split_label(s): month_drops(s) for s in month.LAYOUTS}
     rows = {label: [round(m.tracking), round(m.event), round(m.total)] for label, m in months.items()}
     return table("pool split", ["month tracking dropped", "month event dropped", "month dropped"], rows)
 
 
-def break_even_table(split: int = 24, failures: range = range(0, 9)) -> pd.DataFrame:
-    """Month tracking drops of one pool and of ``split`` for each number of failures a month."""
-    drops = {
-        n: (round(month_drops(None, n).tracking), round(month_drops(split, n).tracking)) for n in failures
-    }
+def break_even_table() -> pd.DataFrame:
+    """Month tracking drops of one pool and of the lesson's 24/8 for 0 to 8 failures a month."""
+    drops = {n: (round(month_drops(None, n).tracking), round(month_drops(24, n).tracking)) for n in range(9)}
     rows = {n: [single, bulk, bulk < single] for n, (single, bulk) in drops.items()}
-    columns = ["single pool tracking dropped", f"{split_label(split)} tracking dropped", "bulkhead wins"]
+    columns = ["single pool tracking dropped", f"{split_label(24)} tracking dropped", "bulkhead wins"]
     return table("failures a month", columns, rows)
 
 
