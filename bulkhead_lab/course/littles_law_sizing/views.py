@@ -8,6 +8,7 @@ flow alone in a pool (:mod:`bulkhead_lab.pool.one_flow`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
@@ -129,10 +130,5 @@ def lesson_claims(base: Params = Params()) -> list[Claim]:
     ]
 
 
-def claims_table(claims: list[Claim]) -> pd.DataFrame:
-    """The appendix: every sizing figure, numbered, with whether this run reproduces it."""
-    return table(claims, "lesson", appendix=True)
-
-
-def claims_count(claims: list[Claim]) -> str:
-    return count(claims, "lessons 000 and 004")
+claims_table = partial(table, lesson="lesson", appendix=True)  # the appendix: numbered, reproduced or not
+claims_count = partial(count, lesson="lessons 000 and 004")

@@ -8,10 +8,10 @@ of a freed socket makes, and aiohttp's cannot, are explained in the notebook's s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from functools import partial
 
 from bulkhead_lab.course.pool_placement import lesson003 as L
-from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, fact, not_here, table
+from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
 from bulkhead_lab.live.placement.lesson import Rows
@@ -175,11 +175,5 @@ def lesson_claims(rows: Rows, sizing: Rows, facts: CodeFacts, tests: PoolTestRun
     ]
 
 
-def claims_table(claims: Iterable[Claim]) -> WideFrame:
-    """Every claim, numbered, with where the lesson says it and whether it is reproduced (the appendix)."""
-    return table(claims, LESSON, appendix=True)
-
-
-def claims_count(claims: Iterable[Claim]) -> str:
-    """How many claims checked output reproduces, exactly or as invariants, and which not, and why."""
-    return count(claims, LESSON, "durations as floors and orders")
+claims_table = partial(table, lesson=LESSON, appendix=True)  # the appendix: numbered, where, reproduced
+claims_count = partial(count, lesson=LESSON, invariants="durations as floors and orders")

@@ -12,10 +12,11 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
-from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, exact, table
+from bulkhead_lab.course.ui.beside import Claim, count, exact, table
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters, occupancy
@@ -156,11 +157,5 @@ def lesson_claims(base: Params = Params()) -> list[Claim]:
     return [exact(*said, now) for said, now in zip(lesson000.STATED, here, strict=True)]
 
 
-def claims_table(claims: list[Claim]) -> WideFrame:
-    """Every figure, numbered, with where the lesson states it and whether it is reproduced."""
-    return table(claims, "lesson 000", appendix=True)
-
-
-def claims_count(claims: list[Claim]) -> str:
-    """How many of the lesson's figures the model reproduces (exactly: the model is seeded)."""
-    return count(claims, "lesson 000")
+claims_table = partial(table, lesson="lesson 000", appendix=True)  # numbered, where, reproduced or not
+claims_count = partial(count, lesson="lesson 000")  # how many the model reproduces (exactly: it is seeded)
