@@ -22,8 +22,9 @@ from bulkhead_lab.adaptive.compare import (
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.beside import WideFrame
-from bulkhead_lab.live.orders.phases import HEALTHY_FOR, RATE, RECOVER_FOR, SLOW_LATENCY, LiveView, live_view
-from bulkhead_lab.live.orders.steady import SteadyLoad, planned_orders, run_adaptive
+from bulkhead_lab.live.orders.phases import SLOW_FORS as SLOW_FORS  # the live panel's slider
+from bulkhead_lab.live.orders.phases import LiveView, live_view, slowdown_load
+from bulkhead_lab.live.orders.steady import run_adaptive
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT
@@ -222,7 +223,6 @@ def reaction_sweep(
 
 # --- section 6: live ---------------------------------------------------------------------------
 
-SLOW_FORS = (1, 2, 3, 4, 5)  # seconds the slowdown may last (the live panel's slider)
 LIVE_ALGORITHM, LIVE_SLOW_FOR = "Gradient2", 3  # the Order Service's default, and the checked run's
 
 
@@ -232,17 +232,13 @@ def live_run(
     """One live steady load through an ``algorithm`` limit around Payment, read (a few seconds; an
     interrupted cell stops it and its services)."""
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
-    if slow_for not in SLOW_FORS:
-        raise ValueError(
-            f"slow_for must be one of {', '.join(map(str, SLOW_FORS))} seconds (got {slow_for!r})"
-        )
-    load = SteadyLoad(RATE, HEALTHY_FOR, float(slow_for), RECOVER_FOR, slow_latency=SLOW_LATENCY)
+    load = slowdown_load(slow_for)
     return live_view(run_sync(run_adaptive(algorithm, load, on_progress=on_progress)), slow_for)
 
 
 def planned(slow_for: int = LIVE_SLOW_FOR) -> int:
     """Orders one run sends (the progress bar's total)."""
-    return planned_orders(RATE, HEALTHY_FOR + slow_for + RECOVER_FOR)
+    return slowdown_load(slow_for).orders
 
 
 def live_table(view: LiveView) -> pd.DataFrame:

@@ -5,7 +5,7 @@ an algorithm's limit around Payment, Payment healthy for :data:`HEALTHY_FOR` s, 
 (:data:`SLOW_LATENCY` s a call) for a while, then healthy for :data:`RECOVER_FOR` s.
 :func:`live_view` reads it: the series a figure draws, each phase's numbers, and the facts
 that hold on any machine, busy or not (:meth:`LiveView.checked`, what notebook 05's checked
-cell prints). Pure reading of a finished run: no I/O.
+cell prints). Pure: the load's shape (:func:`slowdown_load`) and the reading of a finished run, no I/O.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from dataclasses import dataclass
 
 from bulkhead_lab.live.orders.checks import AdaptiveFacts, adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.steady import SteadyLoad
 
 RATE = 20.0  # orders a second
 HEALTHY_FOR = 1.0  # seconds of a healthy Payment before the slowdown
 RECOVER_FOR = 2.0  # ... and after it
 SLOW_LATENCY = 1.0  # seconds a slow Payment call takes
 PHASES = ("healthy", "slow, to its last slow call", "healthy again")
+SLOW_FORS = (1, 2, 3, 4, 5)  # seconds the slowdown may last (notebook 05's live slider)
 
 
 Steps = tuple[tuple[float, int], ...]
@@ -135,6 +137,16 @@ class LiveView:
                 f"{self.refused_only_while_slow}",
             ]
         )
+
+
+def slowdown_load(slow_for: int) -> SteadyLoad:
+    """The steady load of one run: Payment healthy, slow for ``slow_for`` s (one of :data:`SLOW_FORS`),
+    healthy again; a ``slow_for`` not among them is a one-line :class:`ValueError`."""
+    if slow_for not in SLOW_FORS:
+        raise ValueError(
+            f"slow_for must be one of {', '.join(map(str, SLOW_FORS))} seconds (got {slow_for!r})"
+        )
+    return SteadyLoad(RATE, HEALTHY_FOR, float(slow_for), RECOVER_FOR, slow_latency=SLOW_LATENCY)
 
 
 def live_view(run: OrdersRun, slow_for: int) -> LiveView:
