@@ -167,13 +167,11 @@ def drift_frame(runs: DriftRuns) -> pd.DataFrame:
     return pd.DataFrame.from_dict(shown, orient="index", columns=["value"])
 
 
-def drift_table(
-    lengths: tuple[int, ...] = (300, 400, 500, 1000, 3000), tolerance: float = 1.5
-) -> pd.DataFrame:
+def drift_table() -> pd.DataFrame:
     """The drift over several slowdown lengths: how low the limit goes, whether it is back, what it costs."""
     rows = {}
-    for length in lengths:
-        runs = drift_runs(length, tolerance)
+    for length in (300, 400, 500, 1000, 3000):
+        runs = drift_runs(length, 1.5)
         d = runs.drift
         rows[length] = {
             "event limit: before": d.before,
@@ -200,15 +198,12 @@ def ramp_frame(initial: int = 1, base: Params = LESSON) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["updates", "slow start"])
 
 
-def reaction_sweep(
-    smoothings: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0),
-    tolerances: tuple[float, ...] = (1.0, 1.5, 2.0, 3.0, 4.0),
-) -> pd.DataFrame:
+def reaction_sweep() -> pd.DataFrame:
     """Vegas' smoothing and Gradient2's tolerance over a few values each: reaction against stability."""
     rows = {}
     for algorithm, setting, values in (
-        ("Vegas", "smoothing", smoothings),
-        ("Gradient2", "tolerance", tolerances),
+        ("Vegas", "smoothing", (0.1, 0.2, 0.5, 1.0)),
+        ("Gradient2", "tolerance", (1.0, 1.5, 2.0, 3.0, 4.0)),
     ):
         for r in reaction_and_stability(algorithm, setting, values, LESSON):  # type: ignore[arg-type]
             rows[(f"{algorithm} {setting}", f"{r.value:g}")] = {
