@@ -16,6 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from bulkhead_lab.adaptive.compare import Explore
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, Ramp
+from bulkhead_lab.course.adaptive_limits.views import UPDATES
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
@@ -263,9 +264,8 @@ class RampFigure(KeptFigure):
         def when(at: int | None) -> str:
             return "never in the run" if at is None else f"round {at} ({at / 100:g} s)"
 
-        updates = "once a second (WindowedLimit)" if windowed else "every call"
         on, off = ("on", "off") if slow_start else ("off", "on")
-        self._title.set_text(f"Vegas from limit {initial}, updated {updates}, slow start {on}")
+        self._title.set_text(f"Vegas from limit {initial}, updated {UPDATES[windowed]}, slow start {on}")
         reached, twin = when(chosen.reached_at), when(other.reached_at)
         self._subtitle.set_text(f"reaches {chosen.target}: {reached}; with slow start {off}: {twin}")
         return self
