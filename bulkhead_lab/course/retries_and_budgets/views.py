@@ -62,7 +62,6 @@ def setup_of(
     base: float = BASE_ROUNDS,
     budget: str = "none",
     scope: str = SCOPES[0],
-    stop: int | None = None,
 ) -> RetrySetup:
     """The callers the sliders describe: attempts, jitter (or "at once"), base, budget, its scope."""
     check_int("attempts", attempts, 1, 100)
@@ -72,7 +71,7 @@ def setup_of(
         policy = RetryPolicy(attempts, None)
     else:
         policy = RetryPolicy(attempts, Backoff(base, max(CAP_ROUNDS, base), jitter))  # type: ignore[arg-type]
-    return RetrySetup(policy, BUDGETS[budget], stop, shared=scope == SCOPES[1])
+    return RetrySetup(policy, BUDGETS[budget], shared=scope == SCOPES[1])
 
 
 # --- 1. amplification, 2. the budgets' worst case, 3. contention -------------------------------
