@@ -21,9 +21,8 @@ from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, 
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
 from bulkhead_lab.live.orders.phases import LiveView
-from bulkhead_lab.pool.params import LESSON_SPLIT
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES
 
-DAYS = ("healthy", "slowdown")
 FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))
 
 
@@ -79,7 +78,7 @@ class ExploreFigure(KeptFigure):
         events.set_xlabel("round (100 rounds = 1 s), slowdown day")
         flows.tick_params(labelbottom=False)
         self._bars = []  # per day: the tracking bars, then the event bars
-        for ax, day in ((healthy, "healthy"), (slowdown, "slowdown")):
+        for ax, day in zip((healthy, slowdown), MODES, strict=True):
             x = range(len(GROUPS))
             self._bars.append(
                 [b for f, c, dx in FLOWS for b in ax.bar([i + dx for i in x], [0] * len(x), 0.4, color=c)]
@@ -110,7 +109,7 @@ class ExploreFigure(KeptFigure):
         for end in self._ends:
             end.set_xdata([run.stop] * 2)
             end.set_visible(not lasts)
-        for bars, day, ax in zip(self._bars, DAYS, self._axes[2:], strict=True):
+        for bars, day, ax in zip(self._bars, MODES, self._axes[2:], strict=True):
             heights = [int(v) for f in ("tracking", "event") for v in frame[f"{day} {f} dropped"]]
             for bar, height in zip(bars, heights, strict=True):
                 bar.set_height(height)
@@ -130,8 +129,8 @@ class ExploreFigure(KeptFigure):
         return [*self._lines, *self._ends, *bars, *spines(*self._axes), self._title]
 
 
-def _means(values: tuple[int, ...], width: int = 10) -> list[float]:
-    return [sum(values[i : i + width]) / len(values[i : i + width]) for i in range(0, len(values), width)]
+def _means(values: tuple[int, ...]) -> list[float]:
+    return [sum(values[i : i + BIN]) / len(values[i : i + BIN]) for i in range(0, len(values), BIN)]
 
 
 ALGORITHM = EXTRA[0]  # an algorithm's own estimate (Gradient2's baseline, its layout's drops)
