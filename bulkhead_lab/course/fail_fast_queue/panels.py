@@ -128,7 +128,7 @@ def orders_panel(
     instead of running them again; a run at other settings is not used."""
     controls = orders_controls(**values)
     progress = LiveProgress("orders", unit="answered", total=PER_RUN)
-    kept = [opening] if opening is not None else []
+    unused = [opening]  # the opening run, until the first figure is drawn
 
     def render(variant: Variant, pool: int, pool_rule: PoolRule, limit: int, queue: int, slow_latency: float):
         progress.running()
@@ -136,9 +136,11 @@ def orders_panel(
         try:
             settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule, bulkhead=bulkhead)
             load = OrdersLoad(slow_latency=round(slow_latency, 3))
-            r = kept.pop() if kept and _made_at(kept[0], settings, load) else None
-            kept.clear()  # the opening run is drawn once, at most
-            r = r or views.measure(settings, load, on_progress=progress.on_progress)
+            first = unused.pop() if unused else None  # drawn once at most: later figures run live
+            if first is not None and _made_at(first, settings, load):
+                r = first
+            else:
+                r = views.measure(settings, load, on_progress=progress.on_progress)
         except ValueError as err:  # the panel shows the one line too
             progress.failed(f"cannot run this load: {err}")
             raise
