@@ -15,7 +15,6 @@ from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
-from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.pool.arrivals import EVENT
 
 LESSON = views.LESSON
@@ -120,15 +119,8 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
     progress = LiveProgress("live", unit="orders answered", total=views.planned(slow_for))
 
     def render(algorithm: str, slow_for: int) -> Any:
-        progress.running()
-        try:
+        with progress.redrawing("stream"):
             view = views.live_run(algorithm, slow_for, on_progress=progress.on_progress)
-        except ValueError as err:  # the panel shows the one line too
-            progress.failed(f"cannot run this stream: {err}")
-            raise
-        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.interrupted()
-            raise
         progress.done(f"done: {view.duration:.1f} s, {view.orders} orders, {view.refused} refused")
         return view, [figures.live_figure(view)], [views.live_table(view)]
 

@@ -15,9 +15,8 @@ import ipywidgets as w
 from bulkhead_lab.compartments import breaker, isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import figures, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings
-from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings
 
 
@@ -80,21 +79,13 @@ def breaker_panel(ratio: float = 0.5, window: int = 10, slow_call: int = 10, slo
     return SliderView("breaker", controls, render)
 
 
-def _progress(name: str, unit: str, total: int) -> LiveProgress:
-    progress = LiveProgress(name, unit=unit, total=total)
-    display_widget(progress.widget, "Run this cell to run it live (a bar counts the steps).")
-    progress.running()
-    return progress
+SHOWN = "Run this cell to run it live (a bar counts the steps)."  # a saved notebook's bar
 
 
 def run_isolation(settings: IsolationSettings = views.ISOLATION) -> tuple[IsolationRun, ...]:
     """Section 3's three variants, live, under a bar (about 5 s); Kernel > Interrupt stops them cleanly."""
-    progress = _progress("isolation", "variants run", len(ISOLATIONS))
-    try:
+    with LiveProgress("isolation", "variants run", len(ISOLATIONS)).shown(SHOWN) as progress:
         runs = views.isolation_runs(settings, progress)
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.on_progress(len(runs), len(ISOLATIONS))
     progress.done(f"done: {', '.join(r.isolation for r in runs)}")
     return runs
@@ -102,12 +93,8 @@ def run_isolation(settings: IsolationSettings = views.ISOLATION) -> tuple[Isolat
 
 def run_watched(settings: WatchSettings = views.WATCHED) -> WatchedRun:
     """Section 5's live bulkhead: a steady stretch, then a burst (about 3 s)."""
-    progress = _progress("watched", "stretches run", 2)
-    try:
+    with LiveProgress("watched", "stretches run", 2).shown(SHOWN) as progress:
         run = views.watched_run(settings)
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.on_progress(2, 2)
     progress.done(f"done: {run.steady.calls + run.burst.calls} calls")
     return run

@@ -17,14 +17,14 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider, toggle
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider, toggle
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.together import in_turn
 from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
 from bulkhead_lab.live.orders.reading import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
-from bulkhead_lab.live.sync import Interrupted, run_sync
+from bulkhead_lab.live.sync import run_sync
 
 Setup = tuple[OrderSettings, OrdersLoad]  # a run to make: orders_setup(...)
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
@@ -43,13 +43,8 @@ def run(variant: Variant = "limited", show_progress: bool = True, **values: Any)
     if not show_progress:
         return views.run(variant, **values)
     progress = LiveProgress("run", unit="answered", total=PER_RUN)
-    display_widget(progress.widget, "Run this cell to run it live (a bar counts the answers).")
-    progress.running()
-    try:
+    with progress.shown("Run this cell to run it live (a bar counts the answers)."):
         r = views.run(variant, on_progress=progress.on_progress, **values)
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.done(f"done: {len(r.requests)} answered")
     return r
 
@@ -65,16 +60,14 @@ def run_together(
     progress = LiveProgress(
         "run", unit="answered", total=sum(load.requests for _, load in [*alone.values(), *together.values()])
     )
-    display_widget(progress.widget, "Run this cell to run them live (a bar counts the answers).")
-    progress.running(f"{len(alone)} runs alone, then {len(together)} at once, live on 127.0.0.1 ...")
     experiments = orders_experiments(alone, together, progress.on_progress)
-    try:
+    with progress.shown(
+        "Run this cell to run them live (a bar counts the answers).",
+        f"{len(alone)} runs alone, then {len(together)} at once, live on 127.0.0.1 ...",
+    ):
         runs = dict(
             zip([*alone, *together], run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True)
         )
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.done(f"done: {len(runs)} runs, {sum(len(r.requests) for r in runs.values())} answered")
     return runs
 
@@ -131,9 +124,8 @@ def orders_panel(
     unused = [opening]  # the opening run, until the first figure is drawn
 
     def render(variant: Variant, pool: int, pool_rule: PoolRule, limit: int, queue: int, slow_latency: float):
-        progress.running()
         rule: PoolRule = pool_rule if variant == "shared" else "aiohttp"
-        try:
+        with progress.redrawing("load"):
             settings = OrderSettings(variant, pool, limit, queue, pool_rule=rule, bulkhead=bulkhead)
             load = OrdersLoad(slow_latency=round(slow_latency, 3))
             first = unused.pop() if unused else None  # drawn once at most: later figures run live
@@ -141,12 +133,6 @@ def orders_panel(
                 r = first
             else:
                 r = views.measure(settings, load, on_progress=progress.on_progress)
-        except ValueError as err:  # the panel shows the one line too
-            progress.failed(f"cannot run this load: {err}")
-            raise
-        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.interrupted()
-            raise
         progress.done(f"done: {len(r.requests)} answered in {r.duration:.2f} s")
         axis = time_axis(slow_latency, pool, limit, queue)
         return r, [figures.orders_figure(r, xmax=axis)], [views.summary_table([r], "run", "this run: ")]

@@ -22,7 +22,6 @@ from bulkhead_lab.course.pool_placement import figures, views
 from bulkhead_lab.course.ui.panel import (
     LiveProgress,
     SliderView,
-    display_widget,
     slider,
     toggle,
 )
@@ -31,7 +30,7 @@ from bulkhead_lab.live.net.together import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
 from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo, run_lesson
 from bulkhead_lab.live.placement.pooltests import RUNS
-from bulkhead_lab.live.sync import Interrupted, run_sync
+from bulkhead_lab.live.sync import run_sync
 
 PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
@@ -45,7 +44,6 @@ class CallsProgress(LiveProgress):
     def __init__(self, totals: Sequence[int], what: str = "batch") -> None:
         super().__init__("rows", unit="calls answered", total=sum(totals))
         self.bar.description = "live batches"
-        self.running(f"0/{self.bar.max} calls answered")
         self.what, self._sum = what, SummedProgress(totals)
 
     def for_run(self, index: int) -> Progress:
@@ -67,14 +65,11 @@ class CallsProgress(LiveProgress):
 def calls_progress(totals: Sequence[int], what: str = "batch") -> Iterator[CallsProgress]:
     """Show a :class:`CallsProgress` under the cell; say 'done' or 'interrupted at ...' at the end."""
     progress = CallsProgress(totals, what)
-    display_widget(
-        progress.widget, "Run this cell to run its live batches (a bar counts the calls answered)."
-    )
-    try:
+    with progress.shown(
+        "Run this cell to run its live batches (a bar counts the calls answered).",
+        f"0/{progress.bar.max} calls answered",
+    ):
         yield progress
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.done(f"done: {progress.bar.value}/{progress.bar.max} calls answered")
 
 
@@ -166,8 +161,7 @@ def placement_panel(*, draw: bool = True, ran: Sequence[PlacementResult] = (), *
                 f"section 3's batch, not run again ({again.duration_ms:.0f} ms); moves run new ones"
             )
             return again, [figures.placement_figure(again)], [views.batch_table(again)]
-        progress.running("running a live batch on 127.0.0.1 ...")
-        try:
+        with progress.redrawing("batch", "running a live batch on 127.0.0.1 ..."):
             result = views.run(
                 placement,
                 n,
@@ -176,12 +170,6 @@ def placement_panel(*, draw: bool = True, ran: Sequence[PlacementResult] = (), *
                 notification_latency=latency_ms / 1000,
                 on_progress=progress.on_progress,
             )
-        except ValueError as err:  # the panel shows the one line too
-            progress.failed(f"cannot run this batch: {err}")
-            raise
-        except Interrupted:  # Kernel > Interrupt: the status says so, the cell shows one line
-            progress.interrupted()
-            raise
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
 

@@ -11,12 +11,12 @@ import pandas as pd
 
 from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.course.ui import controls
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.live.orders.checks import retry_facts
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.sync import Interrupted, run_sync
+from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, ROUNDS, START
 from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
 from bulkhead_lab.retries.drain import STORM_STOP
@@ -168,14 +168,7 @@ def live_progress() -> tuple[OrdersRun, ...]:
     """Section 8's four kinds of client side by side (:func:`live_runs`), under a progress bar that
     counts the orders answered; it says done, or where an interrupt stopped them."""
     progress = LiveProgress("clients", unit="orders answered", total=retrying.ORDERS * len(retrying.CLIENTS))
-    display_widget(
-        progress.widget, "Run this cell to run the live clients (a bar counts the orders answered)."
-    )
-    progress.running()
-    try:
+    with progress.shown("Run this cell to run the live clients (a bar counts the orders answered)."):
         runs = live_runs(progress.on_progress)
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.done(f"done: {sum(len(r.orders) for r in runs)} orders, {max(r.duration for r in runs):.1f} s")
     return runs

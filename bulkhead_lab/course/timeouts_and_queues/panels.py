@@ -13,9 +13,8 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, display_widget, slider
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
 from bulkhead_lab.live.orders.storm import LiveStorm
-from bulkhead_lab.live.sync import Interrupted
 from bulkhead_lab.pool.params import EVENT_RATE
 
 
@@ -54,12 +53,7 @@ def live_storms() -> tuple[LiveStorm, ...]:
     """Section 5's two live runs side by side (:func:`.live.run`) under a progress bar counting the
     orders finished; it says done, or where an interrupt stopped them."""
     progress = LiveProgress("storms", unit="orders finished", total=2 * live.PLAN.orders)
-    display_widget(progress.widget, "Run this cell to run the live storms (a bar counts the orders).")
-    progress.running()
-    try:
+    with progress.shown("Run this cell to run the live storms (a bar counts the orders)."):
         storms = live.run(progress.on_progress)
-    except Interrupted as stop:
-        progress.interrupted(stop.why)
-        raise
     progress.done(f"done: {2 * live.PLAN.orders} orders, {max(s.duration for s in storms):.1f} s")
     return storms

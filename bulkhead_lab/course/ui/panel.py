@@ -13,7 +13,8 @@ import base64
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import ipywidgets as w
@@ -23,6 +24,7 @@ from ipywidgets.widgets.widget_link import Link
 from matplotlib.figure import Figure
 
 from bulkhead_lab.course.ui.style import to_png
+from bulkhead_lab.live.sync import Interrupted
 
 BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
 # A live panel's run takes seconds: it starts once the moves have rested this long, so a burst of moves
@@ -204,6 +206,7 @@ def display_widget(widget: w.Widget, fallback: str) -> None:
     display(bundle, raw=True)
 
 
+RUNNING = "running live on 127.0.0.1 ..."  # a live run's status until its first answer
 STALE = "the figure below is still the previous run's"  # a live panel's status, while a run is in flight
 PREVIOUS_RUN = "a live run is in flight: the figure below is the previous run's, not the sliders' values\n"
 INTERRUPTED_RUN = (
@@ -288,7 +291,7 @@ class LiveProgress:
     def _note(self) -> str:
         return f"; {STALE}" if self.stale else ""
 
-    def running(self, text: str = "running live on 127.0.0.1 ...") -> None:
+    def running(self, text: str = RUNNING) -> None:
         self.bar.value = 0
         self.bar.bar_style = "info"
         self.status.value = text + self._note
@@ -305,6 +308,32 @@ class LiveProgress:
     def failed(self, text: str) -> None:
         self.bar.bar_style = "danger"
         self.status.value = text
+
+    @contextmanager
+    def shown(self, fallback: str, text: str = RUNNING) -> Iterator[LiveProgress]:
+        """A cell's live run: show the bar under the cell (``fallback``: what a saved notebook shows of
+        it until the cell runs again), say running, run the block; Kernel > Interrupt says where and why."""
+        display_widget(self.widget, fallback)
+        self.running(text)
+        try:
+            yield self
+        except Interrupted as stop:
+            self.interrupted(stop.why)
+            raise
+
+    @contextmanager
+    def redrawing(self, what: str, text: str = RUNNING) -> Iterator[LiveProgress]:
+        """A live panel's run of ``what`` (a batch, a load): say running, run the block; a ``ValueError``
+        says ``cannot run this batch: ...``, Kernel > Interrupt whose figure is showing."""
+        self.running(text)
+        try:
+            yield self
+        except ValueError as err:  # the panel shows the one line too
+            self.failed(f"cannot run this {what}: {err}")
+            raise
+        except Interrupted:  # the cell shows one line; the status says what the figure is
+            self.interrupted()
+            raise
 
     def interrupted(self, why: str | None = None) -> None:
         """``interrupted at 51/80 calls answered``, then why, or, in a panel, whose figure shows."""
