@@ -19,7 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from bulkhead_lab.course.ui.style import DPI, canvas_png
+from bulkhead_lab.course.ui.style import canvas_png, figure
 
 KEPT_FRAMES = 8  # frames kept per figure (each is the figure's pixels, about 1.5 MB)
 
@@ -30,18 +30,13 @@ class KeptFigure:
     def __init__(self, width: float, height: float, **margins: float) -> None:
         self._size = (width, height)
         self._margins = margins
-        self.figure = self._new_figure()
+        self.figure = figure(width, height, **margins)
         self._canvas = FigureCanvasAgg(self.figure)
         self._frames: OrderedDict[object, Any] = OrderedDict()  # frame key -> the frame's pixels
 
-    def _new_figure(self) -> Figure:
-        fig = Figure(figsize=self._size, dpi=DPI)
-        fig.subplots_adjust(**self._margins)
-        return fig
-
     def rebuild(self) -> Figure:
         """Start over on a fresh figure (the frame changed); returns it for the subclass to fill."""
-        self.figure = self._new_figure()
+        self.figure = figure(*self._size, **self._margins)
         self._canvas = FigureCanvasAgg(self.figure)
         self._frames.clear()
         return self.figure
