@@ -196,7 +196,9 @@ def measure(page: Any, target: Target, moves: int) -> Moves:
 
 
 def _image_only(view: ld.View) -> bool:
-    return bool(view.images) and all(view.images)
+    """A figure shows and no redraw is due: a live panel's trailing run (its moves rested, it runs
+    from a timer, so the kernel's indicator stays idle) has drawn its figure too."""
+    return not view.pending and bool(view.images) and all(view.images)
 
 
 def p90(values: list[float]) -> float:
@@ -233,6 +235,13 @@ def _floor_notebook(folder: Path) -> None:
         "nbformat_minor": 5,
     }
     (folder / FLOOR_NOTEBOOK).write_text(json.dumps(nb))
+
+
+def _kept(target: Target, moves: Moves) -> str:
+    """Whether every move landed: a seeded figure is the first one again; a live run's differs by design."""
+    if target.live:
+        return "- (live: see below)"
+    return "yes" if moves.kept else "NO"
 
 
 def _report_live(results: list[tuple[Target, Moves]], verdicts: Verdicts) -> None:
@@ -330,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     for target, m in results:
         print(
             f"{target.name:<36}{len(m.times):>4}{statistics.median(m.times):>9.0f}{p90(m.times):>9.0f}"
-            f"{max(m.times):>9.0f}  {'yes' if m.kept else 'NO'}{'  (live: see below)' if target.live else ''}"
+            f"{max(m.times):>9.0f}  {_kept(target, m)}"
         )
     seeded = [t for target, m in results if not target.live for t in m.times]
     if seeded:
@@ -348,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
                 "median of all seeded moves, quiet", med, "ms", f"<= {MEDIAN_MS:.0f}", med <= MEDIAN_MS
             )
             verdicts.check("p90 of all seeded moves, quiet", high, "ms", f"<= {P90_MS:.0f}", high <= P90_MS)
-        lost = [target.name for target, m in results if not m.kept]
+        lost = [target.name for target, m in results if not m.kept and not target.live]
         verdicts.check("sliders with a lost move", len(lost), "", "0", not lost)
     _report_live([(target, m) for target, m in results if target.live], verdicts)
     print(f"wall time: {time.monotonic() - started:.0f} s; {load_line()}")
