@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bulkhead_lab.compartments import design
-from bulkhead_lab.compartments.design import Compartment, Design, FlowResult
+from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.compartments.stops import (
     EIGHTHS,
     Curves,
@@ -24,33 +24,30 @@ __all__ = ["Compartment", "Design"]  # the learner builds a design from these: v
 
 
 def _row(label: str, by_day: dict[str, Counters], **first: object) -> dict[str, object]:
-    row: dict[str, object] = {"layout": label, **first}
-    for day, c in by_day.items():
-        row.update({f"{day}: {k}": v for k, v in drops(c).items()})
-    return row
+    flows = {f"{day}: {k}": v for day, c in by_day.items() for k, v in drops(c).items()}
+    return {"layout": label, **first, **flows}
 
 
-def soft_table(shares: tuple[float, ...] = EIGHTHS) -> pd.DataFrame:
+def soft_table() -> pd.DataFrame:
     """Every stop of the slider: the reserves, the slots shared, and each flow's drops on both days."""
-    rows = [_row(soft_label(s), soft_days(s), **{"reserved share": f"{round(8 * s)}/8"}) for s in shares]
+    rows = [_row(soft_label(s), soft_days(s), **{"reserved share": f"{round(8 * s)}/8"}) for s in EIGHTHS]
     return pd.DataFrame(rows).set_index("layout")
 
 
 def chosen_table(curves: Curves) -> pd.DataFrame:
     """The chosen stop beside lesson 000's two layouts."""
     single, split = lesson_layouts()
-    chosen: dict[str, object] = {"layout": curves.label}
-    chosen.update({f"{day}: {k}": v for day, flows in curves.at().items() for k, v in flows.items()})
+    chosen = {f"{day}: {k}": v for day, flows in curves.at().items() for k, v in flows.items()}
     rows = [
         _row(f"single pool ({TOTAL})", single),
-        chosen,
+        {"layout": curves.label, **chosen},
         _row(f"{LESSON_SPLIT}/{TOTAL - LESSON_SPLIT}", split),
     ]
     return pd.DataFrame(rows).set_index("layout")
 
 
-def shed_table(keeps: tuple[int, ...] = (0, 2, 4, 6, 8, 10, 12)) -> pd.DataFrame:
-    rows = [_row(shed_label(k), shed_days(k), **{"kept for tracking": k}) for k in keeps]
+def shed_table() -> pd.DataFrame:
+    rows = [_row(shed_label(k), shed_days(k), **{"kept for tracking": k}) for k in (0, 2, 4, 6, 8, 10, 12)]
     _, split = lesson_layouts()
     rows.append(
         _row(f"the hard split {LESSON_SPLIT}/{TOTAL - LESSON_SPLIT}", split, **{"kept for tracking": "-"})
@@ -63,7 +60,7 @@ def _surge_words(s: design.Surge) -> str:
     return f"{s.start:g}-{s.end:g} s: {', '.join(changes)}"
 
 
-def day_table(flows: tuple[design.Flow, ...] = design.DAY) -> pd.DataFrame:
+def day_table() -> pd.DataFrame:
     """The design task's traffic and SLOs."""
     rows = [
         {
@@ -74,12 +71,13 @@ def day_table(flows: tuple[design.Flow, ...] = design.DAY) -> pd.DataFrame:
             "SLO": f"{f.slo_target:.1%} within {f.slo_latency:g} s",
             "the day brings": "; ".join(_surge_words(s) for s in f.surges) or "-",
         }
-        for f in flows
+        for f in design.DAY
     ]
     return pd.DataFrame(rows).set_index("flow")
 
 
-def results_table(results: tuple[FlowResult, ...]) -> pd.DataFrame:
+def try_design(d: Design) -> pd.DataFrame:
+    """Your design on the practice day, flow by flow (the checker runs another day)."""
     rows = [
         {
             "flow": r.name,
@@ -92,14 +90,9 @@ def results_table(results: tuple[FlowResult, ...]) -> pd.DataFrame:
             "SLO %": round(100 * r.slo_target, 1),
             "meets it": "yes" if r.meets else "no",
         }
-        for r in results
+        for r in design.practice(d)
     ]
     return pd.DataFrame(rows).set_index("flow")
-
-
-def try_design(d: Design) -> pd.DataFrame:
-    """Your design on the practice day, flow by flow (the checker runs another day)."""
-    return results_table(design.practice(d))
 
 
 ONE_POOL = Design(Compartment(), Compartment(), Compartment(), shared=design.SLOTS)
