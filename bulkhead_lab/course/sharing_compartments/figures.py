@@ -7,7 +7,7 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from bulkhead_lab.compartments import design
-from bulkhead_lab.compartments.stops import Curves, lesson_layouts
+from bulkhead_lab.compartments.stops import Curves, drops, lesson_layouts
 from bulkhead_lab.course.ui.blit import KeptFigure, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
@@ -27,9 +27,7 @@ class StopsFigure(KeptFigure):
         for ax, day in zip(self._axes, ("healthy", "slowdown"), strict=True):
             for name, color in FLOWS:
                 ax.plot(curves.xs, curves.drops[day][name], "o-", ms=3, color=color, label=name)
-                ax.axhline(
-                    getattr(split[day], name.replace(" ", "_")), color=color, linestyle="--", linewidth=1
-                )
+                ax.axhline(drops(split[day])[name], color=color, linestyle="--", linewidth=1)
             ax.set_title(f"{day} day (dashed: 24/8)")
             ax.set_xticks(curves.xs, ticks)
             ax.set_xlabel(xlabel)
