@@ -51,14 +51,12 @@ class StormFigure(KeptFigure):
         (self._waiting,) = self._queue.plot([], [], color=IDLE, linewidth=2, label="calls in its queue")
         slow = view.storm.trigger
         self._start = (slow.start / CYCLE, slow.stop / CYCLE)
-        for ax in (self._calls, self._queue):
+        for ax, label in ((self._calls, "calls/s"), (self._queue, "calls waiting")):
             ax.axvspan(*self._start, color=FAILURE, alpha=0.12, linewidth=0, label="the slowdown")
             ax.set_xlim(0, view.time[-1] + view.time[1])
-        self._calls.set_ylabel("calls/s")
-        self._queue.set_ylabel("calls waiting")
+            ax.set_ylabel(label)
+            ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
         self._queue.set_xlabel("time (s)")
-        self._calls.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
-        self._queue.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
         self._title = moving_title(self._calls, fontsize="large")
 
     def update(self, view: StormView) -> StormFigure:
@@ -116,9 +114,7 @@ def knee_figure(runs: dict[str, QueueRun], dependency: Dependency, timeout: int)
     over.set_xlabel("time (s)")
     over.set_ylabel("bulkhead limit (log)")
     over.set_title(f"the callers' limit under {limits.OVERLOAD:g} calls/s")
-    handles = [*curve.get_legend_handles_labels()[0], *over.get_legend_handles_labels()[0]]
-    labels = [*curve.get_legend_handles_labels()[1], *over.get_legend_handles_labels()[1]]
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.75, 0.5))
+    fig.legend(loc="center left", bbox_to_anchor=(0.75, 0.5))  # both panels' labelled lines
     fig.suptitle("A dependency with a queue: where a limit should sit")
     return fig
 
@@ -129,10 +125,8 @@ def live_figure(storms: tuple[LiveStorm, ...]) -> Figure:
     fig = figure(10, 3.6, left=0.07, right=0.74, top=0.86, bottom=0.16)
     ax = fig.subplots()
     for storm, colour in zip(storms, (REFUSED, EXTRA[0]), strict=True):
-        time, rate = live.series(storm)
-        ax.step(
-            time, rate, where="post", color=colour, linewidth=2, label=f"goodput, {live.NAMES[storm.fix]}"
-        )
+        label = f"goodput, {live.NAMES[storm.fix]}"
+        ax.step(*live.series(storm), where="post", color=colour, linewidth=2, label=label)
     plan = storms[0].plan
     ax.axhline(plan.rate, color=NEUTRAL, linestyle=":", linewidth=1.5, label="orders sent (the load)")
     ax.axvspan(plan.before, plan.healed, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
