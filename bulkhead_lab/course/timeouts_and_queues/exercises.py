@@ -37,9 +37,8 @@ def read_design(answer: object) -> tuple[int, int]:
     return bound, timeout
 
 
-def design_table(
-    bounds: tuple[int, ...] = design.DESIGNS[0], timeouts_: tuple[int, ...] = design.DESIGNS[1]
-) -> pd.DataFrame:
+def design_table() -> pd.DataFrame:
+    bounds, timeouts_ = design.DESIGNS
     rows = [
         {
             "queue bound": b,
@@ -64,10 +63,10 @@ def _worked_1(a: Answer) -> str:
     d, (bound, timeout) = views.DEFAULT.dependency, a.right
     return (
         "A queue that drains inside the timeout ends the storm: at most (timeout - service) x workers / "
-        f"service calls may wait ({timeouts.longest_queue(d, design.SLO)} at {design.SLO} rounds), and "
-        "the fewer wait, the sooner the queue full of abandoned calls is gone. A queue too short refuses "
-        "calls on a normal day (its bursts need a few places). Any design in the table with at most 1% "
-        f"refused and a recovery within {design.WITHIN} rounds is right, for example `{bound}, {timeout}`."
+        f"service calls may wait ({timeouts.longest_queue(d, design.SLO)} at {design.SLO} rounds), and the "
+        "fewer wait, the sooner a queue of abandoned calls is gone; too short a queue refuses a normal "
+        f"day's bursts. Any design in the table with at most 1% refused and back within {design.WITHIN} "
+        f"rounds is right, for example `{bound}, {timeout}`."
     )
 
 
@@ -124,11 +123,10 @@ exercise_2 = Exercise(
     otherwise="run it (the panel's fix 'drop expired'): the storm {said}.",
     hint="think of which call a FIFO worker takes next once the expired ones are gone, and when it ends.",
     worked=(
-        "**No.** In a FIFO queue the next call served is the oldest one whose deadline has not passed: it "
-        "is just about to pass. Served now, it finishes after its caller has gone, so every call served is "
-        "still wasted, and every caller still times out and retries. Dropping what *cannot finish* in "
-        "time (the deadline minus the service time) leaves only calls that will be answered in time: that "
-        "ends it.",
+        "**No.** A FIFO worker next takes the oldest call whose deadline has not passed, about to pass: "
+        "it finishes after its caller has gone, so every call served is still wasted and every caller "
+        "still times out and retries. Dropping what *cannot finish* in time (deadline minus service "
+        "time) leaves only calls answered in time: that ends it.",
         lambda _: views.recovery_table(("no fix", "drop expired", "deadline drop")),
     ),
     placeholder="yes or no",
@@ -142,9 +140,9 @@ def _worked_3(a: Answer) -> str:
     queue = timeouts.longest_queue(views.DEFAULT.dependency, views.DEFAULT.callers.timeout)
     return (
         f"**{a.right}**: the {WORKERS} workers plus the {queue} calls that may wait and still be answered "
-        f"inside {views.DEFAULT.callers.timeout} rounds. One more in flight and the call at the back of the "
-        "queue is always late: it times out, retries and the storm takes over. A fixed limit works while it "
-        "sits between the knee and that edge; Vegas finds that band on its own."
+        f"inside {views.DEFAULT.callers.timeout} rounds. One more in flight and the last call queued is "
+        "always late: it times out, retries, and the storm takes over. A fixed limit works between the "
+        "knee and that edge; Vegas finds that band on its own."
     )
 
 
