@@ -18,7 +18,7 @@ from bulkhead_lab.pool.params import CYCLE, EVENT_RATE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.callers import Clients
 from bulkhead_lab.queues.dependency import Server
-from bulkhead_lab.queues.fixes import TABLE, Fix, with_fix
+from bulkhead_lab.queues.fixes import FIXES, TABLE, Fix, with_fix
 from bulkhead_lab.queues.recovery import WINDOW, Storm, storm
 from bulkhead_lab.queues.rounds import SERIES, QueueRun
 from bulkhead_lab.queues.settings import SERVICE, SLOW_SERVICE, WORKERS, Callers, Dependency, Setup
@@ -27,6 +27,7 @@ from bulkhead_lab.retries.policy import RetryPolicy
 
 DEFAULT = Setup()
 NEVER = "never in the run"
+PER_ROUND = EVENT_RATE / CYCLE  # lesson 000's event flow, in calls a round
 BIN = 20  # rounds per point of the storm figure (200 ms)
 # A tiny run to trace by hand: 1 worker, 2 rounds a call, callers who give up after 3 rounds and
 # retry once at once; two requests in round 0.
@@ -37,6 +38,7 @@ TINY = Setup(
     rounds=8,
     arrivals=(2, 0, 0, 0, 0, 0, 0, 0),
 )
+ONCE = DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None)))  # callers who make one attempt, no retry
 
 
 def _ms(rounds: float) -> str:
@@ -50,53 +52,45 @@ def _rounds(value: int | None) -> object:
 # --- 1. timeouts -------------------------------------------------------------------------------
 
 
-def occupancy_table(timeouts_: tuple[int, ...] = (5, 10, 30, 1000)) -> pd.DataFrame:
+def occupancy_table() -> pd.DataFrame:
     """Calls held at once by lesson 000's event flow (97.22 calls/s), a healthy (60 ms) and a slow
     (220 ms) call, under each timeout: rate x min(latency, timeout), and the same simulated."""
-    rows = []
-    for latency in (SERVICE, SLOW_SERVICE):
-        for timeout in timeouts_:
-            rows.append(
-                {
-                    "latency": _ms(latency),
-                    "timeout": "none" if timeout >= 1000 else _ms(timeout),
-                    "held: rate x min(latency, timeout)": round(
-                        timeouts.occupancy(EVENT_RATE / CYCLE, latency, timeout), 2
-                    ),
-                    "held: simulated": round(timeouts.held(EVENT_RATE, latency, timeout), 2),
-                }
-            )
+    rows = [
+        {
+            "latency": _ms(latency),
+            "timeout": "none" if timeout >= 1000 else _ms(timeout),
+            "held: rate x min(latency, timeout)": round(timeouts.occupancy(PER_ROUND, latency, timeout), 2),
+            "held: simulated": round(timeouts.held(EVENT_RATE, latency, timeout), 2),
+        }
+        for latency in (SERVICE, SLOW_SERVICE)
+        for timeout in (5, 10, 30, 1000)
+    ]
     return pd.DataFrame(rows).set_index(["latency", "timeout"])
 
 
 def occupancy_fact() -> str:
     """What the table says, for the slow call: held without a timeout, with 100 ms, and the stream's rate."""
-    rate = EVENT_RATE / CYCLE
+    untimed, hundred = (timeouts.occupancy(PER_ROUND, SLOW_SERVICE, t) for t in (1000, 10))
     stream = timeouts.held(EVENT_RATE, 1, 1000)  # each call held one round: the stream's own rate
     return (
-        f"a slow call (220 ms) at {EVENT_RATE:g} calls/s: {timeouts.occupancy(rate, SLOW_SERVICE, 1000):.1f}"
-        f" held without a timeout, {timeouts.occupancy(rate, SLOW_SERVICE, 10):.1f} with a 100 ms timeout"
-        f" (lesson 000 gives the event flow 8 slots); the seeded stream brings {stream * CYCLE:.1f} calls/s"
-        " over these rounds, so the simulated figures are that much higher"
+        f"a slow call (220 ms) at {EVENT_RATE:g} calls/s: {untimed:.1f} held without a timeout, {hundred:.1f}"
+        f" with a 100 ms timeout (lesson 000 gives the event flow 8 slots); the seeded stream brings"
+        f" {stream * CYCLE:.1f} calls/s over these rounds, so the simulated figures are that much higher"
     )
 
 
-def queue_table(timeout: int = DEFAULT.callers.timeout, ahead: tuple[int, ...] = (0, 8, 16, 24, 31, 32, 40)):
-    """A call joining the healthy dependency's queue behind ``ahead`` calls: its latency, in time?"""
-    d = DEFAULT.dependency
-    rows = [
-        {
-            "calls ahead": n,
-            "latency (rounds)": timeouts.queued_latency(d, n),
-            f"answered inside {timeout} rounds": timeouts.queued_latency(d, n) <= timeout,
-        }
-        for n in ahead
-    ]
-    return pd.DataFrame(rows).set_index("calls ahead")
+def queue_table() -> pd.DataFrame:
+    """A call joining the healthy dependency's queue behind n calls: its latency, in time?"""
+    d, timeout = DEFAULT.dependency, DEFAULT.callers.timeout
+    latency = pd.Series({n: timeouts.queued_latency(d, n) for n in (0, 8, 16, 24, 31, 32, 40)})
+    frame = pd.DataFrame(
+        {"latency (rounds)": latency, f"answered inside {timeout} rounds": latency <= timeout}
+    )
+    return frame.rename_axis("calls ahead")
 
 
-def queue_fact(timeout: int = DEFAULT.callers.timeout) -> str:
-    d = DEFAULT.dependency
+def queue_fact() -> str:
+    d, timeout = DEFAULT.dependency, DEFAULT.callers.timeout
     return (
         f"{d.workers} workers, {d.service} rounds a call: one frees every {d.service / d.workers:g} rounds; "
         f"with a {timeout}-round timeout at most {timeouts.longest_queue(d, timeout)} calls may wait "
@@ -121,12 +115,9 @@ def the_storm(server: type[Server] = Server, clients: type[Clients] = Clients) -
 
 def storm_facts(s: Storm) -> str:
     """When the trigger ended, how long goodput stayed below half the healthy day's, and why."""
-    trace, stop, rounds = s.run.trace, s.trigger.stop, s.run.trace.rounds
-    after = rounds - stop
-    offered = trace.total("offered", stop) / after * CYCLE
+    trace, stop = s.run.trace, s.trigger.stop
+    offered = s.after("offered") / (trace.rounds - stop) * CYCLE
     capacity = s.run.setup.dependency.capacity * CYCLE
-    served = trace.total("served", stop)
-    wasted = trace.total("wasted", stop)
     below = "to the end of the run" if s.recovery is None else f"{s.recovery} rounds more"
     return "\n".join(
         [
@@ -135,8 +126,9 @@ def storm_facts(s: Storm) -> str:
             f"goodput fell below half the healthy day's at round {s.fell}",
             f"after the slowdown ended, it stayed below half: {below}",
             f"after the end the callers offered {offered:.0f} calls/s; the dependency serves {capacity:.0f}",
-            f"retries were {trace.total('retries', stop) / max(1, trace.total('offered', stop)):.0%} of them",
-            f"of the {served} calls it served after the end, {wasted} were for callers who had given up",
+            f"retries were {s.after('retries') / max(1, s.after('offered')):.0%} of them",
+            f"of the {s.after('served')} calls it served after the end, {s.after('wasted')} were for callers"
+            " who had given up",
             f"its queue held {trace.queue[stop]} calls when the slowdown ended, {trace.queue[-1]} at the end",
         ]
     )
@@ -153,24 +145,21 @@ def recovery_row(s: Storm, label: str) -> dict[str, object]:
         "rounds to recover": _rounds(s.recovery),
         "goodput through the slowdown": share(start, stop),
         "goodput after it": share(stop),
-        "wasted after it": trace.total("wasted", stop),
-        "refused or dropped after it": trace.total("refused", stop) + trace.total("dropped", stop),
+        "wasted after it": s.after("wasted"),
+        "refused or dropped after it": s.after("refused") + s.after("dropped"),
         "longest queue": max(trace.queue),
     }
 
 
-def recovery_table(fixes: tuple[Fix, ...] = TABLE, base: Setup = DEFAULT) -> pd.DataFrame:
+def recovery_table(fixes: tuple[Fix, ...] = TABLE) -> pd.DataFrame:
     """Each fix alone on the same stream: rounds from the slowdown's end until goodput is back to
     half the healthy day's (over 200 ms), and what it cost."""
-    return pd.DataFrame([recovery_row(storm(with_fix(base, f)), f) for f in fixes]).set_index("fix")
+    return pd.DataFrame([recovery_row(storm(with_fix(DEFAULT, f)), f) for f in fixes]).set_index("fix")
 
 
 def recovery_fact(table: pd.DataFrame) -> str:
-    rounds = table["rounds to recover"]
-    parts = [f"{fix}: {value}" for fix, value in rounds.items()]
-    return f"rounds after the slowdown's end until goodput is back (over {WINDOW} rounds): " + "; ".join(
-        parts
-    )
+    parts = "; ".join(f"{fix}: {value}" for fix, value in table["rounds to recover"].items())
+    return f"rounds after the slowdown's end until goodput is back (over {WINDOW} rounds): {parts}"
 
 
 # --- the panel's view ---------------------------------------------------------------------------
@@ -183,14 +172,8 @@ BUDGETS: dict[str, RatioBudget | None] = {
     "20%": RatioBudget(0.20),
 }
 RATES = (60.0, 80.0, EVENT_RATE, 110.0, 120.0, 130.0)
-PANEL_FIXES: tuple[Fix, ...] = (
-    "no fix",
-    "drop expired",
-    "deadline drop",
-    "adaptive LIFO",
-    "CoDel",
-    "bulkhead",
-)
+# The panel's fixes: the queue bound and the retry budget have sliders of their own.
+PANEL_FIXES: tuple[Fix, ...] = tuple(f for f in FIXES if f not in ("bounded queue", "retry budget"))
 
 
 def setup_of(
@@ -241,27 +224,21 @@ def describe(setup: Setup) -> str:
     return ", ".join(parts)
 
 
-_storm_views: Memo[tuple[Setup, str], StormView] = Memo("storm_views", 64)
+_storm_views: Memo[Setup, StormView] = Memo("storm_views", 64)
 
 
-def storm_view(setup: Setup = DEFAULT, label: str | None = None) -> StormView:
-    """``setup``'s storm, binned for the figure (kept); ``label`` names it (default: :func:`describe`)."""
-    label = describe(setup) if label is None else label
-    return _storm_views.get((setup, label), lambda: _storm_view(setup, label))
+def storm_view(setup: Setup = DEFAULT) -> StormView:
+    """``setup``'s storm, binned for the figure (kept), named by :func:`describe`."""
+    return _storm_views.get(setup, lambda: _storm_view(setup, describe(setup)))
 
 
 def _storm_view(setup: Setup, label: str) -> StormView:
     s = storm(setup)
     trace = s.run.trace
-    requests = tuple(o - r for o, r in zip(trace.offered, trace.retries, strict=True))
-    series = {
-        "offered": _binned(trace.offered),
-        "goodput": _binned(trace.goodput),
-        "wasted": _binned(trace.wasted),
-        "requests": _binned(requests),
-        "healthy goodput": _binned(s.healthy.trace.goodput),
-        "queue": _binned(trace.queue, per_second=False),
-    }
+    series = {key: _binned(getattr(trace, key)) for key in ("offered", "goodput", "wasted")}
+    series["requests"] = _binned(tuple(o - r for o, r in zip(trace.offered, trace.retries, strict=True)))
+    series["healthy goodput"] = _binned(s.healthy.trace.goodput)
+    series["queue"] = _binned(trace.queue, per_second=False)
     time = tuple(i / CYCLE for i in range(0, trace.rounds, BIN))
     frame = pd.DataFrame([recovery_row(s, label)]).set_index("fix").T  # one column: this setup
     frame.columns.name = None
@@ -271,17 +248,17 @@ def _storm_view(setup: Setup, label: str) -> StormView:
 # --- 4. limits at the knee ----------------------------------------------------------------------
 
 
-def knee_runs(rate: float = limits.OVERLOAD) -> dict[str, QueueRun]:
+def knee_runs() -> dict[str, QueueRun]:
     """Each of :data:`~bulkhead_lab.queues.limits.LIMITS` under overload (kept runs)."""
-    return {name: limits.overload(name, rate) for name in limits.LIMITS}
+    return {name: limits.overload(name) for name in limits.LIMITS}
 
 
-def knee_table(rate: float = limits.OVERLOAD) -> pd.DataFrame:
+def knee_table() -> pd.DataFrame:
     """Each bulkhead limit under overload, and through the storm: where its limit sat, what it answered."""
     most = DEFAULT.dependency.capacity * DEFAULT.rounds
     rows = []
     for name in limits.LIMITS:
-        trace = limits.overload(name, rate).trace
+        trace = limits.overload(name).trace
         s = storm(limits.limited(name, DEFAULT))
         rows.append(
             {
@@ -305,9 +282,9 @@ def source_claims() -> list[Claim]:
     fixes = recovery_table()
     back = fixes["rounds to recover"]
     s, knee = the_storm(), knee_table()
-    once = storm(DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None))))
+    once = storm(ONCE)
     vegas, gradient = knee.loc["Vegas", "limit (median)"], knee.loc["Gradient2", "limit (median)"]
-    held = timeouts.occupancy(EVENT_RATE / CYCLE, SLOW_SERVICE, 10)
+    held = timeouts.occupancy(PER_ROUND, SLOW_SERVICE, 10)
     edge = WORKERS + timeouts.longest_queue(DEFAULT.dependency, DEFAULT.callers.timeout)
     return [
         fact("Bronson et al., HotOS '21", "a metastable failure outlives its trigger, held up by work the "
@@ -357,8 +334,7 @@ def claims_count(claims: list[Claim]) -> str:
 
 def retries_fact() -> str:
     """The same slowdown with callers that do not retry: the storm's sustaining effect, removed."""
-    once = storm(DEFAULT.with_(callers=Callers(policy=RetryPolicy(1, None))))
-    thrice = storm(DEFAULT)
+    once, thrice = storm(ONCE), storm(DEFAULT)
     return (
         f"1 attempt per request: goodput back {_rounds(once.recovery)} rounds after the end"
         f" (its queue held {once.run.trace.queue[once.trigger.stop]} calls);"
