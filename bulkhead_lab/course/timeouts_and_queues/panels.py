@@ -1,9 +1,6 @@
 """Notebook 07's slider panel: load, timeout, queue bound, retry attempts and budget, and the fix in;
 the storm over time and its numbers out (a :class:`~bulkhead_lab.course.ui.panel.SliderView`).
 And section 5's live run under a progress bar (``bl-progress-storms``, ``bl-status-storms``).
-
-Every run comes from the kept runs of :mod:`bulkhead_lab.queues.rounds` (a slider moved back and
-forth replays nothing); the figure is kept and redrawn in place.
 """
 
 from __future__ import annotations
@@ -18,27 +15,19 @@ from bulkhead_lab.live.orders.storm import LiveStorm
 from bulkhead_lab.pool.params import EVENT_RATE
 
 
-def storm_panel(
-    rate: float = EVENT_RATE,
-    timeout: int = views.DEFAULT.callers.timeout,
-    bound: str = "no bound",
-    attempts: int = 3,
-    budget: str = "none",
-    fix: str = "no fix",
-) -> SliderView:
-    """The storm for the sliders' setup: offered load, goodput, wasted work and the queue over time."""
+def storm_panel() -> SliderView:
+    """The storm for the sliders' setup: offered load, goodput, wasted work and the queue over time. The
+    sliders start at the notebook's storm: lesson 000's load, the callers' timeout, 3 attempts, and each
+    choice at its first option (no bound, no budget, no fix)."""
     rates = [(f"{r:g}" + (" (lesson 000)" if r == EVENT_RATE else ""), r) for r in views.RATES]
+    timeout = views.DEFAULT.callers.timeout
     controls = {
-        "rate": slider(w.SelectionSlider, "load", "load (calls/s)", options=rates, value=rate),
+        "rate": slider(w.SelectionSlider, "load", "load (calls/s)", options=rates, value=EVENT_RATE),
         "timeout": slider(w.IntSlider, "timeout", "timeout (rounds)", min=10, max=60, step=5, value=timeout),
-        "bound": slider(
-            w.SelectionSlider, "queue-bound", "queue bound (calls)", options=list(views.BOUNDS), value=bound
-        ),
-        "attempts": slider(w.IntSlider, "attempts", "attempts per request", min=1, max=5, value=attempts),
-        "budget": slider(
-            w.SelectionSlider, "budget", "retry budget", options=list(views.BUDGETS), value=budget
-        ),
-        "fix": slider(w.SelectionSlider, "fix", "the fix", options=list(views.PANEL_FIXES), value=fix),
+        "bound": slider(w.SelectionSlider, "queue-bound", "queue bound (calls)", options=list(views.BOUNDS)),
+        "attempts": slider(w.IntSlider, "attempts", "attempts per request", min=1, max=5, value=3),
+        "budget": slider(w.SelectionSlider, "budget", "retry budget", options=list(views.BUDGETS)),
+        "fix": slider(w.SelectionSlider, "fix", "the fix", options=list(views.PANEL_FIXES)),
     }
     figure = figures.StormFigure()  # kept, and redrawn in place on every move
 
