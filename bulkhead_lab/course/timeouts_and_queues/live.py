@@ -1,9 +1,5 @@
-"""Section 5 of notebook 07: the storm that stays on real sockets (:mod:`bulkhead_lab.live.orders.storm`).
-
-:func:`run` runs no fix and the fix side by side, each against its own Order Service and Payment
-on free ports (about 8 s); :func:`table` says what each counted (timings: not checked);
-:func:`facts` says what holds on any machine (checked).
-"""
+"""Section 5 of notebook 07: the storm that stays on real sockets (:mod:`bulkhead_lab.live.orders.storm`),
+no fix and the fix, each against its own Order Service and Payment on free ports (about 8 s)."""
 
 from __future__ import annotations
 
@@ -24,7 +20,8 @@ def run(on_progress: Progress | None = None) -> tuple[LiveStorm, ...]:
 
 
 def table(storms: tuple[LiveStorm, ...]) -> pd.DataFrame:
-    """Per run: the orders, what Payment counted after it healed, and when goodput was back."""
+    """Per run: the orders, what Payment counted after it healed, and when goodput was back (timings:
+    not checked)."""
     rows = []
     for s in storms:
         back = s.back_after()
