@@ -19,7 +19,7 @@ from bulkhead_lab.live.orders.storm import LiveStorm
 from bulkhead_lab.pool.params import CYCLE
 from bulkhead_lab.queues import limits, timeouts
 from bulkhead_lab.queues.rounds import QueueRun
-from bulkhead_lab.queues.settings import Dependency
+from bulkhead_lab.queues.settings import Dependency, Slowdown
 
 LINES: dict[str, dict[str, Any]] = {
     "requests": {"color": NEUTRAL, "linestyle": ":", "linewidth": 1.5, "label": "new requests"},
@@ -37,7 +37,7 @@ class StormFigure(KeptFigure):
 
     def __init__(self) -> None:
         super().__init__(10, 5.4, left=0.08, right=0.74, top=0.9, bottom=0.1, hspace=0.12)
-        self._start: tuple[float, float] | None = None
+        self._trigger: Slowdown | None = None  # the slowdown shaded
 
     def _layout(self, view: StormView) -> None:
         fig = self.rebuild()
@@ -46,10 +46,10 @@ class StormFigure(KeptFigure):
         capacity = view.storm.run.setup.dependency.capacity * CYCLE
         self._calls.axhline(capacity, color=LIMIT, linestyle="--", linewidth=1, label="what it serves")
         (self._waiting,) = self._queue.plot([], [], color=IDLE, linewidth=2, label="calls in its queue")
-        slow = view.storm.trigger
-        self._start = (slow.start / CYCLE, slow.stop / CYCLE)
+        slow = self._trigger = view.storm.trigger
+        span = (slow.start / CYCLE, slow.stop / CYCLE)
         for ax, label in ((self._calls, "calls/s"), (self._queue, "calls waiting")):
-            ax.axvspan(*self._start, color=FAILURE, alpha=0.12, linewidth=0, label="the slowdown")
+            ax.axvspan(*span, color=FAILURE, alpha=0.12, linewidth=0, label="the slowdown")
             ax.set_xlim(0, view.time[-1] + view.time[1])
             ax.set_ylabel(label)
             ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
@@ -57,8 +57,7 @@ class StormFigure(KeptFigure):
         self._title = moving_title(self._calls, fontsize="large")
 
     def update(self, view: StormView) -> StormFigure:
-        slow = view.storm.trigger
-        if self._start != (slow.start / CYCLE, slow.stop / CYCLE):
+        if self._trigger != view.storm.trigger:
             self._layout(view)
         for key, line in self._lines.items():
             line.set_data(view.time, view.series[key])
