@@ -20,8 +20,7 @@ def read_eighths(answer: object) -> int:
         text = answer.strip().lower()
         if "half" in text:
             return 4
-        match = re.fullmatch(r"(\d+)\s*/\s*8", text)
-        if match:
+        if match := re.fullmatch(r"(\d+)\s*/\s*8", text):
             return _eighths(int(match.group(1)))
         if text.endswith("%"):
             return _eighths(round(read_number(text) / 100 * 8))
