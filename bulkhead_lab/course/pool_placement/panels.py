@@ -85,11 +85,12 @@ def lesson_runs() -> LessonRun:
 
 PLACEMENT_OPTIONS = ((SHARED, "single"), (SEPARATE, "separate"))
 SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
-COUNTS = {  # each count's slider: its CSS name, its label, its range
-    "shared": ("shared-slots", "shared pool slots", 2, 2 * CALLS),
-    "notif": ("notification-slots", "notification slots", 1, CALLS),
-    "cat": ("catalog-slots", "catalog slots", 1, CALLS),
-    "skip": ("skipped", "skipped call sites", 0, CALLS),
+SLIDERS = {  # each slider: its CSS name, its label, its range and step
+    "shared": ("shared-slots", "shared pool slots", 2, 2 * CALLS, 1),
+    "notif": ("notification-slots", "notification slots", 1, CALLS, 1),
+    "cat": ("catalog-slots", "catalog slots", 1, CALLS, 1),
+    "skip": ("skipped", "skipped call sites", 0, CALLS, 1),
+    "latency_ms": ("slowdown-latency", "notification latency (ms)", 50, 1000, 50),
 }
 
 
@@ -102,19 +103,10 @@ def placement_controls(
     latency_ms: int = round(NOTIFICATION_LATENCY * 1000),
 ) -> dict[str, Any]:
     """The toggle, one shared-pool size, a size per dependency's pool, skipped call sites, the latency."""
-    counts = {"shared": shared, "notif": notif, "cat": cat, "skip": skip}
+    values = {"shared": shared, "notif": notif, "cat": cat, "skip": skip, "latency_ms": latency_ms}
     controls = {"placement": toggle("placement", "placement", PLACEMENT_OPTIONS, placement)}
-    for name, (css, label, least, most) in COUNTS.items():
-        controls[name] = slider(w.IntSlider, css, label, min=least, max=most, value=counts[name])
-    controls["latency_ms"] = slider(
-        w.IntSlider,
-        "slowdown-latency",
-        "notification latency (ms)",
-        min=50,
-        max=1000,
-        step=50,
-        value=latency_ms,
-    )
+    for name, (css, label, least, most, step) in SLIDERS.items():
+        controls[name] = slider(w.IntSlider, css, label, min=least, max=most, step=step, value=values[name])
     for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
         controls[name].layout = w.Layout(width="38em")  # its own layout: shown or hidden alone
     show_for(controls, placement)
