@@ -1,7 +1,6 @@
 """Notebook 03's figures: each request's latency by stream, and the concurrency each dependency saw.
 
-Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one
-:class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
+Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one batch's result.
 """
 
 from __future__ import annotations
@@ -20,21 +19,14 @@ CATALOG_COLOR = TRACKING  # the healthy neighbour
 
 def latency_axes(ax: Any, result: PlacementResult) -> None:
     """Each request's time from the batch's start to its answer, by stream."""
-    n = result.n
-    notif = result.latencies_ms["notification"]
-    ax.scatter(range(n), result.latencies_ms["catalog"], s=12, color=CATALOG_COLOR, label="catalog")
-    pooled = [j for j in range(n) if j >= result.skip]
-    ax.scatter(pooled, [notif[j] for j in pooled], s=12, color=NOTIFICATION_COLOR, label="notification")
-    if result.skip:
-        skipped = list(range(result.skip))
-        ax.scatter(
-            skipped, [notif[j] for j in skipped], s=28, marker="x", color=REFUSED, label="skipped call site"
-        )
+    notif, k = result.latencies_ms["notification"], result.skip
+    ax.scatter(range(result.n), result.latencies_ms["catalog"], s=12, color=CATALOG_COLOR, label="catalog")
+    ax.scatter(range(k, result.n), notif[k:], s=12, color=NOTIFICATION_COLOR, label="notification")
+    if k:
+        ax.scatter(range(k), notif[:k], s=28, marker="x", color=REFUSED, label="skipped call site")
     first = min(notif) if notif else 0.0
     ax.axhline(first, color=NEUTRAL, lw=1.0, ls=":", label="first notification answer")
-    ax.set_xlabel("request")
-    ax.set_ylabel("latency, ms")
-    ax.set_title("each request's latency")
+    ax.set(xlabel="request", ylabel="latency, ms", title="each request's latency")
     _legend_below(ax)
 
 
@@ -50,9 +42,11 @@ def concurrency_axes(ax: Any, result: PlacementResult) -> None:
     else:
         ax.axhline(result.notif, color=NOTIFICATION_COLOR, ls="--", lw=0.9, label="notification pool")
         ax.axhline(result.cat, color=CATALOG_COLOR, ls="--", lw=0.9, label="catalog pool")
-    ax.set_xlabel("time since the batch started, ms")
-    ax.set_ylabel("open requests")
-    ax.set_title("concurrency each dependency saw")
+    ax.set(
+        xlabel="time since the batch started, ms",
+        ylabel="open requests",
+        title="concurrency each dependency saw",
+    )
     _legend_below(ax)
 
 
