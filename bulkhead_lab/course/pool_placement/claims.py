@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import partial
 
 from bulkhead_lab.course.pool_placement import lesson003 as L
+from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
-from bulkhead_lab.live.placement.lesson import Rows
+from bulkhead_lab.live.placement.lesson import NO_POOL, Rows
 from bulkhead_lab.live.placement.pooltests import PoolTestRun
 
 LESSON = "lesson 003"
@@ -103,9 +104,7 @@ def skipped_claims(rows: Rows) -> list[Claim]:
 def sizing_claims(rows: Rows) -> list[Claim]:
     """Wrong sizing: the second table, both ends, and every pool a ceiling on its own stream."""
     s, r = "Wrong sizing", dict(rows)
-    four = {label: r[label] for label in L.SIZING}
-    slowest = max(four, key=lambda label: four[label].duration_ms)
-    fastest = min(four, key=lambda label: four[label].duration_ms)
+    fastest, *_, slowest = sorted(L.SIZING, key=lambda label: r[label].duration_ms)
     claims: list[Claim] = []
     for label, lesson in L.SIZING.items():
         *peaks, duration = _row(s, label, r[label], lesson)
@@ -115,11 +114,8 @@ def sizing_claims(rows: Rows) -> list[Claim]:
                             "one wave: at least 300 ms, the fastest of the four",
                             "not the fastest, or under one wave")  # fmt: skip
         claims += [*peaks, duration]
-    no_pool = next(result for label, result in rows if label.startswith("no pool"))
-    peak = r["40 / 4"].notification
-    forty = f"{peak}, as with no pool"
-    if peak != no_pool.notification:
-        forty = f"{peak}, no pool {no_pool.notification}"
+    peak, none = r["40 / 4"].notification, r[NO_POOL.label].notification
+    forty = f"{peak}, as with no pool" if peak == none else f"{peak}, no pool {none}"
     one = r["1 / 4"]
     return [
         *claims,
@@ -140,17 +136,8 @@ def _within(r: PlacementResult) -> bool:
 
 
 def code_claims(facts: CodeFacts) -> list[Claim]:
-    """Where the pool sits: measure.mjs's last line, counted from the package's source."""
-    s, lesson = "Where the pool sits", L.CODE_COST
-    return [
-        exact(s, "pool definition, lines", lesson.block_lines, facts.cost.block_lines),
-        exact(s, "the pool is defined in one place", 1, facts.places),
-        exact(s, "outbound call sites", lesson.call_sites, facts.cost.call_sites),
-        exact(s, "none of the call sites changed (none names a placement)", "none",
-              "none" if not facts.call_sites_name_a_placement else "some"),
-        exact(s, "expressions that move the pool to the call site", lesson.pool_for_expressions,
-              facts.cost.pool_for_expressions),
-    ]  # fmt: skip
+    """Where the pool sits: measure.mjs's last line, counted from the package's source (section 2's table)."""
+    return [exact("Where the pool sits", what, lesson, here) for what, here, lesson in views.code_cost(facts)]
 
 
 def testability_claims(run: PoolTestRun) -> list[Claim]:

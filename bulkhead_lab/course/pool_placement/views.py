@@ -1,8 +1,7 @@
 """Notebook 03's tables: lesson 003's batches and code cost, each measured number beside the lesson's.
 
-The batches run live (:mod:`bulkhead_lab.live.placement.lesson`); the tables hold timing, so the
-notebook ignores their output, and their timing-free facts are lesson 003's claims (:mod:`.claims`),
-checked in the notebook's appendix.
+The batches run live (:mod:`bulkhead_lab.live.placement.lesson`); the tables hold timing, so the notebook
+ignores their output, and checks their timing-free facts as lesson 003's claims (:mod:`.claims`).
 """
 
 from __future__ import annotations
@@ -48,14 +47,12 @@ def run(*args: object, **kwargs: object) -> PlacementResult:
 # --- the lesson's two tables, beside the lesson's numbers ----------------------------------
 
 HERE, LESSON, IDEAL = "here", "lesson 003", "ideal"
+OF_CALLS = f" / {lesson003.CALLS}"  # after a lesson's catalog done before
 
 
 def placement_table(rows: Rows) -> pd.DataFrame:
-    """The lesson's first table: each measured number beside lesson 003's, durations in whole ms.
-
-    ``duration ms / here`` is this run's measured duration (the lesson rounds its own to
-    500 ms); ``ideal`` is the shortest the batch can take (:func:`ideal_worked`).
-    """
+    """The lesson's first table beside lesson 003's: ``duration ms / here`` is measured (the lesson rounds
+    its own to 500 ms), ``ideal`` the shortest the batch can take (:func:`ideal_table`)."""
     return _table(rows, lesson003.PLACEMENT, "placement", before=True)
 
 
@@ -71,15 +68,10 @@ def _table(
     records = []
     for label, r in rows:
         lesson = lessons.get(label)
-        record: dict[tuple[str, str], object] = {}
-        if before:
-            record[("catalog done before", HERE)] = f"{r.catalog_before} / {r.n}"
-            record[("catalog done before", LESSON)] = _lesson(
-                lesson, "catalog_before", f" / {lesson003.CALLS}"
-            )
         records.append(
-            record
-            | {
+            {
+                ("catalog done before", HERE): f"{r.catalog_before} / {r.n}",
+                ("catalog done before", LESSON): _lesson(lesson, "catalog_before", OF_CALLS),
                 ("notification peak", HERE): r.notification,
                 ("notification peak", LESSON): _lesson(lesson, "notification"),
                 ("catalog peak", HERE): r.catalog,
@@ -91,7 +83,7 @@ def _table(
         )
     frame = pd.DataFrame(records, index=pd.Index([label for label, _ in rows], name=name))
     frame.columns = pd.MultiIndex.from_tuples(frame.columns)
-    return frame
+    return frame if before else frame.drop(columns="catalog done before", level=0)
 
 
 def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str:
@@ -105,10 +97,9 @@ def _lesson(row: lesson003.LessonRow | None, name: str, suffix: str = "") -> str
 def ideal_terms(placement: Placement, notif: int, cat: int, skip: int = 0) -> dict[str, object]:
     """The terms of :func:`~bulkhead_lab.live.placement.batch.ideal_ms` for one batch, worked in numbers.
 
-    Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one
-    shared pool the catalog's waves use the same slots, so their time adds to notification's;
-    under a pool each the streams run alongside and the slower decides. Skipped calls need no
-    slot: they are one wave alongside the pooled ones.
+    Pooled calls go in waves of as many calls as the pool has slots, one latency each. Under one shared
+    pool catalog's waves use the same slots, so their time adds to notification's; under a pool each the
+    streams run alongside and the slower decides. Skipped calls need no slot: one wave, alongside.
     """
     slow, fast, calls = round(NOTIFICATION_LATENCY * 1000), round(CATALOG_LATENCY * 1000), CALLS
     pooled = calls - skip
@@ -131,11 +122,8 @@ def _waves(n: int) -> str:
 def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0) -> str:
     """:func:`ideal_terms` as one line: ``notification ...; catalog ...: ideal N ms``."""
     terms = ideal_terms(placement, notif, cat, skip)
-    skipped = "" if terms["skipped"] == "—" else f"; skipped: {terms['skipped']}"
-    return (
-        f"notification: {terms['notification']}; catalog: {terms['catalog']}{skipped}; "
-        f"ideal {terms['ideal ms']} ms"
-    )
+    ideal = terms.pop("ideal ms")
+    return "; ".join(f"{what}: {how}" for what, how in terms.items() if how != "—") + f"; ideal {ideal} ms"
 
 
 def ideal_table() -> WideFrame:
@@ -170,12 +158,12 @@ def describe(result: PlacementResult) -> str:
     )
 
 
-def lesson_row(result: PlacementResult) -> tuple[str, lesson003.LessonRow] | None:
+def lesson_row(result: PlacementResult) -> lesson003.LessonRow | None:
     """The lesson's row for a batch at one of its settings (and its latencies), or None."""
     for row in [*PLACEMENT_ROWS, *sizing_row_list()]:
         lesson = lesson003.PLACEMENT.get(row.label) or lesson003.SIZING.get(row.label)
         if lesson is not None and ran_at(result, row):
-            return row.label, lesson
+            return lesson
     return None
 
 
@@ -196,12 +184,11 @@ def batch_table(result: PlacementResult) -> pd.DataFrame:
             "catalog median ms": round(float(pd.Series(catalog_ms).median()), 1),
         }
     }
-    found = lesson_row(result)
-    if found is not None:
-        _, lesson = found
+    lesson = lesson_row(result)
+    if lesson is not None:
         rows[LESSON] = {
             **rows["this run"],
-            "catalog done before": _lesson(lesson, "catalog_before", f" / {lesson003.CALLS}"),
+            "catalog done before": _lesson(lesson, "catalog_before", OF_CALLS),
             "notification peak": lesson.notification,
             "catalog peak": lesson.catalog,
             "duration ms": lesson.duration_ms,
@@ -214,11 +201,8 @@ def batch_table(result: PlacementResult) -> pd.DataFrame:
 
 
 def batch_facts(result: PlacementResult) -> str:
-    """A batch's timing-free facts: peaks against pool limits and catalogBefore.
-
-    Under one shared pool the catalog peak depends on which waiting request the pool
-    serves next (aiohttp picks a waiting host at random), so it is left out there.
-    """
+    """A batch's timing-free facts: peaks against pool limits and catalogBefore. Under one shared pool the
+    catalog peak depends on which waiting host aiohttp picks (at random), so it is left out there."""
     single = result.placement == "single"
     limit = result.notif + result.cat if single else result.notif
     skipped = f" + {result.skip} skipped" if result.skip else ""
@@ -229,17 +213,23 @@ def batch_facts(result: PlacementResult) -> str:
     )
 
 
-def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
-    """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
-    facts = facts or code_facts()
+def code_cost(facts: CodeFacts) -> list[tuple[str, int, int]]:
+    """What the source counts beside measure.mjs's last line, as (what, here, lesson 003)."""
     lesson = lesson003.CODE_COST
-    rows = [
+    return [
         ("pool definition, lines", facts.cost.block_lines, lesson.block_lines),
         ("places a pool is defined", facts.places, 1),
         ("outbound call sites", facts.cost.call_sites, lesson.call_sites),
         ("call sites that name a placement", int(facts.call_sites_name_a_placement), 0),
-        ("pool_for(port) expressions (poolFor in the lesson)", facts.cost.pool_for_expressions,
-         lesson.pool_for_expressions),
-    ]  # fmt: skip
-    frame = pd.DataFrame(rows, columns=["counted in the source", "here", "lesson 003"])
+        (
+            "pool_for(port) expressions (poolFor in the lesson)",
+            facts.cost.pool_for_expressions,
+            lesson.pool_for_expressions,
+        ),
+    ]
+
+
+def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
+    """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
+    frame = pd.DataFrame(code_cost(facts or code_facts()), columns=["counted in the source", HERE, LESSON])
     return frame.set_index("counted in the source")
