@@ -1,9 +1,8 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
 
-Exercises 1 and 2 are predict-then-run: the check reads the prediction, runs the batch live at the
-exercise's settings and puts the two side by side. Each right answer comes from the rules the
-lesson's tables follow (:mod:`bulkhead_lab.live.placement.lesson`,
-:func:`~bulkhead_lab.live.placement.batch.ideal_ms`).
+Exercises 1 and 2 are predict-then-run: the check reads the prediction, runs the batch live at its
+settings and puts the two side by side. Each right answer comes from the rules the lesson's tables
+follow (:mod:`bulkhead_lab.live.placement.lesson`, :func:`~bulkhead_lab.live.placement.batch.ideal_ms`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Lesson 003's own numbers, as named constants, each saying where in the lesson it is printed.
 
-The lesson ("Bulkhead Pattern", lesson 003 in ``../shared/seeds/003_*.txt``) runs
-``node services.mjs`` and ``node measure.mjs`` and prints two tables and a code-cost
-line, then runs ``test/pool.test.mjs`` and prints its TAP lines. Its durations are
-``Math.round(ms / 500) * 500`` (measure.mjs's header: "rounded to 500 ms; the expected
-value is ceil(40/slots) x 300 ms"). The notebook's tables put them in their "lesson 003"
-columns and its claims (:mod:`.claims`) check each against a run;
-``tests/course/test_pool_placement_views.py`` checks them against the lesson's text when the
-seeds are present.
+The lesson ("Bulkhead Pattern", ``../shared/seeds/003_*.txt``) runs ``services.mjs`` and ``measure.mjs``,
+which prints two tables and a code-cost line, then ``test/pool.test.mjs``, whose TAP lines it prints.
+Durations are ``Math.round(ms / 500) * 500`` ("the expected value is ceil(40/slots) x 300 ms"). The
+notebook's tables and claims (:mod:`.claims`) set each beside a run;
+``tests/course/test_pool_placement_views.py`` finds each in the lesson's text when the seeds are present.
 """
 
 from __future__ import annotations
