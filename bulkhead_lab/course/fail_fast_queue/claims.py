@@ -1,11 +1,11 @@
 """Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.beside`).
 
-The lesson ("Bulkhead", lesson 004 in ``../shared/seeds/004_*.txt``) runs a Node Order Service
-(Express, http Agents, cockatiel's bulkhead) against Payment and Inventory, drives it with ``load.js``
-and checks it with ``check.js``; its timings are what one Node run on its author's machine printed.
-Each claim is data: where the lesson says it, its words, its value as the lesson states it (the tests
-find each in the lesson's text) and this run's, from the live side's facts. A story cell shows one
-section's claims beside its run (:func:`beside`); the appendix all of them (:func:`lesson_claims`).
+The lesson ("Bulkhead", ``../shared/seeds/004_*.txt``) runs a Node Order Service (Express, http Agents,
+cockatiel's bulkhead) against Payment and Inventory, drives it with ``load.js`` and checks it with
+``check.js``; its timings are one Node run on its author's machine. Each claim is data: where the
+lesson says it, its words, its value there (the tests find each in the lesson's text) and this run's,
+from the live side's facts. A story cell shows one section's claims beside its run (:func:`beside`);
+the appendix all of them (:func:`lesson_claims`).
 """
 
 from __future__ import annotations
@@ -188,16 +188,15 @@ def limited_claims(r: OrdersRun, separate: OrdersRun) -> list[Claim]:
 
 def check_claims(limited: OrdersRun, shared: OrdersRun) -> list[Claim]:
     """check.js against the bulkhead (four pass) and the shared pool (three fail)."""
-    s = "check.js"
-    claims = [exact(s, f"against the bulkhead: {c.check}", "PASS", "PASS" if c.passed else "FAIL")
-              for c in check_orders(limited)]  # fmt: skip
-    claims += [
-        exact(s, f"against the shared pool: {c.check}", "FAIL", "PASS" if c.passed else "FAIL")
-        for c in check_orders(shared)[:3]
-    ]  # the lesson: "three failed" (the fourth has no refusal to fail on)
-    two_waves = 2 * SLOW_LATENCY - LOAD.stock_delay
+    s, two_waves = "check.js", 2 * SLOW_LATENCY - LOAD.stock_delay
+    # The lesson: four pass, then "three failed" (the shared pool's fourth has no refusal to fail on).
+    verdicts = (("the bulkhead", limited, "PASS", 4), ("the shared pool", shared, "FAIL", 3))
     return [
-        *claims,
+        *(
+            exact(s, f"against {name}: {c.check}", lesson, "PASS" if c.passed else "FAIL")
+            for name, run, lesson, n in verdicts
+            for c in check_orders(run)[:n]
+        ),
         fact(s, "... including a stock check that took 6.2 s", "6.2 s",
              shared.slowest("stock") >= two_waves - TOLERANCE,
              "Node-like pool: at least two waves less the 100-ms head start, 5.9 s", "quicker"),

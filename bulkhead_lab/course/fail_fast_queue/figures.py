@@ -67,15 +67,11 @@ def requests_axes(ax: Any, r: OrdersRun, xmax: float, *, legend: bool = True, ti
     for t in wave_ends(r):
         if t <= xmax:
             ax.axvline(t, color=NEUTRAL, linestyle=":", linewidth=1.2, zorder=0)
-    n_orders = len(r.orders)
     if ticks:
-        picks = [("order", 1), ("order", n_orders), ("stock", 1), ("stock", len(r.stock_checks))]
+        picks = [("order", 1), ("order", len(r.orders)), ("stock", 1), ("stock", len(r.stock_checks))]
         picks = [p for p in picks if p in rows]
-        ax.set_yticks(
-            [rows[p] for p in picks], [f"{'order' if k == 'order' else 'check'} {i}" for k, i in picks]
-        )
-    ax.set_ylim(max(rows.values(), default=0) + 1, -1.6)
-    ax.set_xlim(0, xmax)
+        ax.set_yticks([rows[p] for p in picks], [f"{k.replace('stock', 'check')} {i}" for k, i in picks])
+    ax.set(ylim=(max(rows.values(), default=0) + 1, -1.6), xlim=(0, xmax))
     ax.grid(axis="y", visible=False)
     if legend:
         handles = [
@@ -120,8 +116,7 @@ def counters_axes(payment: Any, inventory: Any, r: OrdersRun, xmax: float) -> No
                         fontsize=10, loc="left")  # fmt: skip
     inventory.set_xlabel("seconds since the orders were sent")
     for ax in (payment, inventory):
-        ax.set_xlim(0, xmax)
-        ax.set_ylabel("requests")
+        ax.set(xlim=(0, xmax), ylabel="requests")
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.05), fontsize=9)
 
 
