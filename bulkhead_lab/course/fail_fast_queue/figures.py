@@ -103,9 +103,7 @@ def counters_axes(payment: Any, inventory: Any, r: OrdersRun, xmax: float) -> No
     if r.bulkhead_timeline:
         _step(payment, c.refused, xmax, color=REFUSED, linewidth=2, label="refused so far (rejected)")
     if c.limit:
-        payment.axhline(
-            c.limit, color=LIMIT, linestyle="--", linewidth=1, label=f"Payment's places: {c.limit}"
-        )
+        payment.axhline(c.limit, color=LIMIT, ls="--", lw=1, label=f"Payment's places: {c.limit}")
     payment.set_ylim(0, max(len(r.orders), c.limit) + 1)
     payment.set_title(f"Payment's side over time, from {c.source}", fontsize=10, loc="left")
     _step(inventory, c.stock_waiting, xmax, fill=True, label="stock checks waiting")
@@ -154,9 +152,7 @@ def keepalive_figure(baseline: OrdersRun, aiohttp: OrdersRun, node: OrdersRun) -
         requests_axes(ax, r, end, legend=False, ticks=k == 0)
         if r.settings is not None and r.settings.keepalive:
             answered = max(x.end for x in r.orders)
-            ax.axvspan(
-                answered, answered + KEEPALIVE_TIMEOUT, color=NEUTRAL, alpha=0.15, linewidth=0, zorder=0
-            )
+            ax.axvspan(answered, answered + KEEPALIVE_TIMEOUT, color=NEUTRAL, alpha=0.15, lw=0, zorder=0)
             note = f"Payment's sockets idle,\nkept alive {KEEPALIVE_TIMEOUT:g} s"
             ax.text(answered + 0.15, len(r.orders) * 0.75, note, fontsize=8, color="0.3", va="center")
         slowest = r.slowest("stock")
