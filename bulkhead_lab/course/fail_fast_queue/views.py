@@ -77,9 +77,8 @@ def summary_row(r: OrdersRun) -> dict[str, object]:
 
 def summary_table(runs: Iterable[OrdersRun], index: str = "Order Service", prefix: str = "") -> pd.DataFrame:
     """One row per run (its variant, sizes and Payment's state), the lesson's measures as columns."""
-    frame = pd.DataFrame({f"{prefix}{run_label(r)}, {payment_state(r)}": summary_row(r) for r in runs}).T
-    frame.index.name = index
-    return frame
+    rows = {f"{prefix}{run_label(r)}, {payment_state(r)}": summary_row(r) for r in runs}
+    return pd.DataFrame(rows).T.rename_axis(index)
 
 
 def requests_table(r: OrdersRun) -> pd.DataFrame:

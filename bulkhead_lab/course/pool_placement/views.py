@@ -129,12 +129,10 @@ def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0) -> s
 def ideal_table() -> WideFrame:
     """The ideal duration of each of the lesson's batches, worked: ``ceil(calls / slots)`` waves each."""
     sizing = [Row(f"{SEPARATE} {label}", p, n, c, k) for label, p, n, c, k in sizing_row_list()[:-1]]
-    records, seen = [], set()
-    for label, placement, notif, cat, skip in [*PLACEMENT_ROWS, *sizing]:
-        if (placement, notif, cat, skip) not in seen:
-            seen.add((placement, notif, cat, skip))
-            records.append({"batch": label, **ideal_terms(placement, notif, cat, skip)})
-    return WideFrame(pd.DataFrame(records).set_index("batch"))
+    records: dict[tuple, dict[str, object]] = {}  # a batch's settings -> its first row's terms
+    for row in [*PLACEMENT_ROWS, *sizing]:
+        records.setdefault(row[1:], {"batch": row.label, **ideal_terms(*row[1:])})
+    return WideFrame(pd.DataFrame(records.values()).set_index("batch"))
 
 
 # --- one batch ------------------------------------------------------------------------------
@@ -195,9 +193,7 @@ def batch_table(result: PlacementResult) -> pd.DataFrame:
             "ideal ms": "",
             "catalog median ms": "—",
         }
-    frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = "run"
-    return frame
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("run")
 
 
 def batch_facts(result: PlacementResult) -> str:
