@@ -157,8 +157,7 @@ exercise_3 = Exercise(
         "**{right}.** Erlang-B (bulkhead_lab.sizing.smallest_pool) for {load:g} calls in flight: {right} "
         "places refuse {b:.2%}, {fewer} refuse {b_fewer:.2%}. That is {ratio:.1f} times the load; the 2.5x "
         "rule would ask for {rule}. Random arrivals spread around their mean by about its square root, so "
-        "the spare places a limit needs grow like the square root of the load: relative to the load, they "
-        "shrink.",
+        "the spare places a limit needs grow like the square root of the load, shrinking relative to it.",
     ),
     placeholder="running places",
 )
