@@ -1,10 +1,8 @@
 """Notebook 05's exercises: predict, then run AIMD's timeout and Gradient2's drift; write an AIMD limiter.
 
-Exercises 1 and 2 run the learner's choice on the seeded model (:mod:`bulkhead_lab.adaptive`), so
-the checker and the worked answer agree with the notebook's numbers. Exercise 3
-(:data:`write_aimd`) runs the learner's class on a trace of nine samples whose limits were worked
-out by hand (:data:`TRACE`; ``tests/course/test_adaptive_limits_exercises.py`` checks them against
-the package's AIMD) and names the first sample where the learner's limit differs.
+Exercises 1 and 2 run the learner's choice on the seeded model, so checker, worked answer and notebook
+agree. Exercise 3 replays the learner's class on :data:`TRACE`, nine samples worked out by hand (the
+tests check them against the package's AIMD), and names the first sample where its limit differs.
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ import asyncio
 import inspect
 from typing import Any, NamedTuple
 
-from bulkhead_lab.adaptive.compare import TimeoutResult, timeout_result, working_timeouts
+from bulkhead_lab.adaptive.compare import timeout_result, working_timeouts
 from bulkhead_lab.adaptive.limits import AIMDLimit
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
 from bulkhead_lab.course.ui.exercise import (
@@ -65,9 +63,8 @@ exercise_1 = Exercise(
             "call does."
         ),
         lambda a: (
-            f"What it assumes: the failure is slower than the timeout. Against a slowdown of {a.right} "
-            f"rounds, a {a.right}-round timeout never fires: tracking drops "
-            f"{_missed(a.right).aimd.slowdown.tracking_dropped} again "
+            f"It assumes the failure is slower than the timeout: against {a.right}-round slow calls a "
+            f"{a.right}-round timeout never fires, and tracking drops {_missed(a.right)} again "
             f"(24/8: {a.fixed.slowdown.tracking_dropped})."
         ),
     ),
@@ -75,18 +72,9 @@ exercise_1 = Exercise(
 )
 
 
-def _missed(timeout: int) -> TimeoutResult:
-    return timeout_result(timeout, Params().with_(slow=timeout))
-
-
-class _Confined(NamedTuple):
-    length: int
-    back_at: int | None
-    longest: int
-
-
-def _confined(length: int) -> _Confined:
-    return _Confined(length, gradient2_drift(length, tolerance=1.5).back_at, longest_confined(1.5))
+def _missed(timeout: int) -> int:
+    """Tracking's slowdown drops under AIMD with ``timeout`` when the slow calls take just that long."""
+    return timeout_result(timeout, Params().with_(slow=timeout)).aimd.slowdown.tracking_dropped
 
 
 THRESHOLD = SLOW / 1.5  # the baseline from which a slow call no longer shrinks Gradient2's limit
@@ -94,7 +82,6 @@ THRESHOLD = SLOW / 1.5  # the baseline from which a slow call no longer shrinks 
 
 def _length(answer: object) -> int:
     """A slowdown length; the threshold the worked answer cites (14.7, or 22 / 1.5) is named as that."""
-    what = "a slowdown length in rounds (1..3000)"
     typed = answer.replace(" ", "") if isinstance(answer, str) else answer
     if typed == f"{SLOW}/1.5" or (isinstance(typed, (int, float, str)) and _near(typed, THRESHOLD)):
         raise NotUnderstood(
@@ -102,7 +89,7 @@ def _length(answer: object) -> int:
             "shrinks the limit: why it comes back. This asks how long the slowdown lasts, in rounds, "
             "before the baseline gets there."
         )
-    return _whole(answer, 3000, what)
+    return _whole(answer, 3000, "a slowdown length in rounds (1..3000)")
 
 
 def _near(typed: object, value: float) -> bool:
@@ -117,8 +104,8 @@ exercise_2 = Exercise(
     "Predict, then find the longest slowdown Gradient2 confines",
     read=_length,
     right=lambda: longest_confined(1.5),
-    figures=_confined,
-    right_when=lambda a: a.back_at is None and a.value > a.longest - 20,
+    figures=lambda n: {"back_at": gradient2_drift(n, tolerance=1.5).back_at},
+    right_when=lambda a: a.back_at is None and a.value > a.right - 20,
     right_says="{value} rounds: the event limit is still below 28 when the slowdown ends; 20 rounds more "
     "and it is back, because the baseline has caught up with the slow calls.",
     wrong=(
