@@ -21,7 +21,7 @@ from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, 
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
 from bulkhead_lab.live.orders.phases import LiveView
-from bulkhead_lab.pool.params import LESSON_SPLIT, MODES
+from bulkhead_lab.pool.params import HOLD_EVENT, LESSON_SPLIT, MODES, ROUNDS, SLOW, START, TOTAL
 
 FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))
 
@@ -44,12 +44,11 @@ class ExploreFigure(KeptFigure):
     the slowdown day, the fixed wall dashed and the slowdown's start and end marked. Right: dropped
     requests per flow for one pool, 24/8 and the algorithm, on each day.
 
-    Kept by the explore panel: the limits, the in-flight curves, the slowdown's end, the bars and
-    the title move (the bars' numbers are the table's, under the figure); the bars' scales move
-    in steps (a new step draws the frame).
+    Kept by the explore panel. The bars' numbers are the table's, under the figure; their scales move
+    in steps, and a new step draws the frame again.
     """
 
-    def __init__(self, total: int = 32, rounds: int = 4000, start: int = 1000) -> None:
+    def __init__(self) -> None:
         super().__init__(10, 6.2, left=0.07, right=0.99, top=0.84, bottom=0.1, hspace=0.32, wspace=0.3)
         fig = self.figure
         grid = fig.add_gridspec(2, 2, width_ratios=[2.3, 1])
@@ -58,22 +57,20 @@ class ExploreFigure(KeptFigure):
         healthy, slowdown = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
         self._lines: list[Line2D] = []
         self._ends: list[Line2D] = []
-        for ax, flow, color, wall in (
-            (flows, *FLOWS[0][:2], LESSON_SPLIT),
-            (events, *FLOWS[1][:2], total - LESSON_SPLIT),
-        ):
+        walls = (LESSON_SPLIT, TOTAL - LESSON_SPLIT)
+        for ax, (flow, color, _), wall in zip((flows, events), FLOWS, walls, strict=True):
             mean = f"in flight, {flow} (mean of {BIN} rounds)"
             self._lines += ax.plot([], [], color=color, linewidth=1, label=mean)
             self._lines += ax.plot(
                 [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="adaptive limit"
             )
             ax.axhline(wall, color=NEUTRAL, linestyle="--", linewidth=1.2, label="24/8's fixed wall")
-            ax.axvline(start, color=FAILURE, linewidth=1.5, label="slowdown starts")
+            ax.axvline(START, color=FAILURE, linewidth=1.5, label="slowdown starts")
             self._ends.append(
-                ax.axvline(rounds, color=FAILURE, linewidth=1.5, linestyle=":", label="slowdown ends")
+                ax.axvline(ROUNDS, color=FAILURE, linewidth=1.5, linestyle=":", label="slowdown ends")
             )
-            ax.set_ylim(0, total + 2)
-            ax.set_xlim(0, rounds)
+            ax.set_ylim(0, TOTAL + 2)
+            ax.set_xlim(0, ROUNDS)
             ax.set_ylabel(f"{flow}: slots")
         events.set_xlabel("round (100 rounds = 1 s), slowdown day")
         flows.tick_params(labelbottom=False)
@@ -134,7 +131,7 @@ def _means(values: tuple[int, ...]) -> list[float]:
 
 
 ALGORITHM = EXTRA[0]  # an algorithm's own estimate (Gradient2's baseline, its layout's drops)
-DRIFT_FROM = 800  # the drift figure starts 200 rounds before the failure
+DRIFT_FROM = START - 200  # the drift figure starts 200 rounds before the failure
 
 
 class DriftFigure(KeptFigure):
@@ -145,9 +142,7 @@ class DriftFigure(KeptFigure):
     axis' scale moves in steps (a new step draws the frame again).
     """
 
-    def __init__(
-        self, total: int = 32, rounds: int = 4000, start: int = 1000, slow: int = 22, hold: int = 6
-    ) -> None:
+    def __init__(self) -> None:
         super().__init__(10, 6.8, left=0.1, right=0.72, top=0.92, bottom=0.09, hspace=0.18)
         limit_ax, base_ax, drop_ax = self.figure.subplots(3, 1, sharex=True)
         limit, before = "event limit (Gradient2)", "its level when the slowdown starts"
@@ -156,13 +151,13 @@ class DriftFigure(KeptFigure):
         )
         self._before = limit_ax.axhline(0, color=NEUTRAL, linestyle="--", linewidth=1, label=before)
         (self._back,) = limit_ax.plot([], [], "o", color=FAILURE, ms=8, label="back at that level")
-        limit_ax.set_ylim(0, total + 2)
+        limit_ax.set_ylim(0, TOTAL + 2)
         limit_ax.set_ylabel("event limit (slots)")
         baseline = "baseline: Gradient2's long average RTT"
         (self._baseline,) = base_ax.plot([], [], color=ALGORITHM, linewidth=1.6, label=baseline)
-        base_ax.axhline(slow, color=EVENT, linestyle="--", linewidth=1, label=f"a slow call: {slow} rounds")
-        base_ax.axhline(hold, color=EVENT, linestyle=":", linewidth=1, label=f"a normal call: {hold} rounds")
-        base_ax.set_ylim(0, slow * 1.15)
+        for hold, style, what in ((SLOW, "--", "a slow call"), (HOLD_EVENT, ":", "a normal call")):
+            base_ax.axhline(hold, color=EVENT, linestyle=style, linewidth=1, label=f"{what}: {hold} rounds")
+        base_ax.set_ylim(0, SLOW * 1.15)
         base_ax.set_ylabel("round trip (rounds)")
         self._drops = {
             name: drop_ax.plot([], [], color=color, linewidth=1.6, linestyle=style, label=label)[0]
@@ -177,12 +172,12 @@ class DriftFigure(KeptFigure):
         self._ends: list[Line2D] = []
         self._backs: list[Line2D] = []
         for ax in (limit_ax, base_ax, drop_ax):
-            ax.axvline(start, color=FAILURE, linewidth=1.5, label="slowdown starts")
+            ax.axvline(START, color=FAILURE, linewidth=1.5, label="slowdown starts")
             self._ends.append(
-                ax.axvline(rounds, color=FAILURE, linestyle=":", linewidth=1.5, label="slowdown ends")
+                ax.axvline(ROUNDS, color=FAILURE, linestyle=":", linewidth=1.5, label="slowdown ends")
             )
-            self._backs.append(ax.axvline(rounds, color=FAILURE, linestyle="-", alpha=0.35, linewidth=3))
-            ax.set_xlim(DRIFT_FROM, rounds)
+            self._backs.append(ax.axvline(ROUNDS, color=FAILURE, linestyle="-", alpha=0.35, linewidth=3))
+            ax.set_xlim(DRIFT_FROM, ROUNDS)
             ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
         self._axes = (limit_ax, base_ax, drop_ax)
         self._title = self.figure.suptitle("")
@@ -229,18 +224,18 @@ class RampFigure(KeptFigure):
     """Vegas' tracking limit from a low start on the healthy day, rounds on a log scale: the chosen
     ramp, and the same ramp with slow start the other way (dashed). Kept by the slow-start panel."""
 
-    def __init__(self, rounds: int = 4000, target: int = 24, total: int = 32) -> None:
+    def __init__(self) -> None:
         super().__init__(10, 4.2, left=0.08, right=0.72, top=0.86, bottom=0.15)
         ax = self.figure.subplots()
         chosen, other = "Vegas' limit, as chosen", "the same, slow start the other way"
         (self._chosen,) = ax.plot([], [], color=LIMIT, linewidth=1.6, drawstyle="steps-post", label=chosen)
         (self._other,) = ax.plot([], [], "--", color=NEUTRAL, lw=1.4, drawstyle="steps-post", label=other)
-        (self._mark,) = ax.plot([], [], "o", color=TRACKING, ms=8, label=f"reaches {target}")
-        wall = f"the lesson's tracking compartment ({target})"
-        ax.axhline(target, color=TRACKING, linestyle=":", linewidth=1.2, label=wall)
+        (self._mark,) = ax.plot([], [], "o", color=TRACKING, ms=8, label=f"reaches {LESSON_SPLIT}")
+        wall = f"the lesson's tracking compartment ({LESSON_SPLIT})"
+        ax.axhline(LESSON_SPLIT, color=TRACKING, linestyle=":", linewidth=1.2, label=wall)
         ax.set_xscale("log")
-        ax.set_xlim(1, rounds)
-        ax.set_ylim(0, total + 2)
+        ax.set_xlim(1, ROUNDS)
+        ax.set_ylim(0, TOTAL + 2)
         ax.set_xlabel("round, log scale (100 rounds = 1 s), healthy day")
         ax.set_ylabel("tracking limit (slots)")
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
@@ -285,26 +280,22 @@ def _steps(points: Sequence[tuple[float, int]], end: float) -> tuple[list[float]
     return times, values
 
 
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
 def live_figure(view: LiveView) -> Figure:
     """Above: the bulkhead's limit and the calls Payment held at once, the slowdown shaded. Below:
     the orders refused, per quarter second, by when they were sent."""
     fig = _figure(10, 4.8, left=0.08, right=0.76, top=0.88, bottom=0.11, hspace=0.12)
     calls, refusals = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])
     end = max(view.duration, view.last_slow)
-    start, stop = view.window
     for ax in (calls, refusals):
-        ax.axvspan(start, stop, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
+        ax.axvspan(*view.window, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
         ax.axvline(
             view.last_slow, color=FAILURE, linestyle=":", linewidth=1.3, label="its last slow call ends"
         )
     t, n = _steps(view.payment, end)
     calls.step(t, n, where="post", color=EVENT, linewidth=1.6, label="Payment's calls in flight")
     t, n = _steps(view.limit, end)
-    calls.step(t, n, where="post", color=LIMIT, linewidth=1.6, label=f"{_possessive(view.algorithm)} limit")
+    whose = f"{view.algorithm}'" if view.algorithm.endswith("s") else f"{view.algorithm}'s"  # Vegas'
+    calls.step(t, n, where="post", color=LIMIT, linewidth=1.6, label=f"{whose} limit")
     # Scaled to Payment's calls and the limit it met when it slowed: a limit that climbs far above
     # them while Payment is healthy (AIMD, Envoy) leaves the axis, and a note says how far.
     top = max([c for _, c in view.payment] + [view.facts.limit_before, view.facts.limit_lowest, 10])
