@@ -28,13 +28,15 @@ from bulkhead_lab.retries.storm import RetrySetup
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
 
 
+def _choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
+    return slider(w.SelectionSlider, name, description, options=options, value=value)
+
+
 def _callers(attempts: int, jitter: str, budget: str) -> dict[str, w.ValueWidget]:
     return {
         "attempts": slider(w.IntSlider, "attempts", "attempts per request", min=1, max=6, value=attempts),
-        "jitter": slider(w.SelectionSlider, "jitter", "jitter", options=list(views.JITTERS), value=jitter),
-        "budget": slider(
-            w.SelectionSlider, "budget", "retry budget", options=list(views.BUDGETS), value=budget
-        ),
+        "jitter": _choice("jitter", "jitter", list(views.JITTERS), jitter),
+        "budget": _choice("budget", "retry budget", list(views.BUDGETS), budget),
     }
 
 
@@ -52,21 +54,14 @@ def retry_panel(
 ) -> SliderView:
     """Calls offered and requests given up over the run, one pool against a split, on both days."""
     callers = _callers(attempts, jitter, budget)
+    bases = [(f"{b} rounds ({b * 10} ms)", b) for b in views.BASES]
     controls_ = {
         "split": controls.split_slider(split),
         "attempts": callers["attempts"],
         "jitter": callers["jitter"],
-        "base": slider(
-            w.SelectionSlider,
-            "backoff-base",
-            "backoff base",
-            options=[(f"{b} rounds ({b * 10} ms)", b) for b in views.BASES],
-            value=base,
-        ),
+        "base": _choice("backoff-base", "backoff base", bases, base),
         "budget": callers["budget"],
-        "scope": slider(
-            w.SelectionSlider, "budget-scope", "budget kept for", options=list(views.SCOPES), value=scope
-        ),
+        "scope": _choice("budget-scope", "budget kept for", list(views.SCOPES), scope),
     }
     figure = figures.RetryFigure()  # kept, and redrawn in place on every move
 
