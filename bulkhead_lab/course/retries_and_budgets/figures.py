@@ -143,18 +143,12 @@ class StormFigure(KeptFigure):
         self._bands: list[Any] = []
         for ax in self._axes:
             for flow, name in FLOWS:
-                (line,) = ax.plot([], [], color=FLOW_COLOURS[flow], linewidth=2, label=f"{name} calls")
-                self._lines.append(line)
+                self._lines += ax.plot([], [], color=FLOW_COLOURS[flow], linewidth=2, label=f"{name} calls")
             ax.axhline(0, color=LIMIT, linewidth=0.8)
             for flow, name in FLOWS:
+                band = f"{name}: 10% of requests"
                 self._bands.append(
-                    ax.axhline(
-                        0,
-                        color=FLOW_COLOURS[flow],
-                        linestyle=":",
-                        linewidth=1.5,
-                        label=f"{name}: 10% of requests",
-                    )
+                    ax.axhline(0, color=FLOW_COLOURS[flow], linestyle=":", linewidth=1.5, label=band)
                 )
             self._stops.append(ax.axvline(0, color=LIMIT, linestyle="--", linewidth=1, label="slowdown ends"))
             self._backs.append(ax.axvline(0, color=NEUTRAL, linewidth=2, label="every flow back"))
@@ -175,11 +169,10 @@ class StormFigure(KeptFigure):
             for f, (flow, _) in enumerate(FLOWS):
                 values = view.excess[(split, flow)]
                 self._lines[2 * c + f].set_data(view.rounds, values)
+                self._bands[2 * c + f].set_ydata([view.thresholds[flow]] * 2)
                 low, high = min(low, *values), max(high, *values)
             ax.set_xlim(view.rounds[0], view.rounds[-1] + width)
             self._stops[c].set_xdata([view.stop] * 2)
-            for f, (flow, _) in enumerate(FLOWS):
-                self._bands[2 * c + f].set_ydata([view.thresholds[flow]] * 2)
             back = view.back(split)
             self._backs[c].set_visible(back is not None)
             self._backs[c].set_xdata([view.stop + (back or 0)] * 2)
