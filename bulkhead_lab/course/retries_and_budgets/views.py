@@ -5,8 +5,9 @@ and experiments (:mod:`bulkhead_lab.retries.experiments`). A *setup* is how the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -67,11 +68,9 @@ def setup_of(
     check_int("attempts", attempts, 1, 100)
     check_choice("budget", budget, tuple(BUDGETS))
     check_choice("scope", scope, SCOPES)
-    if check_choice("jitter", jitter, JITTERS) == "at once":
-        policy = RetryPolicy(attempts, None)
-    else:
-        policy = RetryPolicy(attempts, Backoff(base, max(CAP_ROUNDS, base), jitter))  # type: ignore[arg-type]
-    return RetrySetup(policy, BUDGETS[budget], shared=scope == SCOPES[1])
+    check_choice("jitter", jitter, JITTERS)
+    backoff = None if jitter == "at once" else Backoff(base, max(CAP_ROUNDS, base), jitter)  # type: ignore[arg-type]
+    return RetrySetup(RetryPolicy(attempts, backoff), BUDGETS[budget], shared=scope == SCOPES[1])
 
 
 # --- 1. amplification, 2. the budgets' worst case, 3. contention -------------------------------
@@ -162,17 +161,18 @@ def _gave_up(setup: RetrySetup, split: Layout) -> dict[str, object]:
     return row
 
 
-def _frame(rows: Sequence[Mapping[str, object]], index: list[str]) -> pd.DataFrame:
-    return pd.DataFrame(rows).set_index(index)
+def _frame(rows: Mapping[Any, Mapping[str, object]], index: str | list[str]) -> pd.DataFrame:
+    """A row per key of ``rows`` (a tuple key: one level per name of ``index``)."""
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index)
 
 
 def retry_table() -> pd.DataFrame:
     """Requests given up and calls per request, per flow, one pool against 24/8, for :data:`CALLERS`."""
-    rows = [
-        {"callers": name, "layout": split_label(s), **_gave_up(setup, s)}
+    rows = {
+        (name, split_label(s)): _gave_up(setup, s)
         for name, setup in CALLERS.items()
         for s in (None, LESSON_SPLIT)
-    ]
+    }
     return _frame(rows, ["callers", "layout"])
 
 
@@ -200,10 +200,8 @@ def retry_view(
 ) -> RetryView:
     """The single pool and ``split`` on both days with ``setup``'s callers, per flow over time."""
     load = retry_load(split, setup)
-    rows = [
-        {
-            "layout": split_label(s),
-            "day": mode,
+    rows = {
+        (split_label(s), mode): {
             "tracking gave up": r.tracking.gave_up,
             "tracking calls/request": round(r.tracking.load, 3),
             "event gave up": r.event.gave_up,
@@ -211,40 +209,33 @@ def retry_view(
             "calls/request": round(per_request(r.tracking, r.event), 3),
         }
         for (s, mode), r in load.runs.items()
-    ]
+    }
     return RetryView(load, _frame(rows, ["layout", "day"]))
 
 
 def budget_scope_table(budget: str = "10% (SRE)") -> pd.DataFrame:
     """One pool and 24/8, the budget kept for each flow or for both, on both days."""
-    rows = [
-        {
-            "layout": split_label(s),
-            "budget kept for": scope,
-            **_gave_up(setup_of(budget=budget, scope=scope), s),
-        }
+    rows = {
+        (split_label(s), scope): _gave_up(setup_of(budget=budget, scope=scope), s)
         for s in (None, LESSON_SPLIT)
         for scope in SCOPES
-    ]
+    }
     return _frame(rows, ["layout", "budget kept for"])
 
 
 def single_pool_budget_table(ratios: tuple[float, ...] = (0.0, 0.05, 0.10, 0.20, 0.50, 1.0)) -> pd.DataFrame:
     """Slowdown day, 3 attempts with full jitter: tracking's given-up requests per ratio budget
     (kept per flow), in one pool and in 24/8."""
-    rows = []
+    rows = {}
     for ratio in ratios:
         setup = RetrySetup(LESSON_POLICY, RatioBudget(ratio))
         one, bulk = (run(s, "slowdown", setup) for s in (None, LESSON_SPLIT))
-        rows.append(
-            {
-                "retry budget": f"{ratio:.0%}",
-                "single pool: tracking gave up": one.tracking.gave_up,
-                "24/8: tracking gave up": bulk.tracking.gave_up,
-                "24/8: event calls/request": round(bulk.event.load, 3),
-            }
-        )
-    return _frame(rows, ["retry budget"])
+        rows[f"{ratio:.0%}"] = {
+            "single pool: tracking gave up": one.tracking.gave_up,
+            "24/8: tracking gave up": bulk.tracking.gave_up,
+            "24/8: event calls/request": round(bulk.event.load, 3),
+        }
+    return _frame(rows, "retry budget")
 
 
 def capacity_fact() -> str:
@@ -283,28 +274,28 @@ def storm_view(
 ) -> StormView:
     """Both days of one pool and ``split`` with ``setup``'s callers, the slowdown ending at ``stop``."""
     load = storm_load(split, setup, stop)
-    rows = [
-        {
-            "layout": split_label(s),
+    rows = {
+        split_label(s): {
             **{BACK[f]: _never(load.backs[(s, f)]) for f, _ in FLOWS},
             "every flow back after": _never(load.back(s)),
         }
         for s in load.layouts
-    ]
-    return StormView(load, _frame(rows, ["layout"]))
+    }
+    return StormView(load, _frame(rows, "layout"))
 
 
 def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
     """Rounds after the slowdown's end until each flow's load is back, per jitter, without and with
     the SRE budget, in one pool and in 24/8."""
-    rows = []
+    rows = {}
     for budget in ("none", "10% (SRE)"):
         for jitter in JITTERS:
             load = storm_load(LESSON_SPLIT, setup_of(jitter=jitter, budget=budget), stop)
-            row: dict[str, object] = {"callers (3 attempts)": jitter, "budget": budget}
-            for s in load.layouts:
-                row |= {f"{split_label(s)}: {BACK[f]}": _never(load.backs[(s, f)]) for f, _ in FLOWS}
-            rows.append(row)
+            rows[(jitter, budget)] = {
+                f"{split_label(s)}: {BACK[f]}": _never(load.backs[(s, f)])
+                for s in load.layouts
+                for f, _ in FLOWS
+            }
     return _frame(rows, ["callers (3 attempts)", "budget"])
 
 
