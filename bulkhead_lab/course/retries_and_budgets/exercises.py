@@ -1,9 +1,6 @@
 """Notebook 06's exercises: cap the event storm, bulkhead the budget too, the backoff that makes
-the fewest calls, and a retry budget of the learner's own (:data:`write_budget`).
-
-Every right answer is a model query (:mod:`bulkhead_lab.retries.seeded`,
-:mod:`bulkhead_lab.retries.experiments`) on the notebook's own seeded runs, so a checker and its
-worked answer always agree with the notebook's numbers.
+the fewest calls, and a retry budget of the learner's own (:data:`write_budget`). Every right answer
+is a model query on the notebook's own seeded runs, so checker, worked answer and notebook agree.
 """
 
 from __future__ import annotations
@@ -65,9 +62,7 @@ def read_ratio(answer: object) -> int:
         value *= 100  # 0.16 is a ratio: 16%
     value = round(value, 6)
     if value != int(value) or not 0 <= value <= 100:
-        raise NotUnderstood(
-            f"{value:g} is not a whole percent from 0 to 100; this asks for one, like 10 or 10%."
-        )
+        raise NotUnderstood(f"{value:g} is not a whole percent from 0 to 100, like 10 or 10%.")
     return int(value)
 
 
@@ -109,10 +104,10 @@ def contention_at(clients: int = CLIENTS) -> pd.DataFrame:
 def _worked_1(a: Answer) -> str:
     return (
         f"**{a.right}%**: the event flow makes {a.load:.3f} calls per request through the slowdown "
-        f"({event_load(a.right + 1):.3f} at {a.right + 1}%). The SRE book's reasoning predicts it: when "
-        "retries stay under a share r of all calls, the calls per request stay under 1 / (1 - r), which is "
-        "1.2 at r = 16.7%. The event compartment refuses so much through the slowdown that the budget, not "
-        "the attempts, sets its load: the worst case and the measured load nearly agree."
+        f"({event_load(a.right + 1):.3f} at {a.right + 1}%). As the SRE book reasons, retries under a share "
+        "r of all calls keep calls per request under 1 / (1 - r), 1.2 at r = 16.7%; the event compartment "
+        "refuses so much that the budget, not the attempts, sets its load: worst case and measured load "
+        "nearly agree."
     )
 
 
@@ -120,14 +115,13 @@ def _worked_2(a: Answer) -> str:
     shared_load = ratio_run(a.right, shared=True).event.load
     per_flow = ratio_run(None).event.load
     return (
-        f"**{a.right}%**. With a budget of its own, tracking gives up {a.target} through the slowdown (at "
-        "10%). With one budget for the whole gateway the event compartment's refusals spend it, and "
-        f"tracking's few retries are denied until the shared budget reaches {smallest_shared_ratio()}% (in "
-        f"whole percent; on the slider, {a.right}%). By then it covers "
-        "every retry the event storm makes (the busy tracking flow's calls count towards the shared budget "
-        f"too), so it no longer caps the storm: {shared_load:.2f} calls per event request, against "
-        f"{per_flow:.2f} with the SRE 10% kept per flow. A shared budget cannot both protect the neighbour "
-        "and cap the storm: keep a budget per compartment, the bulkhead's own rule."
+        f"**{a.right}%**. With a budget of its own (10%), tracking gives up {a.target} through the slowdown. "
+        "With one budget for the whole gateway, the event compartment's refusals spend it and deny "
+        f"tracking's few retries until it reaches {smallest_shared_ratio()}% (whole percent; {a.right}% on "
+        "the slider). By then it covers every retry of the event storm (the busy tracking flow's calls "
+        f"count towards it too), so it no longer caps the storm: {shared_load:.2f} calls per event request, "
+        f"against {per_flow:.2f} with the SRE 10% kept per flow. A shared budget cannot both protect the "
+        "neighbour and cap the storm: keep a budget per compartment, the bulkhead's own rule."
     )
 
 
