@@ -36,18 +36,16 @@ def contention_figure(view: Contention) -> Figure:
     """Calls made and the step of the last success against the number of contending clients."""
     fig = figure(10, 4.0, left=0.07, right=0.76, top=0.85, bottom=0.14, wspace=0.3)
     calls, done = fig.subplots(1, 2)
-    for strategy in view.frame.index.get_level_values("strategy").unique():
-        part = view.frame.xs(strategy, level="strategy")
-        style = {"linewidth": 2, "markersize": 5, **STRATEGY_STYLES.get(strategy, {})}
-        calls.plot(list(part.index), list(part["calls"]), label=strategy, **style)
-        done.plot(list(part.index), list(part["completion"]), label=strategy, **style)
-    calls.set_ylabel("calls made (all clients)")
-    done.set_ylabel("step of the last success")
+    for ax, column, ylabel, title in (
+        (calls, "calls", "calls made (all clients)", "work: every call made"),
+        (done, "completion", "step of the last success", "time: until every client succeeded (log)"),
+    ):
+        for strategy in view.frame.index.get_level_values("strategy").unique():
+            part = view.frame.xs(strategy, level="strategy")
+            style = {"linewidth": 2, "markersize": 5, **STRATEGY_STYLES.get(strategy, {})}
+            ax.plot(list(part.index), list(part[column]), label=strategy, **style)
+        ax.set(xlabel="contending clients", ylabel=ylabel, title=title)
     done.set_yscale("log")
-    for ax in (calls, done):
-        ax.set_xlabel("contending clients")
-    calls.set_title("work: every call made")
-    done.set_title("time: until every client succeeded (log)")
     done.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
     fig.suptitle(
         f"Clients contending for one resource, backoff with and without jitter (mean of {view.runs} seeds)"
