@@ -69,9 +69,7 @@ class ExploreFigure(KeptFigure):
             self._ends.append(
                 ax.axvline(ROUNDS, color=FAILURE, linewidth=1.5, linestyle=":", label="slowdown ends")
             )
-            ax.set_ylim(0, TOTAL + 2)
-            ax.set_xlim(0, ROUNDS)
-            ax.set_ylabel(f"{flow}: slots")
+            ax.set(xlim=(0, ROUNDS), ylim=(0, TOTAL + 2), ylabel=f"{flow}: slots")
         events.set_xlabel("round (100 rounds = 1 s), slowdown day")
         flows.tick_params(labelbottom=False)
         self._bars = []  # per day: the tracking bars, then the event bars
@@ -151,14 +149,12 @@ class DriftFigure(KeptFigure):
         )
         self._before = limit_ax.axhline(0, color=NEUTRAL, linestyle="--", linewidth=1, label=before)
         (self._back,) = limit_ax.plot([], [], "o", color=FAILURE, ms=8, label="back at that level")
-        limit_ax.set_ylim(0, TOTAL + 2)
-        limit_ax.set_ylabel("event limit (slots)")
+        limit_ax.set(ylim=(0, TOTAL + 2), ylabel="event limit (slots)")
         baseline = "baseline: Gradient2's long average RTT"
         (self._baseline,) = base_ax.plot([], [], color=ALGORITHM, linewidth=1.6, label=baseline)
         for hold, style, what in ((SLOW, "--", "a slow call"), (HOLD_EVENT, ":", "a normal call")):
             base_ax.axhline(hold, color=EVENT, linestyle=style, linewidth=1, label=f"{what}: {hold} rounds")
-        base_ax.set_ylim(0, SLOW * 1.15)
-        base_ax.set_ylabel("round trip (rounds)")
+        base_ax.set(ylim=(0, SLOW * 1.15), ylabel="round trip (rounds)")
         self._drops = {
             name: drop_ax.plot([], [], color=color, linewidth=1.6, linestyle=style, label=label)[0]
             for name, color, style, label in (
@@ -167,8 +163,9 @@ class DriftFigure(KeptFigure):
                 ("24/8", LIMIT, "--", "24/8"),
             )
         }
-        drop_ax.set_ylabel("tracking dropped\nsince the failure")
-        drop_ax.set_xlabel("round (100 rounds = 1 s), slowdown day")
+        drop_ax.set(
+            xlabel="round (100 rounds = 1 s), slowdown day", ylabel="tracking dropped\nsince the failure"
+        )
         self._ends: list[Line2D] = []
         self._backs: list[Line2D] = []
         for ax in (limit_ax, base_ax, drop_ax):
@@ -233,11 +230,8 @@ class RampFigure(KeptFigure):
         (self._mark,) = ax.plot([], [], "o", color=TRACKING, ms=8, label=f"reaches {LESSON_SPLIT}")
         wall = f"the lesson's tracking compartment ({LESSON_SPLIT})"
         ax.axhline(LESSON_SPLIT, color=TRACKING, linestyle=":", linewidth=1.2, label=wall)
-        ax.set_xscale("log")
-        ax.set_xlim(1, ROUNDS)
-        ax.set_ylim(0, TOTAL + 2)
+        ax.set(xscale="log", xlim=(1, ROUNDS), ylim=(0, TOTAL + 2), ylabel="tracking limit (slots)")
         ax.set_xlabel("round, log scale (100 rounds = 1 s), healthy day")
-        ax.set_ylabel("tracking limit (slots)")
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
         self._ax = ax
         self._title = self.figure.suptitle("")
@@ -299,11 +293,10 @@ def live_figure(view: LiveView) -> Figure:
     # Scaled to Payment's calls and the limit it met when it slowed: a limit that climbs far above
     # them while Payment is healthy (AIMD, Envoy) leaves the axis, and a note says how far.
     top = max([c for _, c in view.payment] + [view.facts.limit_before, view.facts.limit_lowest, 10])
-    calls.set_ylim(0, top * 1.25)
+    calls.set(ylim=(0, top * 1.25), ylabel="calls at once")
     if max(n) > top * 1.25:
         off = f"limit up to {max(n)}, off the scale"
         calls.text(0.99, 0.97, off, transform=calls.transAxes, ha="right", va="top")
-    calls.set_ylabel("calls at once")
     bins = max(1, round(end / REFUSAL_BIN + 0.5))
     counts = [0] * bins
     for sent in view.refusals:
@@ -312,9 +305,9 @@ def live_figure(view: LiveView) -> Figure:
     refusals.bar(middles, counts, REFUSAL_BIN * 0.9, color=REFUSED, label="orders refused (503)")
     refusals.set_ylim(0, max([*counts, 1]) * 1.25)
     refusals.yaxis.set_major_locator(MaxNLocator(3, integer=True))
-    refusals.set_ylabel(f"refused /\n{REFUSAL_BIN:g} s")
-    refusals.set_xlabel("seconds since the first order")
-    refusals.set_xlim(0, end)
+    refusals.set(
+        xlim=(0, end), xlabel="seconds since the first order", ylabel=f"refused /\n{REFUSAL_BIN:g} s"
+    )
     fig.legend(*legend_items((calls, refusals)), loc="center left", bbox_to_anchor=(0.77, 0.55))
     fig.suptitle(
         f"{view.algorithm} around Payment, live: {view.orders} orders, {view.refused} refused; "
