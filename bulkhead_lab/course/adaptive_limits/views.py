@@ -73,8 +73,7 @@ def algorithms(base: Params = LESSON) -> WideFrame:
     """Each algorithm's signal and rule, and the settings used here on the event flow (times in rounds)."""
     rows = []
     for name, (signal, rule) in _RULES.items():
-        spec = model_spec(name, EVENT, base)
-        here = ", ".join(f"{k} {v:g}" for k, v in spec.settings if k not in ("seed",))
+        here = ", ".join(f"{k} {v:g}" for k, v in model_spec(name, EVENT, base).settings if k != "seed")
         rows.append({"algorithm": name, "signal": signal, "rule": rule, "settings here (event flow)": here})
     return WideFrame(WideFrame(rows).set_index("algorithm"))
 
