@@ -144,9 +144,8 @@ def explore_facts(run: Explore) -> str:
     lost = {r.name: r.slowdown.tracking_dropped for r in run.rows}
     return (
         f"{explore_label(run)}: event limit {run.event_before} when the slowdown starts, "
-        f"lowest {run.event_lowest} while it lasts ({run.length} rounds of {run.slow}-round calls); "
-        "slowdown day tracking dropped "
-        f"{lost[run.algorithm]} (24/8: {lost[FIXED]}, single pool: {lost[SINGLE_POOL]})."
+        f"lowest {run.event_lowest} while it lasts ({run.length} rounds of {run.slow}-round calls); slowdown "
+        f"day tracking dropped {lost[run.algorithm]} (24/8: {lost[FIXED]}, single pool: {lost[SINGLE_POOL]})."
     )
 
 

@@ -305,7 +305,6 @@ def drain_table(stop: int = STORM_STOP) -> pd.DataFrame:
 def beside_the_sources() -> Table:
     """Each source's figure or claim beside what this notebook computes (the seeded runs kept)."""
     worst = {name: worst_case_load(LESSON_POLICY, b) for name, (b, _) in WORST_CASES.items()}
-    load = {name: w.load for name, w in worst.items()}
     at = contention().frame.xs(50, level="clients")
     free, sre = (run(LESSON_SPLIT, "slowdown", CALLERS[k]).event.load for k in list(CALLERS)[1:])
     back = storm_load(None).back(None)
@@ -317,16 +316,16 @@ def beside_the_sources() -> Table:
     none = at.loc["exponential, no jitter"]
     rows = [
         ("SRE book ch. 22", "4 attempts at each of 3 layers: 64 at the bottom", amplification_fact()),
-        ("SRE book ch. 21", "at most 3 attempts: somewhat below 3x", f"{load['no budget']:.3f}x"),
+        ("SRE book ch. 21", "at most 3 attempts: somewhat below 3x", f"{worst['no budget'].load:.3f}x"),
         (
             "SRE book ch. 21",
             "a 10% per-client budget: about 1.1x",
-            f"{load['SRE 10%']:.3f}x (24/8's events in the slowdown: {sre:.3f}x, {free:.3f}x without)",
+            f"{worst['SRE 10%'].load:.3f}x (24/8's events in the slowdown: {sre:.3f}x, {free:.3f}x without)",
         ),
         (
             "Envoy retry_budget",
             "concurrent retries under 20% of active requests, at least 3",
-            f"{load['Envoy: 20%, at least 3']:.3f}x (modelled as a ratio over 10 s)",
+            f"{worst['Envoy: 20%, at least 3'].load:.3f}x (modelled as a ratio over 10 s)",
         ),
         (
             "AWS SDK retry quota",
