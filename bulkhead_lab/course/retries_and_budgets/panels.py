@@ -124,9 +124,8 @@ def live_frame(runs: tuple[OrdersRun, ...]) -> pd.DataFrame:
         + [(figures.PER_ORDER, name) for name in LAYERS.values()]
         + [("the queue", "longest wait (s)")]
     )
-    return pd.DataFrame(
-        rows, columns=columns, index=pd.Index([c.name for c in retrying.CLIENTS], name="clients")
-    )
+    clients = pd.Index([c.name for c in retrying.CLIENTS], name="clients")
+    return pd.DataFrame(rows, columns=columns, index=clients)
 
 
 def live_facts(runs: tuple[OrdersRun, ...]) -> str:
