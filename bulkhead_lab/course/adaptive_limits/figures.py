@@ -59,11 +59,9 @@ class ExploreFigure(KeptFigure):
         self._ends: list[Line2D] = []
         walls = (LESSON_SPLIT, TOTAL - LESSON_SPLIT)
         for ax, (flow, color, _), wall in zip((flows, events), FLOWS, walls, strict=True):
-            mean = f"in flight, {flow} (mean of {BIN} rounds)"
+            mean, limit = f"in flight, {flow} (mean of {BIN} rounds)", "adaptive limit"
             self._lines += ax.plot([], [], color=color, linewidth=1, label=mean)
-            self._lines += ax.plot(
-                [], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label="adaptive limit"
-            )
+            self._lines += ax.plot([], [], color=LIMIT, linewidth=1.4, drawstyle="steps-post", label=limit)
             ax.axhline(wall, color=NEUTRAL, linestyle="--", linewidth=1.2, label="24/8's fixed wall")
             ax.axvline(START, color=FAILURE, linewidth=1.5, label="slowdown starts")
             self._ends.append(
@@ -282,9 +280,8 @@ def live_figure(view: LiveView) -> Figure:
     end = max(view.duration, view.last_slow)
     for ax in (calls, refusals):
         ax.axvspan(*view.window, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
-        ax.axvline(
-            view.last_slow, color=FAILURE, linestyle=":", linewidth=1.3, label="its last slow call ends"
-        )
+        last = "its last slow call ends"
+        ax.axvline(view.last_slow, color=FAILURE, linestyle=":", linewidth=1.3, label=last)
     t, n = _steps(view.payment, end)
     calls.step(t, n, where="post", color=EVENT, linewidth=1.6, label="Payment's calls in flight")
     t, n = _steps(view.limit, end)

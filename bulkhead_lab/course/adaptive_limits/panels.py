@@ -73,11 +73,10 @@ def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -
 
 def drift_panel(length: int = 3000, tolerance: float = 1.5) -> SliderView:
     """Gradient2 on the event flow through a slowdown of a chosen length, at a chosen tolerance."""
+    tolerances = [(f"{t:g}", t) for t in TOLERANCES]
     sliders = {
         "length": _choice("drift-length", "slowdown length (rounds)", list(DRIFT_LENGTHS), length),
-        "tolerance": _choice(
-            "drift-tolerance", "Gradient2 tolerance", [(f"{t:g}", t) for t in TOLERANCES], tolerance
-        ),
+        "tolerance": _choice("drift-tolerance", "Gradient2 tolerance", tolerances, tolerance),
     }
     figure = figures.DriftFigure()
 
