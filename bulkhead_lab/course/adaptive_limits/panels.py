@@ -14,7 +14,7 @@ from bulkhead_lab.adaptive.pitfalls import drift_runs, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.ui import controls
-from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, slider, toggle
+from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, choice, slider, toggle
 from bulkhead_lab.pool.arrivals import EVENT
 
 LESSON = views.LESSON
@@ -29,17 +29,13 @@ LENGTHS = tuple(range(50, LESSON.rounds - LESSON.start + 1, 50))  # the slowdown
 DRIFT_LENGTHS = tuple(range(100, LESSON.rounds - LESSON.start + 1, 20))
 
 
-def _choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
-    return slider(w.SelectionSlider, name, description, options=options, value=value)
-
-
 def _knob(algorithm: str) -> w.SelectionSlider:
     """The slider of one algorithm's main setting (classed ``bl-slider-<algorithm>-<setting>``)."""
     setting = MAIN_SETTING[algorithm]  # type: ignore[index]
     default = model_spec(algorithm, EVENT, LESSON).get(setting)  # type: ignore[arg-type]
     unit = {"timeout": " (rounds)", "request_count": " (samples)"}.get(setting, "")
     name = f"{algorithm.lower()}-{setting.replace('_', '-')}"
-    knob = _choice(name, f"{algorithm} {setting}{unit}", [(f"{v:g}", v) for v in OPTIONS[algorithm]], default)
+    knob = choice(name, f"{algorithm} {setting}{unit}", [(f"{v:g}", v) for v in OPTIONS[algorithm]], default)
     knob.layout = w.Layout(width=SLIDER_LAYOUT.width)  # its own: it hides
     return knob
 
@@ -48,9 +44,9 @@ def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -
     """One algorithm on both flows through the slowdown day, beside one pool and 24/8."""
     knobs = {f"{name.lower()}_{MAIN_SETTING[name]}": _knob(name) for name in ALGORITHMS}
     sliders = {
-        "algorithm": _choice("algorithm", "algorithm", list(ALGORITHMS), algorithm),
+        "algorithm": choice("algorithm", "algorithm", list(ALGORITHMS), algorithm),
         "slow": controls.hold_sliders(slow=slow)["slow"],
-        "length": _choice("slowdown-length", "slowdown length (rounds)", list(LENGTHS), length),
+        "length": choice("slowdown-length", "slowdown length (rounds)", list(LENGTHS), length),
         **knobs,
     }
 
@@ -75,8 +71,8 @@ def drift_panel(length: int = 3000, tolerance: float = 1.5) -> SliderView:
     """Gradient2 on the event flow through a slowdown of a chosen length, at a chosen tolerance."""
     tolerances = [(f"{t:g}", t) for t in TOLERANCES]
     sliders = {
-        "length": _choice("drift-length", "slowdown length (rounds)", list(DRIFT_LENGTHS), length),
-        "tolerance": _choice("drift-tolerance", "Gradient2 tolerance", tolerances, tolerance),
+        "length": choice("drift-length", "slowdown length (rounds)", list(DRIFT_LENGTHS), length),
+        "tolerance": choice("drift-tolerance", "Gradient2 tolerance", tolerances, tolerance),
     }
     figure = figures.DriftFigure()
 
@@ -113,7 +109,7 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
     algorithm_buttons = toggle("live-algorithm", "algorithm", ALGORITHMS, algorithm)
     controls_ = {
         "algorithm": algorithm_buttons,
-        "slow_for": _choice("live-slow-for", "Payment slow for (s)", list(views.SLOW_FORS), slow_for),
+        "slow_for": choice("live-slow-for", "Payment slow for (s)", list(views.SLOW_FORS), slow_for),
     }
     progress = LiveProgress("live", unit="orders answered", total=views.planned(slow_for))
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.course.ui import controls
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, choice, slider
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.live.orders.checks import retry_facts
@@ -28,15 +28,11 @@ from bulkhead_lab.retries.storm import RetrySetup
 STOP_STEP = 100  # the slowdown's end moves in steps of 1 s
 
 
-def _choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
-    return slider(w.SelectionSlider, name, description, options=options, value=value)
-
-
 def _callers(attempts: int, jitter: str, budget: str) -> dict[str, w.ValueWidget]:
     return {
         "attempts": slider(w.IntSlider, "attempts", "attempts per request", min=1, max=6, value=attempts),
-        "jitter": _choice("jitter", "jitter", list(views.JITTERS), jitter),
-        "budget": _choice("budget", "retry budget", list(views.BUDGETS), budget),
+        "jitter": choice("jitter", "jitter", list(views.JITTERS), jitter),
+        "budget": choice("budget", "retry budget", list(views.BUDGETS), budget),
     }
 
 
@@ -59,9 +55,9 @@ def retry_panel(
         "split": controls.split_slider(split),
         "attempts": callers["attempts"],
         "jitter": callers["jitter"],
-        "base": _choice("backoff-base", "backoff base", bases, base),
+        "base": choice("backoff-base", "backoff base", bases, base),
         "budget": callers["budget"],
-        "scope": _choice("budget-scope", "budget kept for", list(views.SCOPES), scope),
+        "scope": choice("budget-scope", "budget kept for", list(views.SCOPES), scope),
     }
     figure = figures.RetryFigure()  # kept, and redrawn in place on every move
 

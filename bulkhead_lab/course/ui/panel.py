@@ -257,6 +257,11 @@ def slider(cls: Any, name: str, description: str, **kwargs: Any) -> Any:
     return widget
 
 
+def choice(name: str, description: str, options: Any, value: Any) -> w.SelectionSlider:
+    """A slider over named ``options`` (labels, or ``(label, value)`` pairs), as :func:`slider` makes."""
+    return slider(w.SelectionSlider, name, description, options=options, value=value)
+
+
 def toggle(
     name: str, description: str, options: Any, value: Any, *, label_width: str | None = None
 ) -> w.ToggleButtons:
