@@ -1,11 +1,5 @@
-"""The numbers notebook 08 shows, as tables: each section's view over the package's models.
-
-Section 1's sizes come from :mod:`bulkhead_lab.compartments.isolation` and lesson 000's model
-(:func:`bulkhead_lab.pool.rounds.counters`); section 2's from :mod:`~bulkhead_lab.compartments.shuffle`;
-section 3's from live runs (:mod:`bulkhead_lab.live.isolation`); section 4's from
-:mod:`~bulkhead_lab.compartments.breaker`; section 5's from
-:mod:`~bulkhead_lab.compartments.production` and :mod:`~bulkhead_lab.compartments.watch`, and a
-live bulkhead (:mod:`bulkhead_lab.live.watched`).
+"""The numbers notebook 08 shows, as tables: each section's view over :mod:`bulkhead_lab.compartments`
+(section 1 also over lesson 000's model), and sections 3 and 5 over live runs (:mod:`bulkhead_lab.live`).
 """
 
 from __future__ import annotations
@@ -25,7 +19,7 @@ from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool import rounds
-from bulkhead_lab.pool.params import Counters, Params
+from bulkhead_lab.pool.params import MODES, Params
 
 ISOLATION = IsolationSettings()  # section 3's run: 8 calls, 4 slots, a 2-s dependency, 0.2-s timeouts
 WATCHED = WatchSettings()  # section 5's live bulkhead: 5 running, 5 waiting, 0.1-s calls
@@ -44,8 +38,6 @@ class CostView:
     """Section 1 at one target: the sizes by Erlang-B, and the seeded model run at those sizes."""
 
     cost: EqualBlocking
-    split_days: tuple[Counters, Counters]  # the split's healthy and slowdown days
-    shared_days: tuple[Counters, Counters]
 
     def table(self) -> pd.DataFrame:
         """Slots per pool and what Erlang-B says each refuses."""
@@ -64,16 +56,14 @@ class CostView:
 
     def model_table(self) -> pd.DataFrame:
         """Lesson 000's seeded days at these sizes: the share of each flow's calls dropped."""
-        tracking, event = self.cost.apart
-        rows = []
-        for label, days in ((f"split {tracking}/{event}", self.split_days),
-                            (f"one pool of {self.cost.together}", self.shared_days)):  # fmt: skip
-            row: dict[str, object] = {"layout": label}
-            for day, c in zip(("healthy", "slowdown"), days, strict=True):
-                row[f"{day}: tracking dropped %"] = _share(c.tracking_dropped, c.tracking_responses)
-                row[f"{day}: event dropped %"] = _share(c.event_dropped, c.event_responses)
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("layout")
+        labels = ("split {}/{}".format(*self.cost.apart), f"one pool of {self.cost.together}")
+        rows: dict[str, dict[str, float]] = {label: {} for label in labels}
+        for day in MODES:
+            for label, params in zip(labels, self.cost.model_params(day), strict=True):
+                c = rounds.counters(params)
+                rows[label][f"{day}: tracking dropped %"] = _share(c.tracking_dropped, c.tracking_responses)
+                rows[label][f"{day}: event dropped %"] = _share(c.event_dropped, c.event_responses)
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("layout")
 
     def sentence(self) -> str:
         c = self.cost
@@ -84,18 +74,9 @@ class CostView:
         )
 
 
-_cost_views: Memo[Any, CostView] = Memo("08 cost view", 16)
-
-
 def cost_view(target: float = isolation.TARGET) -> CostView:
-    return _cost_views.get(target, lambda: _cost_view(target))
-
-
-def _cost_view(target: float = isolation.TARGET) -> CostView:
-    cost = isolation.equal_blocking(target)
-    split, shared = cost.model_params()
-    days = lambda p: (rounds.counters(p), rounds.counters(p.with_(mode="slowdown")))  # noqa: E731
-    return CostView(cost, days(split), days(shared))
+    """Not memoised: Erlang-B's sizes are quick, and :func:`rounds.counters` keeps the model's days."""
+    return CostView(isolation.equal_blocking(target))
 
 
 def cost_by_target() -> pd.DataFrame:
@@ -151,7 +132,7 @@ def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> Shar
     return _shard_views.get((workers, size), lambda: _shard_view(workers, size))
 
 
-def _shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> ShardView:
+def _shard_view(workers: int, size: int) -> ShardView:
     fleet = Fleet(workers, size)
     plain = Fleet(workers, size, sharding="plain")
     return ShardView(fleet, (shuffle.simulate(fleet), shuffle.simulate(plain)))
@@ -174,42 +155,40 @@ def isolation_runs(
 
 def isolation_facts(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
     """What each variant did, in counts that are the same on every run (nbval compares them)."""
-    rows = []
-    for r in runs:
-        rows.append(
-            {
-                "isolation": r.isolation,
-                "calls": len(r.outcomes),
-                "refused at once": r.count("refused"),
-                "timed out": r.count("timed out"),
-                "answered": r.count("answered"),
-                "held when all had answers": "-" if r.isolation == "on the loop" else r.held_at_answers,
-                "one more call then": "-" if r.isolation == "on the loop" else r.next_call,
-                "dependency's calls": r.dependency_calls,
-                "threads started": r.threads_started,
-                "loop stood still": "yes" if r.longest_pause >= 0.9 * r.settings.latency else "no",
-                "dependency let go early": "yes" if r.closed_after < 0.9 * r.settings.latency else "no",
-            }
-        )
+    rows = [
+        {
+            "isolation": r.isolation,
+            "calls": len(r.outcomes),
+            "refused at once": r.count("refused"),
+            "timed out": r.count("timed out"),
+            "answered": r.count("answered"),
+            "held when all had answers": "-" if r.isolation == "on the loop" else r.held_at_answers,
+            "one more call then": "-" if r.isolation == "on the loop" else r.next_call,
+            "dependency's calls": r.dependency_calls,
+            "threads started": r.threads_started,
+            "loop stood still": "yes" if r.longest_pause >= 0.9 * r.settings.latency else "no",
+            "dependency let go early": "yes" if r.closed_after < 0.9 * r.settings.latency else "no",
+        }
+        for r in runs
+    ]
     return pd.DataFrame(rows).set_index("isolation")
 
 
 def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
     """What varies from run to run: when the callers had answers, the slots were free and the dependency
     had nothing open; the longest the caller's loop went without a tick; the memory added meanwhile."""
-    rows = []
-    for r in runs:
-        rows.append(
-            {
-                "isolation": r.isolation,
-                "every caller answered (s)": round(r.answered_after, 3),
-                "every slot free (s)": round(r.freed_after, 3),
-                "dependency idle (s)": round(r.closed_after, 3),
-                "longest loop pause (s)": round(r.longest_pause, 3),
-                "address space added (KiB)": None if r.memory_added is None else r.memory_added[0],
-                "resident memory added (KiB)": None if r.memory_added is None else r.memory_added[1],
-            }
-        )
+    rows = [
+        {
+            "isolation": r.isolation,
+            "every caller answered (s)": round(r.answered_after, 3),
+            "every slot free (s)": round(r.freed_after, 3),
+            "dependency idle (s)": round(r.closed_after, 3),
+            "longest loop pause (s)": round(r.longest_pause, 3),
+            "address space added (KiB)": None if r.memory_added is None else r.memory_added[0],
+            "resident memory added (KiB)": None if r.memory_added is None else r.memory_added[1],
+        }
+        for r in runs
+    ]
     return pd.DataFrame(rows).set_index("isolation")
 
 
@@ -217,19 +196,18 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
 
 
 def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
-    rows = []
-    for r in runs:
-        rows.append(
-            {
-                "layout": r.layout,
-                "tracking dropped": r.counters.tracking_dropped,
-                "event calls to the broken dependency": r.reached,
-                "breaker opened after (rounds)": "never" if r.detected is None else r.detected,
-                "event slot-rounds until then": r.before_open,
-                "tracking dropped until then": r.tracking_before_open,
-                "times opened": r.opens,
-            }
-        )
+    rows = [
+        {
+            "layout": r.layout,
+            "tracking dropped": r.counters.tracking_dropped,
+            "event calls to the broken dependency": r.reached,
+            "breaker opened after (rounds)": "never" if r.detected is None else r.detected,
+            "event slot-rounds until then": r.before_open,
+            "tracking dropped until then": r.tracking_before_open,
+            "times opened": r.opens,
+        }
+        for r in runs
+    ]
     return pd.DataFrame(rows).set_index("layout")
 
 
@@ -237,22 +215,21 @@ def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
 
 
 def limits_table(limits: tuple[production.Limit, ...]) -> pd.DataFrame:
-    rows = []
-    for limit in limits:
-        rows.append(
-            {
-                "flow": limit.flow,
-                "busiest hour": f"{limit.hour.hour}:00",
-                "calls/s": round(limit.hour.rate, 1),
-                "mean (ms)": round(1000 * limit.hour.mean, 1),
-                "p99 (ms)": round(1000 * limit.hour.p99, 1),
-                "in flight": round(limit.in_flight, 2),
-                f"slots for {limit.target:.0%} (Erlang-B)": limit.slots,
-                "rate x p99": limit.by_p99,
-                "rate x p50": limit.by_p50,
-                "rate x p50 refuses %": round(100 * limit.blocking(limit.by_p50), 1),
-            }
-        )
+    rows = [
+        {
+            "flow": limit.flow,
+            "busiest hour": f"{limit.hour.hour}:00",
+            "calls/s": round(limit.hour.rate, 1),
+            "mean (ms)": round(1000 * limit.hour.mean, 1),
+            "p99 (ms)": round(1000 * limit.hour.p99, 1),
+            "in flight": round(limit.in_flight, 2),
+            f"slots for {limit.target:.0%} (Erlang-B)": limit.slots,
+            "rate x p99": limit.by_p99,
+            "rate x p50": limit.by_p50,
+            "rate x p50 refuses %": round(100 * limit.blocking(limit.by_p50), 1),
+        }
+        for limit in limits
+    ]
     return pd.DataFrame(rows).set_index("flow")
 
 
@@ -267,26 +244,25 @@ COUNT_ALERT = 5  # refusals a minute: an alert on a raw count, for comparison
 
 
 def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -> pd.DataFrame:
-    rows = []
-    for label, r in readings:
-        rows.append(
-            {
-                "stretch": label,
-                "calls": r.calls,
-                "refused": r.refused,
-                "refusal ratio %": round(100 * r.refusal_ratio, 2),
-                "saturation %": round(100 * r.saturation, 1),
-                "p99 queue wait (ms)": round(1000 * r.p99_wait, 1),
-                "SLO burn": round(r.burn, 2),
-                "alerts": ", ".join(r.firing(slo)) or "none",
-                f"count alert (> {COUNT_ALERT} refused)": "fires" if r.refused > COUNT_ALERT else "-",
-            }
-        )
+    rows = [
+        {
+            "stretch": label,
+            "calls": r.calls,
+            "refused": r.refused,
+            "refusal ratio %": round(100 * r.refusal_ratio, 2),
+            "saturation %": round(100 * r.saturation, 1),
+            "p99 queue wait (ms)": round(1000 * r.p99_wait, 1),
+            "SLO burn": round(r.burn, 2),
+            "alerts": ", ".join(r.firing(slo)) or "none",
+            f"count alert (> {COUNT_ALERT} refused)": "fires" if r.refused > COUNT_ALERT else "-",
+        }
+        for label, r in readings
+    ]
     return pd.DataFrame(rows).set_index("stretch")
 
 
 def watched_hour(hour: int, slower: float = 1.0) -> pd.DataFrame:
-    """:func:`hour_readings` as a one-row table (a learner's check of a prediction)."""
+    """:func:`production.event_readings` as a one-row table (a learner's check of a prediction)."""
     return readings_table(
         [(f"{hour}:00, latency x {slower:g}", production.event_readings(hour, slower))], SLO
     )
@@ -306,9 +282,9 @@ def watched_run(settings: WatchSettings = WATCHED) -> WatchedRun:
 
 
 def watched_table(run: WatchedRun) -> pd.DataFrame:
-    found = [("steady, one call at a time", run.steady.readings(LIVE_SLO)),
-             (f"a burst of {run.settings.burst}", run.burst.readings(LIVE_SLO))]  # fmt: skip
-    return readings_table(found, LIVE_SLO)
+    steady = ("steady, one call at a time", run.steady.readings(LIVE_SLO))
+    burst = (f"a burst of {run.settings.burst}", run.burst.readings(LIVE_SLO))
+    return readings_table([steady, burst], LIVE_SLO)
 
 
 def counted(r: watch.Readings, slo: watch.Slo) -> tuple[str, ...]:
@@ -347,12 +323,12 @@ BREAKER_WHY = "the breaker lesson's model is not in this course; this breaker ju
 def _breaker_claims(runs: tuple[BreakerRun, ...]) -> list[beside.Claim]:
     single = next(r for r in runs if r.layout == "single pool + breaker")
     where = "lesson 000, its opening and its failing day"
+    drew = "slot-rounds the broken dependency drew until the breaker opened (ratio 0.50)"
+    decided = "rounds the breaker needed to decide (its detection window)"
     return [
-        beside.not_here(where, "slot-rounds the broken dependency drew until the breaker opened (ratio 0.50)",
-                        breaker.LESSON_SLOT_ROUNDS, str(single.before_open), BREAKER_WHY),
-        beside.not_here(where, "rounds the breaker needed to decide (its detection window)",
-                        breaker.LESSON_DETECTION, str(single.detected), BREAKER_WHY),
-    ]  # fmt: skip
+        beside.not_here(where, drew, breaker.LESSON_SLOT_ROUNDS, str(single.before_open), BREAKER_WHY),
+        beside.not_here(where, decided, breaker.LESSON_DETECTION, str(single.detected), BREAKER_WHY),
+    ]
 
 
 def breaker_beside(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
@@ -365,16 +341,14 @@ def appendix_claims() -> list[beside.Claim]:
     shards = shard_view()
     c = rounds.counters(Params(split=24))
     dropped = f"{c.event_dropped} of {c.event_dropped + c.event_responses}"
-    aws = "AWS Builders' Library, shuffle sharding"
-    return [
-        beside.exact("lesson 000, its first table", "24/8's event pool drops on the healthy day",
-                     "406 of 3958", dropped),
-        beside.exact(aws, "8 workers in pairs make this many shuffle shards", 28,
-                     shards.deals[0].fleet.shards),
-        beside.exact(aws, "other tenants a poison tenant's shard takes down", "1 in 28",
-                     f"1 in {1 / shuffle.overlap_shares(shards.fleet)[-1]:.0f}"),
-        *_breaker_claims(breaker.day_runs()),
-    ]  # fmt: skip
+    lesson, aws = "lesson 000, its first table", "AWS Builders' Library, shuffle sharding"
+    every = 1 / shuffle.overlap_shares(shards.fleet)[-1]
+    sourced = (
+        (lesson, "24/8's event pool drops on the healthy day", "406 of 3958", dropped),
+        (aws, "8 workers in pairs make this many shuffle shards", 28, shards.deals[0].fleet.shards),
+        (aws, "other tenants a poison tenant's shard takes down", "1 in 28", f"1 in {every:.0f}"),
+    )
+    return [*(beside.exact(*claim) for claim in sourced), *_breaker_claims(breaker.day_runs())]
 
 
 def appendix_table() -> pd.DataFrame:
