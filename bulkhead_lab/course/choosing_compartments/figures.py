@@ -39,12 +39,13 @@ class CostFigure(KeptFigure):
         x = list(range(len(targets)))
         costs = [isolation.equal_blocking(t) for t in targets]
         tracking = [c.apart[0] for c in costs]
-        ax.bar([i - 0.2 for i in x], tracking, 0.4, color=TRACKING, label="tracking pool, apart")
-        ax.bar([i - 0.2 for i in x], [c.apart[1] for c in costs], 0.4, bottom=tracking, color=EVENT,
-               label="event pool, apart")  # fmt: skip
-        ax.bar(
-            [i + 0.2 for i in x], [c.together for c in costs], 0.4, color=NEUTRAL, label="one pool, together"
+        bars = (  # offset, heights, bottoms, colour, label: the split's two pools stacked, then the one
+            (-0.2, tracking, 0, TRACKING, "tracking pool, apart"),
+            (-0.2, [c.apart[1] for c in costs], tracking, EVENT, "event pool, apart"),
+            (0.2, [c.together for c in costs], 0, NEUTRAL, "one pool, together"),
         )
+        for dx, heights, bottom, color, label in bars:
+            ax.bar([i + dx for i in x], heights, 0.4, bottom=bottom, color=color, label=label)
         self._numbers = [ax.text(0, 0, "", ha="center", va="bottom", fontweight="bold") for _ in range(2)]
         ax.set_xticks(x, [f"{t:.1%}" for t in targets])
         ax.set_xlabel("target blocking (share of calls a pool may refuse)")
@@ -57,14 +58,13 @@ class CostFigure(KeptFigure):
         self._title = moving_title(ax, fontsize="large")
 
     def update(self, view: CostView) -> CostFigure:
-        i = isolation.TARGETS.index(view.cost.target)
+        c = view.cost
+        i = isolation.TARGETS.index(c.target)
         self._mark.set_x(i - 0.45)
-        for text, dx, slots in zip(
-            self._numbers, (-0.2, 0.2), (view.cost.split_total, view.cost.together), strict=True
-        ):
+        for text, dx, slots in zip(self._numbers, (-0.2, 0.2), (c.split_total, c.together), strict=True):
             text.set_position((i + dx, slots + 0.5))
             text.set_text(str(slots))
-        self._title.set_text(view.sentence().split(": ")[0] + f": +{view.cost.extra} slots")
+        self._title.set_text(view.sentence().split(": ")[0] + f": +{c.extra} slots")
         return self
 
     def moving(self) -> list[Artist]:
@@ -198,23 +198,23 @@ def isolation_figure(runs: tuple[IsolationRun, ...]) -> Figure:
     """Per isolation: how long its callers waited, its slots stayed held, and its dependency was busy."""
     fig = _figure(10, 3.2, left=0.13, right=0.98, top=0.86, bottom=0.17)
     ax = fig.subplots()
-    rows = [(r.isolation, r.answered_after, r.freed_after, r.closed_after) for r in runs]
-    for i, (_, answered, freed, closed) in enumerate(rows):
-        y = len(rows) - 1 - i
-        ax.barh(y + 0.25, closed, 0.22, color=EVENT, label="dependency still calling" if i == 0 else None)
-        ax.barh(y, freed, 0.22, color=REFUSED, label="threads or permits held" if i == 0 else None)
-        ax.barh(
-            y - 0.25, answered, 0.22, color=IDLE, label="callers waiting for an answer" if i == 0 else None
-        )
-    ax.axvline(
-        runs[0].settings.timeout, color=THEORY, linestyle="--", linewidth=1, label="the callers' timeout"
+    ys = range(len(runs) - 1, -1, -1)  # the first run on top
+    bars = (
+        (0.25, "closed_after", EVENT, "dependency still calling"),
+        (0, "freed_after", REFUSED, "threads or permits held"),
+        (-0.25, "answered_after", IDLE, "callers waiting for an answer"),
     )
-    ax.set_yticks(range(len(rows)), [r[0] for r in reversed(rows)])
+    for dy, seconds, color, label in bars:
+        ax.barh([y + dy for y in ys], [getattr(r, seconds) for r in runs], 0.22, color=color, label=label)
+    s = runs[0].settings
+    ax.axvline(s.timeout, color=THEORY, linestyle="--", linewidth=1, label="the callers' timeout")
+    ax.set_yticks(ys, [r.isolation for r in runs])
     ax.set_xlabel("seconds after the calls were sent")
     ax.legend(loc="lower right", fontsize="small")
-    s = runs[0].settings
-    ax.set_title(f"{s.calls} calls, {s.slots} slots, a dependency taking {s.latency:g} s, "
-                 f"callers giving up after {s.timeout:g} s")  # fmt: skip
+    ax.set_title(
+        f"{s.calls} calls, {s.slots} slots, a dependency taking {s.latency:g} s, "
+        f"callers giving up after {s.timeout:g} s"
+    )
     return fig
 
 
@@ -223,14 +223,14 @@ def day_figure(trace: tuple[Hour, ...]) -> Figure:
     fig = _figure(10, 3.6, left=0.07, right=0.93, top=0.86, bottom=0.15, wspace=0.35)
     for ax, flow, color in zip(fig.subplots(1, 2), ("tracking", "event"), (TRACKING, EVENT), strict=True):
         hours = [h for h in trace if h.flow == flow]
-        ax.bar([h.hour for h in hours], [h.rate for h in hours], color=color, alpha=0.45)
+        x = [h.hour for h in hours]
+        ax.bar(x, [h.rate for h in hours], color=color, alpha=0.45)
         ax.set_xlabel("hour of the day")
         ax.set_ylabel("calls/s")
-        ax.set_title(f"{flow}")
+        ax.set_title(flow)
         right = ax.twinx()
         for name, style in (("p50", ":"), ("mean", "-"), ("p99", "--")):
-            right.plot([h.hour for h in hours], [1000 * getattr(h, name) for h in hours], style, color=LIMIT,
-                       label=name)  # fmt: skip
+            right.plot(x, [1000 * getattr(h, name) for h in hours], style, color=LIMIT, label=name)
         right.set_ylabel("latency (ms)")
         right.set_ylim(0, None)
         right.grid(False)
