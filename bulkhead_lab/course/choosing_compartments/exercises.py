@@ -1,10 +1,5 @@
-"""Notebook 08's exercises: predict, then run. Each right answer is computed by the package's models.
-
-1. the wall's cost at a stricter target (section 1's slider); 2. which fleet shrinks a poison
-tenant's blast radius more (section 2's sliders); 3. calls refused just after every caller timed
-out (section 3's thread pool); 4. the slow-call threshold past which the breaker is blind
-(section 4's slider); 5. which readings alert when the latency doubles at the busiest hour.
-"""
+"""Notebook 08's exercises, one per section: predict, then run. Each right answer is computed by the
+package's models."""
 
 from __future__ import annotations
 
@@ -38,7 +33,7 @@ exercise_1 = Exercise(
             lambda a: a.value in (a.apart, a.together),
             "{value} is one layout's size; the cost is apart minus together.",
         ),
-    ),  # fmt: skip
+    ),
     hint="the slots apart minus the slots together, both sized by Erlang-B for 0.1%; move the target slider.",
     worked=(lambda a: views.cost_view(TARGET_1).sentence(), lambda a: views.cost_by_target()),
     placeholder="extra slots",
@@ -46,8 +41,10 @@ exercise_1 = Exercise(
 
 # 2: 16 workers in shards of 2, or 8 workers in shards of 3?
 FLEETS_2 = {"a": (16, 2), "b": (8, 3)}
-FLEET_WORDS = (("16", "a"), ("more workers", "a"), ("sixteen", "a"), ("(a)", "a"), ("shards of 3", "b"),
-               ("bigger shard", "b"), ("(b)", "b"), ("8", "b"))  # fmt: skip
+FLEET_WORDS = (
+    *((word, "a") for word in ("16", "more workers", "sixteen", "(a)")),
+    *((word, "b") for word in ("shards of 3", "bigger shard", "(b)", "8")),
+)
 
 
 def _read_fleet(answer: object) -> str:
@@ -64,8 +61,11 @@ def _smaller_2() -> str:
 
 def _fleets_2(_: object) -> dict[str, str]:
     a, b = (views.shard_view(*FLEETS_2[k]).deals[0] for k in ("a", "b"))
-    return {"said": f"(a) leaves {a.lose_every_worker:.2%} with no healthy worker ({a.fleet.shards} shards), "
-                    f"(b) {b.lose_every_worker:.2%} ({b.fleet.shards} shards)."}  # fmt: skip
+    said = (
+        f"(a) leaves {a.lose_every_worker:.2%} with no healthy worker ({a.fleet.shards} shards), "
+        f"(b) {b.lose_every_worker:.2%} ({b.fleet.shards} shards)."
+    )
+    return {"said": said}
 
 
 def _sentence_2(fleet: str) -> str:
@@ -96,11 +96,7 @@ def refused_after_timeouts(settings: views.IsolationSettings = views.ISOLATION, 
     return max(0, more - (settings.slots - busy))
 
 
-POOL_3 = {
-    "slots": views.ISOLATION.slots,
-    "latency": views.ISOLATION.latency,
-    "timeout": views.ISOLATION.timeout,
-}
+POOL_3 = {name: getattr(views.ISOLATION, name) for name in ("slots", "latency", "timeout")}
 
 exercise_3 = Exercise(
     3,
@@ -115,13 +111,12 @@ exercise_3 = Exercise(
             lambda a: a.value == 0,
             "that is the semaphore's answer; a timed-out caller frees a permit, not a thread.",
         ),
-    ),  # fmt: skip
+    ),
     otherwise="how many threads are free while the {latency:g}-s calls run?",
     hint="which slots does a timeout give back, in each isolation? Read 'held when all had answers'.",
     worked=(
-        "{right} of " + str(MORE_3) + ": every thread is busy until its call ends, {latency:g} s after it "
-        "started, whatever its caller did at {timeout:g} s. Section 3's 'one more call then' column says "
-        "so.",
+        "{right} of " + str(MORE_3) + ": each thread is in its call for the whole {latency:g} s, whatever "
+        "its caller did at {timeout:g} s (section 3's 'one more call then' column).",
     ),
     placeholder=f"refused, of {MORE_3}",
 )
@@ -147,11 +142,11 @@ exercise_4 = Exercise(
             lambda a: a.value == a.right + 1,
             "{value} is blind too, but so is a smaller one: 'longer than', not 'as long as'.",
         ),
-    ),  # fmt: skip
+    ),
     otherwise=(
         "at {value} rounds the breaker is blind, but so it is at fewer.",
         "at {value} rounds the breaker still opens.",
-    ),  # fmt: skip
+    ),
     hint="lesson 000's slow events hold their slots 22 rounds; move 'slow call' and watch 'times opened'.",
     worked=(
         "{right} rounds. The table at that threshold:",
@@ -162,9 +157,13 @@ exercise_4 = Exercise(
 
 # 5: which readings alert at the busiest hour with the event latency doubled
 HOUR_5, SLOWER_5 = 15, 2.0
-READINGS = ("saturation", "refusals", "queue wait", "SLO burn")
-_WORDS = {"saturation": r"satur|full", "refusals": r"refus|reject", "queue wait": r"wait|queue",
-          "SLO burn": r"burn|slo|budget"}  # fmt: skip
+_WORDS = {  # each reading that may alert, and what a learner may type for it
+    "saturation": r"satur|full",
+    "refusals": r"refus|reject",
+    "queue wait": r"wait|queue",
+    "SLO burn": r"burn|slo|budget",
+}
+READINGS = tuple(_WORDS)
 
 
 def _read_alerts(answer: object) -> tuple[str, ...]:
@@ -180,28 +179,16 @@ def _firing_5() -> tuple[str, ...]:
     return tuple(name for name in READINGS if name in fired)
 
 
-def _numbers_5(_: object) -> dict[str, str]:
+def _readings_5(_: object) -> dict[str, object]:
     r = production.event_readings(HOUR_5, SLOWER_5)
-    return {"numbers": f"saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait "
-                       f"{1000 * r.p99_wait:.0f} ms, burn {r.burn:.1f}",
-            "fired": ", ".join(_firing_5())}  # fmt: skip
+    return {"r": r, "wait": 1000 * r.p99_wait, "fired": ", ".join(_firing_5())}
 
 
 def _differs_5(a: Answer) -> str:
     said, right = set(a.value), set(a.right)
-    parts = [f"missing {', '.join(sorted(right - said))}" if right - said else "",
-             f"not {', '.join(sorted(said - right))}" if said - right else ""]  # fmt: skip
-    return "; ".join(p for p in parts if p) + f". Check with views.watched_hour({HOUR_5}, {SLOWER_5:g})."
-
-
-def _worked_5(_: object) -> str:
-    r = production.event_readings(HOUR_5, SLOWER_5)
-    return (
-        f"{', '.join(_firing_5())}: twice the latency is twice the calls in flight, so "
-        f"{r.refusal_ratio:.1%} are refused and the budget burns {r.burn:.1f} times too fast; the "
-        f"compartment is full {r.saturation:.0%} of the time, under the alert's half, and its queue "
-        f"wait ({1000 * r.p99_wait:.0f} ms at p99) stays short."
-    )
+    gaps = (("missing", right - said), ("not", said - right))
+    parts = [f"{word} {', '.join(sorted(names))}" for word, names in gaps if names]
+    return "; ".join(parts) + f". Check with views.watched_hour({HOUR_5}, {SLOWER_5:g})."
 
 
 exercise_5 = Exercise(
@@ -210,10 +197,16 @@ exercise_5 = Exercise(
     read=_read_alerts,
     right=_firing_5,
     right_when=lambda a: set(a.value) == set(a.right),
-    figures=_numbers_5,
-    right_says="{fired} ({numbers}).",
+    figures=_readings_5,
+    right_says="{fired} (saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait {wait:.0f} "
+    "ms, burn {r.burn:.1f}).",
     otherwise=_differs_5,
     hint="twice the latency is twice the load in flight (Little's Law), in the same places as before.",
-    worked=(_worked_5, lambda a: views.watched_hour(HOUR_5, SLOWER_5)),
+    worked=(
+        "{fired}: twice the latency is twice the calls in flight, so {r.refusal_ratio:.1%} are refused and "
+        "the budget burns {r.burn:.1f} times too fast; the compartment is full {r.saturation:.0%} of the "
+        "time, under the alert's half, and its queue wait ({wait:.0f} ms at p99) stays short.",
+        lambda a: views.watched_hour(HOUR_5, SLOWER_5),
+    ),
     placeholder="e.g. refusals, SLO burn",
 )
