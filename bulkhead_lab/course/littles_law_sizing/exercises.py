@@ -1,8 +1,6 @@
-"""Notebook 01's exercises: predict a pool, then let the checker run your choice.
-
-Each right answer is computed by :mod:`bulkhead_lab.sizing`, and each checker computes (and for
-exercise 1 runs in the seeded model) the pool the learner chose, so what it says is that pool's.
-"""
+"""Notebook 01's exercises: predict a pool, then let the checker run your choice. Each right answer is
+computed by :mod:`bulkhead_lab.sizing`; each checker computes (for exercise 1 also runs in the seeded
+model) the pool the learner chose, so what it says is that pool's."""
 
 from __future__ import annotations
 

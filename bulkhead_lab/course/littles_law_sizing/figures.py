@@ -15,8 +15,9 @@ from bulkhead_lab.pool.rounds import occupancy
 SUGGESTED = EXTRA[0]  # the rule of thumb's limit: its own colour, next to the pool's
 
 
-def flood_figure(params: Params = Params(mode="slowdown"), before: int = 100, after: int = 300) -> Figure:
+def flood_figure() -> Figure:
     """Lesson 000's one pool on its slowdown day: each flow's busy slots, round by round, near the failure."""
+    params, before, after = Params(mode="slowdown"), 100, 300
     occ = occupancy(params)
     lo, start, hi = params.start - before, params.start, params.start + after
     tracking, event = occ.tracking[lo:hi], occ.event[lo:hi]
@@ -37,12 +38,9 @@ def flood_figure(params: Params = Params(mode="slowdown"), before: int = 100, af
 
 
 class BlockingFigure(KeptFigure):
-    """Blocking against pool size, kept by the panel and redrawn in place on every slider move.
-
-    Erlang-B beside the seeded model, with the pool, the load in flight and the suggested
-    limit on the same axis; the pool's two blocking numbers in the title. The frame is drawn
-    again only when the range of pool sizes shown changes. Both titles are anchored at the
-    figure's left edge, so a long one runs right, never off the figure.
+    """Blocking against pool size, Erlang-B beside the seeded model, with the pool, the load in flight
+    and the suggested limit; kept by the panel, its frame drawn again only when the pool sizes shown
+    change. Both titles are anchored at the figure's left edge, so a long one runs right, never off it.
     """
 
     def __init__(self) -> None:
@@ -63,7 +61,6 @@ class BlockingFigure(KeptFigure):
         self._subtitle = self.figure.text(0.01, 0.925, "", ha="left", va="top")
 
     def update(self, view: LittleView) -> BlockingFigure:
-        """Show ``view``: its curves, its pool, load and suggested limit, and its numbers."""
         curve = view.curve
         sizes = list(curve.index)
         self._erlang.set_data(sizes, list(curve["Erlang-B"]))

@@ -10,12 +10,7 @@ from bulkhead_lab.course.littles_law_sizing import figures, views
 from bulkhead_lab.course.ui.panel import SliderView, slider
 
 LESSON_RATES = (97.22, 20.0)  # lesson 000's event flow and lesson 004's Payment, in calls/s
-
-
-def rate_options(low: int = 1, high: int = 300) -> list[tuple[str, float]]:
-    """Whole calls/s from ``low`` to ``high`` (a step a learner sees), plus the lessons' 97.22."""
-    values = sorted({float(v) for v in range(low, high + 1)} | set(LESSON_RATES))
-    return [(f"{v:g}", v) for v in values]
+RATES = sorted({float(v) for v in range(1, 301)} | set(LESSON_RATES))  # whole calls/s, and the lessons'
 
 
 def littles_law_panel(
@@ -27,7 +22,7 @@ def littles_law_panel(
             w.SelectionSlider,
             "arrival-rate",
             "arrival rate (calls/s)",
-            options=rate_options(),
+            options=[(f"{v:g}", v) for v in RATES],
             value=arrival_rate,
         ),
         "hold": slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),

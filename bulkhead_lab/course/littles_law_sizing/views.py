@@ -1,8 +1,6 @@
-"""The numbers notebook 01 shows beside its own cells: Erlang-B against the seeded model for one pool
-(the slider view), and the lessons' sizing figures beside this run's (the appendix).
-
-The formulas are :mod:`bulkhead_lab.sizing`'s; the measured drop rates are seeded model runs, one
-flow alone in a pool (:mod:`bulkhead_lab.pool.one_flow`).
+"""The numbers notebook 01 shows beside its own cells: for one pool (the slider view), Erlang-B
+(:mod:`bulkhead_lab.sizing`) against seeded runs of one flow alone in it (:mod:`bulkhead_lab.pool.one_flow`);
+and the lessons' sizing figures beside this run's (the appendix).
 """
 
 from __future__ import annotations
@@ -95,11 +93,9 @@ def littles_law_view(
     rounds = one_flow.hold_in_rounds(hold)
     load = sizing.in_flight(arrival_rate, hold)
     sizes = range(1, one_flow.pool_sizes_shown(load, slots) + 1)
-    rows = one_flow.blocking_curve(arrival_rate, rounds, sizes)
-    columns = zip(*((r.erlang_b, r.erlang_b_half, r.simulated) for r in rows), strict=True)
-    curve = pd.DataFrame(
-        dict(zip(CURVE, map(list, columns), strict=True)), index=pd.Index(sizes, name="slots")
-    )
+    blocking = one_flow.blocking_curve(arrival_rate, rounds, sizes)
+    rows = [(b.erlang_b, b.erlang_b_half, b.simulated) for b in blocking]
+    curve = pd.DataFrame(rows, index=pd.Index(sizes, name="slots"), columns=list(CURVE))
     suggested = sizing.suggested_limit(arrival_rate, hold, target_headroom)
     return LittleView(arrival_rate, hold, rounds, slots, target_headroom, load, suggested, curve)
 
