@@ -25,7 +25,7 @@ def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: An
     )
 
 
-def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView:
+def tradeoff_panel(split: int | None = LESSON_SPLIT) -> SliderView:
     """Drops per flow against every split on both days, the chosen split marked (one kept figure)."""
     figure = figures.TradeoffFigure()
 
@@ -33,32 +33,24 @@ def tradeoff_panel(split: int | None = LESSON_SPLIT, **holds: int) -> SliderView
         view = views.tradeoff_view(Params(**values))
         return view, [figure.update(view)], [view.table()]
 
-    return _panel(
-        "tradeoff", {"split": controls.split_slider(split), **controls.hold_sliders(**holds)}, render
-    )
+    return _panel("tradeoff", {"split": controls.split_slider(split), **controls.hold_sliders()}, render)
 
 
-def step_through(
-    split: int | None = LESSON_SPLIT,
-    first: int = START - 50,
-    last: int = START + 250,
-    interval_ms: int = 200,
-    **holds: Any,
-) -> SliderView:
+def step_through(split: int | None = LESSON_SPLIT) -> SliderView:
     """A Play control walking the rounds around the failure, each pool drawn as a compartment.
 
     The Play button is linked to the round slider in the browser (``jslink``), so each tick
     moves the slider and the slider's change redraws the compartments.
     """
+    first, last = START - 50, START + 250
     round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
-    play = w.Play(min=first, max=last, step=1, interval=interval_ms, value=first, description="play")
+    play = w.Play(min=first, max=last, step=1, interval=200, value=first, description="play")
     play.add_class("bl-play-round")
     link = w.jslink((play, "value"), (round_slider, "value"))
-    fixed = Params(**holds)
     figure = figures.CompartmentFigure()  # kept, and recoloured in place on every round
 
     def render(round: int, split: int | None) -> Any:
-        view = views.compartment_view(round, fixed.with_(split=split))
+        view = views.compartment_view(round, Params(split=split))
         return view, [figure.update(view)], [view.frame]
 
     controls_ = {"round": round_slider, "split": controls.split_slider(split)}
