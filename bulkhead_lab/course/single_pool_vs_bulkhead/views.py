@@ -67,13 +67,9 @@ class TradeoffView:
         return frame.rename_axis("pool split").astype(int)
 
 
-SWEEP_COLUMNS = (
-    "healthy tracking dropped",
-    "healthy event dropped",
-    "slowdown tracking dropped",
-    "slowdown event dropped",
-    "healthy idle slots",
-    "slowdown idle slots",
+SWEEP_COLUMNS = (  # "healthy tracking dropped", ..., "slowdown idle slots": as _row orders them
+    *(f"{day} {flow} dropped" for day in MODES for flow in ("tracking", "event")),
+    *(f"{day} idle slots" for day in MODES),
 )
 
 
@@ -83,9 +79,8 @@ def _row(h: Counters, y: Counters) -> list[int]:
 
 def tradeoff_view(params: Params = LESSON) -> TradeoffView:
     """Every split 1..total-1 on both days (the trade-off), marking ``params.split``."""
-    healthy = split_counters(params.with_(mode="healthy"))
-    slowdown = split_counters(params.with_(mode="slowdown"))
-    data = [_row(h, y) for h, y in zip(healthy, slowdown, strict=True)]
+    days = (split_counters(params.with_(mode=mode)) for mode in MODES)
+    data = [_row(h, y) for h, y in zip(*days, strict=True)]
     sweep = pd.DataFrame(
         data, index=pd.Index(range(1, params.total), name="split"), columns=list(SWEEP_COLUMNS)
     )
