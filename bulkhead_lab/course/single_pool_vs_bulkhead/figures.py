@@ -1,13 +1,11 @@
 """Notebook 02's figures: drops against every split on both days, and each pool as a compartment of slots.
-
-Each is a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` a panel keeps and redraws in place.
-Colours are :mod:`bulkhead_lab.course.ui.style`'s.
-"""
+Each is a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` a panel keeps and redraws in place."""
 
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from typing import Any
 
 from matplotlib.artist import Artist
 from matplotlib.collections import PatchCollection
@@ -26,6 +24,8 @@ from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKIN
 from bulkhead_lab.pool.params import TOTAL, split_label
 
 DAYS = ("healthy", "slowdown")
+SPLIT_MARK = dict(rotation=90, ha="right", va="top", fontsize=8, color=NEUTRAL)  # a lesson's split, named
+LAYOUT_NAME: dict[str, Any] = dict(ha="center", weight="bold")  # over each layout's compartments
 
 
 def _tradeoff_top(view: TradeoffView) -> float:
@@ -42,9 +42,9 @@ def _tradeoff_top(view: TradeoffView) -> float:
 class TradeoffFigure(KeptFigure):
     """Dropped requests per flow against every split, healthy and slowdown days side by side.
 
-    A move changes the curves, the single pool's levels (dashed), the marked split and the title;
-    the y scale moves in steps (a new step draws the frame again). The frame (axes, day titles,
-    legend, the lesson's splits) is rendered once and kept as pixels.
+    A move changes the curves, the single pool's levels (dashed), the marked split and the title. The
+    frame (axes, day titles, legend, the lesson's splits) is kept as pixels, drawn again only when the
+    y scale moves a step.
     """
 
     def __init__(self) -> None:
@@ -66,8 +66,7 @@ class TradeoffFigure(KeptFigure):
                 )
             for s in (*LESSON_SPLITS, SENSITIVITY_SPLIT):
                 ax.axvline(s, color=NEUTRAL, linestyle=":", linewidth=1)
-                ax.text(s, 0.99, split_label(s), transform=ax.get_xaxis_transform(), rotation=90, ha="right",
-                        va="top", fontsize=8, color=NEUTRAL)  # fmt: skip
+                ax.text(s, 0.99, split_label(s), transform=ax.get_xaxis_transform(), **SPLIT_MARK)
             self._marks.append(ax.axvline(0, color=LIMIT, linewidth=2, alpha=0.35))
             for flow, color in (("tracking", TRACKING), ("event", EVENT)):
                 (self._markers[f"{day} {flow} dropped"],) = ax.plot([0], [0], "o", color=color, ms=9)
@@ -82,7 +81,6 @@ class TradeoffFigure(KeptFigure):
         self._axes = tuple(axes)
 
     def update(self, view: TradeoffView) -> TradeoffFigure:
-        """Show ``view``: its curves, the single pool's levels, its marked split and scale."""
         for col, line in self._curves.items():
             line.set_ydata(list(view.sweep[col]))
         for col, line in self._levels.items():
@@ -127,10 +125,6 @@ def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:
     ]
 
 
-def _pools_of(view: CompartmentView) -> tuple[tuple[str, int], ...]:
-    return tuple((str(p), int(r["slots"])) for p, r in view.frame.iterrows())
-
-
 class _Compartments(KeptFigure):
     """One layout of compartments: cells, outlines and counts drawn once, recoloured every round."""
 
@@ -149,15 +143,15 @@ class _Compartments(KeptFigure):
             self._outlines.append(
                 ax.add_patch(Polygon(_outline(x0, slots, columns), fill=False, linewidth=2))
             )
-            self._counts.append(ax.text(x0 + columns / 2, -0.5, "", ha="center", va="top"))
+            middle = x0 + columns / 2
+            self._counts.append(ax.text(middle, -0.5, "", ha="center", va="top"))
             if str(pool).startswith("single"):
-                ax.text(x0 + columns / 2, math.ceil(slots / columns) + 0.4, "one shared pool", ha="center",
-                        weight="bold")  # fmt: skip
+                ax.text(middle, math.ceil(slots / columns) + 0.4, "one shared pool", **LAYOUT_NAME)
                 x0 += gap  # keep the two layouts apart
                 bulkhead_x = x0 + columns + gap
             elif str(pool).startswith("tracking"):
-                ax.text(bulkhead_x + columns + gap / 2, TOTAL / columns - 0.6, f"bulkhead {row['layout']}",
-                        ha="center", weight="bold")  # fmt: skip
+                label = f"bulkhead {row['layout']}"
+                ax.text(bulkhead_x + columns + gap / 2, TOTAL / columns - 0.6, label, **LAYOUT_NAME)
             x0 += columns + gap
         self._cells = ax.add_collection(
             PatchCollection(cells, facecolors="white", edgecolors="0.5", linewidths=0.5)
@@ -167,7 +161,6 @@ class _Compartments(KeptFigure):
         self._title = moving_title(ax, fontsize="large")
 
     def update(self, view: CompartmentView) -> _Compartments:
-        """Show ``view``: every pool's cells in its flows' colours, its counts, the round."""
         colors: list[str] = []
         for (pool, row), count in zip(view.frame.iterrows(), self._counts, strict=True):
             slots, tracking, event = int(row["slots"]), int(row["tracking"]), int(row["event"])
@@ -205,8 +198,8 @@ class CompartmentFigure:
         return self._shown.figure
 
     def update(self, view: CompartmentView) -> CompartmentFigure:
-        """Show ``view``, on its layout's kept figure."""
-        key = _pools_of(view)
+        """Show ``view``, on its layout's kept figure (one per list of pools and their slots)."""
+        key = tuple((str(p), int(r["slots"])) for p, r in view.frame.iterrows())
         if key not in self._layouts:
             self._layouts[key] = _Compartments(view)
             while len(self._layouts) > self.KEPT_LAYOUTS:
