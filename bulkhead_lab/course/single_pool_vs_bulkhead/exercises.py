@@ -86,10 +86,9 @@ exercise_2 = Exercise(
     otherwise="{label} drops {mine:,.0f} in the month; some layout drops {best:,.0f}.",
     hint="compare exercises.month_drops(split).total for a few splits and for split=None (the single pool).",
     worked=(
-        "{label} drops the fewest requests over the month. Counting every request, the wall's cost on the 30 "
-        "healthy peak hours (lost sharing) outweighs what it saves in three 10-minute failures. Out of the "
-        "same 32 slots a wall always costs sharing; section 6 shows what it costs at equal blocking. The "
-        "five layouts with the fewest drops:",
+        "{label} drops the fewest requests over the month: the sharing a wall of the same 32 slots loses on "
+        "the 30 healthy peak hours outweighs what it saves in three 10-minute failures (section 6 prices a "
+        "wall at equal blocking). The five layouts with the fewest drops:",
         lambda _: month_table().nsmallest(5, "month dropped"),
     ),
     placeholder="a split like 24/8, or single pool",
@@ -109,9 +108,9 @@ exercise_3 = Exercise(
     hint="compare month_drops(24, failures=n).tracking with month_drops(None, failures=n).tracking "
     "for a few n.",
     worked=(
-        "From {failures}. Each failure costs the single pool's tracking flow thousands of requests and costs "
-        "the bulkhead's none; below that, the healthy hours' lost sharing costs tracking more. Fewer peak "
-        "hours make the healthy-day cost smaller: try exercises.month.break_even(peak_hours=10).",
+        "From {failures}. Each failure costs the single pool's tracking flow thousands of requests, the "
+        "bulkhead's none; below that, the healthy hours' lost sharing costs tracking more. Fewer peak hours "
+        "shrink the healthy-day cost: try exercises.month.break_even(peak_hours=10).",
         lambda _: break_even_table(),
     ),
     placeholder="failures a month",
