@@ -81,10 +81,8 @@ def cost_view(target: float = isolation.TARGET) -> CostView:
 
 def cost_by_target() -> pd.DataFrame:
     """Every target of the slider: slots apart, together, and what the wall costs."""
-    rows = []
-    for target in isolation.TARGETS:
-        c = isolation.equal_blocking(target)
-        rows.append((f"{target:.1%}", *c.apart, c.split_total, c.together, c.extra))
+    costs = [isolation.equal_blocking(target) for target in isolation.TARGETS]
+    rows = [(f"{c.target:.1%}", *c.apart, c.split_total, c.together, c.extra) for c in costs]
     columns = ["target", "tracking apart", "event apart", "apart in all", "together", "the wall costs"]
     return pd.DataFrame(rows, columns=columns).set_index("target")
 
@@ -108,9 +106,7 @@ class ShardView:
             rows[f"{name}: seeded deal %"] = [round(100 * s, 2) for s in deal.overlap]
         size = self.fleet.size
         index = [f"{o} of {size}" + (" (every worker)" if o == size else "") for o in range(size + 1)]
-        frame = pd.DataFrame(rows, index=index)
-        frame.index.name = "workers shared"
-        return frame
+        return pd.DataFrame(rows, index=pd.Index(index, name="workers shared"))
 
     def sentence(self) -> str:
         shuffled, plain = self.deals
@@ -129,13 +125,10 @@ _shard_views: Memo[Any, ShardView] = Memo("08 shard view", 64)
 
 
 def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> ShardView:
-    return _shard_views.get((workers, size), lambda: _shard_view(workers, size))
-
-
-def _shard_view(workers: int, size: int) -> ShardView:
-    fleet = Fleet(workers, size)
-    plain = Fleet(workers, size, sharding="plain")
-    return ShardView(fleet, (shuffle.simulate(fleet), shuffle.simulate(plain)))
+    fleet, plain = Fleet(workers, size), Fleet(workers, size, sharding="plain")
+    return _shard_views.get(
+        (workers, size), lambda: ShardView(fleet, (shuffle.simulate(fleet), shuffle.simulate(plain)))
+    )
 
 
 # --- 3. thread pool against semaphore (live) -------------------------------------------------------
@@ -263,9 +256,8 @@ def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -
 
 def watched_hour(hour: int, slower: float = 1.0) -> pd.DataFrame:
     """:func:`production.event_readings` as a one-row table (a learner's check of a prediction)."""
-    return readings_table(
-        [(f"{hour}:00, latency x {slower:g}", production.event_readings(hour, slower))], SLO
-    )
+    found = [(f"{hour}:00, latency x {slower:g}", production.event_readings(hour, slower))]
+    return readings_table(found, SLO)
 
 
 def seeded_readings() -> pd.DataFrame:
@@ -300,19 +292,16 @@ def counted(r: watch.Readings, slo: watch.Slo) -> tuple[str, ...]:
 def watched_facts(run: WatchedRun) -> str:
     """The counts every live run repeats, and the alerts those counts set off."""
     lines = []
-    s = run.settings
     for label, stretch in (("steady", run.steady), ("burst", run.burst)):
         r = stretch.readings(LIVE_SLO)
         peak = max(p.running for p in stretch.timeline)
         alerts = ", ".join(counted(r, LIVE_SLO)) or "none"
         lines.append(
             f"{label}: {r.calls} calls, {r.refused} refused ({r.refusal_ratio:.0%}), "
-            f"at most {peak} running of {s.limit}; the refusals set off: {alerts}"
+            f"at most {peak} running of {run.settings.limit}; the refusals set off: {alerts}"
         )
-    lines.append(
-        f"the dependency counted {run.dependency_calls} calls, at most {run.dependency_peak} at once"
-    )
-    return "\n".join(lines)
+    dependency = f"the dependency counted {run.dependency_calls} calls, at most {run.dependency_peak} at once"
+    return "\n".join([*lines, dependency])
 
 
 # --- the lessons' figures beside ours ----------------------------------------------------------------
