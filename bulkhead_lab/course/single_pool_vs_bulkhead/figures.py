@@ -21,9 +21,8 @@ from bulkhead_lab.course.single_pool_vs_bulkhead.views import (
 )
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
-from bulkhead_lab.pool.params import TOTAL, split_label
+from bulkhead_lab.pool.params import MODES, TOTAL, split_label
 
-DAYS = ("healthy", "slowdown")
 SPLIT_MARK = dict(rotation=90, ha="right", va="top", fontsize=8, color=NEUTRAL)  # a lesson's split, named
 LAYOUT_NAME: dict[str, Any] = dict(ha="center", weight="bold")  # over each layout's compartments
 
@@ -55,7 +54,7 @@ class TradeoffFigure(KeptFigure):
         self._markers: dict[str, Line2D] = {}
         self._marks: list[Line2D] = []
         splits = list(range(1, TOTAL))
-        for ax, day in zip(axes, DAYS, strict=True):
+        for ax, day in zip(axes, MODES, strict=True):
             for flow, color in (("tracking", TRACKING), ("event", EVENT)):
                 col = f"{day} {flow} dropped"
                 (self._curves[col],) = ax.plot(

@@ -1,10 +1,9 @@
 """The tables notebook 02 shows beside its own cells: refusals per layout, the trade-off against every
 split, one round's compartments, and lesson 000's figures (the appendix).
 
-The model is the notebook's: its cells define the round (exported to :mod:`bulkhead_lab.pool.rounds`)
-and a day of rounds; a table that takes ``run_day`` runs the notebook's own version. The slider
-views replay the package's memoised runs (:func:`~bulkhead_lab.pool.rounds.counters`, the sweep).
-A *layout* is a split: ``None`` is one shared pool, ``n`` is ``n`` tracking and ``total - n`` event slots.
+A table that takes ``run_day`` runs the notebook's own day (its cells define the round, exported to
+:mod:`bulkhead_lab.pool.rounds`); the slider views replay the package's memoised runs. A *layout* is
+a split: ``None`` is one shared pool, ``n`` is ``n`` tracking and ``total - n`` event slots.
 """
 
 from __future__ import annotations
