@@ -64,7 +64,7 @@ def breaker_panel(ratio: float = 0.5, window: int = 10, slow_call: int = 10, slo
             step=0.1,
             value=ratio,
             readout_format=".1f",
-        ),  # fmt: skip
+        ),
         "window": slider(w.IntSlider, "window", "window (calls)", min=2, max=50, value=window),
         "slow_call": slider(w.IntSlider, "slow-call", "slow call (rounds)", min=2, max=40, value=slow_call),
         "slow": slider(w.IntSlider, "slowdown-hold", "slowdown hold (rounds)", min=7, max=40, value=slow),

@@ -1,10 +1,9 @@
 """Notebook 02's slider panels: the trade-off against every split, and a step through the rounds.
 
-Each is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over the model's sliders
-(:mod:`bulkhead_lab.course.ui.controls`); its values reach the views as a
-:class:`~bulkhead_lab.pool.params.Params`, so ``panel.set(split=None)`` is the single pool. The
-panels replay the package's memoised runs, so a move is instant; the notebook's own cells run the
-notebook's definitions.
+Each is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over :mod:`bulkhead_lab.course.ui.controls`'s
+sliders, whose values reach the views as a :class:`~bulkhead_lab.pool.params.Params` (so
+``panel.set(split=None)`` is the single pool). Panels replay the package's memoised runs, so a move is
+instant; the notebook's own cells run the notebook's definitions.
 """
 
 from __future__ import annotations
