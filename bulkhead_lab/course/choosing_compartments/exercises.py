@@ -89,11 +89,11 @@ exercise_2 = Exercise(
 MORE_3 = 4
 
 
-def refused_after_timeouts(settings: views.IsolationSettings = views.ISOLATION, more: int = MORE_3) -> int:
-    """Calls refused by the pool when ``more`` arrive after the timeouts and before the latency ends:
+def refused_after_timeouts() -> int:
+    """Calls the pool refuses when :data:`MORE_3` arrive after the timeouts and before the latency ends:
     every thread is still in its call (a timeout frees the caller, not the thread)."""
-    busy = min(settings.calls, settings.slots)
-    return max(0, more - (settings.slots - busy))
+    s = views.ISOLATION
+    return max(0, MORE_3 - (s.slots - min(s.calls, s.slots)))
 
 
 POOL_3 = {name: getattr(views.ISOLATION, name) for name in ("slots", "latency", "timeout")}
@@ -102,7 +102,7 @@ exercise_3 = Exercise(
     3,
     "After the timeouts",
     read=lambda a: read_whole(a, 0, MORE_3, f"how many of the {MORE_3} calls are refused"),
-    right=lambda: refused_after_timeouts(),
+    right=refused_after_timeouts,
     figures=lambda _: POOL_3,
     right_says="all {right}: the {slots} threads are still in calls whose callers left; the semaphore would "
     "have admitted every one.",

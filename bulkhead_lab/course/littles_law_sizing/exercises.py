@@ -35,7 +35,6 @@ def right_1() -> int:
 
 
 def smallest_pool_2() -> int:
-    """Exercise 2's answer: the fewest slots whose Erlang-B blocking is at most the target."""
     return sizing.smallest_pool(sizing.in_flight(RATE_2, HOLD_2), TARGET)
 
 

@@ -93,7 +93,6 @@ class CompartmentView:
 
     round: int
     start: int
-    split: int | None
     frame: pd.DataFrame  # index pool; columns layout, slots, tracking, event, busy, free
 
     @property
@@ -119,7 +118,7 @@ def compartment_view(round: int = LESSON.start + 100, params: Params = LESSON) -
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=["layout", "slots", "tracking", "event"])
     frame["busy"] = frame["tracking"] + frame["event"]
     frame["free"] = frame["slots"] - frame["busy"]
-    return CompartmentView(round, params.start, params.split, frame.rename_axis("pool"))
+    return CompartmentView(round, params.start, frame.rename_axis("pool"))
 
 
 # --- the appendix: lesson 000's printout and figures ------------------------------------------------
