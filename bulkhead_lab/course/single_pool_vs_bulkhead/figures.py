@@ -111,17 +111,11 @@ def _outline(x0: float, slots: int, columns: int) -> list[tuple[float, float]]:
     # fill it (so 7 slots in rows of 4 show as 4 + 3, not as a ragged box of 8).
     full, rest = divmod(slots, columns)
     left, right, top = x0 - 0.1, x0 + columns, full
+    bottom = [(left, -0.1), (right, -0.1)]
     if rest == 0:
-        return [(left, -0.1), (right, -0.1), (right, top), (left, top)]
+        return [*bottom, (right, top), (left, top)]
     step = x0 + rest
-    return [
-        (left, -0.1),
-        (right, -0.1),
-        (right, top - 0.1),
-        (step, top - 0.1),
-        (step, top + 1),
-        (left, top + 1),
-    ]
+    return [*bottom, (right, top - 0.1), (step, top - 0.1), (step, top + 1), (left, top + 1)]
 
 
 class _Compartments(KeptFigure):
