@@ -133,9 +133,8 @@ class _Compartments(KeptFigure):
         for pool, row in view.frame.iterrows():
             slots = int(row["slots"])
             cells += [Rectangle((x0 + i % columns, i // columns), 0.9, 0.9) for i in range(slots)]
-            self._outlines.append(
-                ax.add_patch(Polygon(_outline(x0, slots, columns), fill=False, linewidth=2))
-            )
+            outline = Polygon(_outline(x0, slots, columns), fill=False, linewidth=2)
+            self._outlines.append(ax.add_patch(outline))
             middle = x0 + columns / 2
             self._counts.append(ax.text(middle, -0.5, "", ha="center", va="top"))
             if str(pool).startswith("single"):
@@ -146,9 +145,8 @@ class _Compartments(KeptFigure):
                 label = f"bulkhead {row['layout']}"
                 ax.text(bulkhead_x + columns + gap / 2, TOTAL / columns - 0.6, label, **LAYOUT_NAME)
             x0 += columns + gap
-        self._cells = ax.add_collection(
-            PatchCollection(cells, facecolors="white", edgecolors="0.5", linewidths=0.5)
-        )
+        grid = PatchCollection(cells, facecolors="white", edgecolors="0.5", linewidths=0.5)
+        self._cells = ax.add_collection(grid)
         ax.set(xlim=(-0.5, x0 - gap + 0.5), ylim=(-2.4, TOTAL / columns + 1), aspect="equal")
         ax.axis("off")
         self._title = moving_title(ax, fontsize="large")
