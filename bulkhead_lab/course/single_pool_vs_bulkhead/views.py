@@ -80,9 +80,8 @@ def tradeoff_view(params: Params = LESSON) -> TradeoffView:
     """Every split 1..total-1 on both days (the trade-off), marking ``params.split``."""
     days = (split_counters(params.with_(mode=mode)) for mode in MODES)
     data = [_row(h, y) for h, y in zip(*days, strict=True)]
-    sweep = pd.DataFrame(
-        data, index=pd.Index(range(1, params.total), name="split"), columns=list(SWEEP_COLUMNS)
-    )
+    splits = pd.Index(range(1, params.total), name="split")
+    sweep = pd.DataFrame(data, index=splits, columns=list(SWEEP_COLUMNS))
     single = _row(*(counters(params.with_(mode=mode, split=None)) for mode in MODES))
     return TradeoffView(params.split, sweep, pd.Series(single, index=list(SWEEP_COLUMNS)))
 
