@@ -28,8 +28,9 @@ from bulkhead_lab.live.sync import Interrupted
 
 BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
 # A live panel's run takes seconds: it starts once the moves have rested this long, so a burst of moves
-# (two arrow presses, a drag) is one run, at the burst's last values.
-LIVE_REST_S = 0.3
+# (a held arrow key repeats every 30 to 90 ms; a drag sends one move, at release) is one run, at the
+# burst's last values. Every ms of it is waited before the run, on top of the run (issue 23: 0.5 s in all).
+LIVE_REST_S = 0.15
 # The output area's class while a burst's trailing redraw is due or running. That redraw runs from a
 # timer, not from a kernel message, so the kernel's busy indicator does not show it; this does.
 PENDING = "bl-pending"
