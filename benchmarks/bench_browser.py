@@ -168,7 +168,9 @@ def measure(page: Any, target: Target, moves: int) -> Moves:
     keys = ("ArrowRight", "ArrowLeft")
     start = ld.slider_value(page, target.slider, target.panel)
     ld.press_slider(page, target.slider, keys[0], 1, target.panel)
-    page.wait_for_timeout(150)
+    # The readout moves in the page at once; the probe and its way back must come within a live
+    # panel's rest (LIVE_REST_S, 150 ms), or the probe starts a run of its own.
+    page.wait_for_timeout(50)
     if ld.slider_value(page, target.slider, target.panel) == start:  # at its right end: go left first
         keys = keys[::-1]
     else:  # the first move is measured below from here on
