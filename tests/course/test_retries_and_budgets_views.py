@@ -28,9 +28,6 @@ def test_the_worst_case_is_3x_without_a_budget_and_about_1_1x_with_the_sres() ->
     assert frame.loc["SRE 10%", "the source"] == "about 1.1x"
     aws = "AWS quota: 500 tokens, 5 a retry"
     assert frame.loc[aws, "retries"] == AWS_QUOTA.capacity // AWS_QUOTA.retry_cost
-    assert views.budget_fact().endswith(
-        "no budget 3.000x the requests; the SRE 10% budget 1.111x (the book: about 1.1x)"
-    )
 
 
 def test_a_wide_table_shows_its_sentences_whole() -> None:
@@ -48,8 +45,9 @@ def test_without_jitter_50_clients_make_n_n_plus_1_over_2_calls(contention) -> N
     at = contention.at(50)
     assert at.loc["exponential, no jitter", "calls (50 clients)"] == 50 * 51 / 2
     assert at.loc["full jitter", "calls (50 clients)"] < at.loc["equal jitter", "calls (50 clients)"]
-    fact = contention.fact()
-    assert "no jitter 1275 calls, done at step 4228" in fact and "full jitter 352.5 calls" in fact
+    assert (
+        at.loc["exponential, no jitter", "last success (step)"] > at.loc["full jitter", "last success (step)"]
+    )
 
 
 # --- retrying callers in lesson 000's rounds ----------------------------------------------------------

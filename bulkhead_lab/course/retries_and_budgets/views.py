@@ -105,15 +105,6 @@ def worst_case_table() -> Table:
     return Table.from_dict(rows, orient="index", columns=["the source", "here: calls/request", "retries"])
 
 
-def budget_fact() -> str:
-    """The SRE book's worst case, computed: 3x without a budget, about 1.1x with 10%."""
-    none, sre = (worst_case_load(LESSON_POLICY, b).load for b in (None, SRE_BUDGET))
-    return (
-        f"every call refused, {SRE_MAX_ATTEMPTS} attempts: no budget {none:.3f}x the requests; "
-        f"the SRE 10% budget {sre:.3f}x (the book: about 1.1x)"
-    )
-
-
 @dataclass(frozen=True)
 class Contention:
     """Brooker's experiment: mean calls and last success per strategy and client count."""
@@ -125,15 +116,6 @@ class Contention:
         """The strategies at one client count."""
         names = {"calls": f"calls ({clients} clients)", "completion": "last success (step)"}
         return self.frame.xs(clients, level="clients").rename(columns=names)
-
-    def fact(self, clients: int = 50) -> str:
-        """Each backoff's calls and completion at ``clients`` contending clients, in one line."""
-        at = self.frame.xs(clients, level="clients").drop("no backoff")
-        parts = [
-            f"{s.replace('exponential, ', '')} {r.calls:g} calls, done at step {r.completion:g}"
-            for s, r in at.iterrows()
-        ]
-        return f"{clients} contending clients (mean of {self.runs} seeds): " + "; ".join(parts)
 
 
 def contention(runs: int = 10) -> Contention:

@@ -157,11 +157,6 @@ def recovery_table(fixes: tuple[Fix, ...] = TABLE) -> pd.DataFrame:
     return pd.DataFrame([recovery_row(storm(with_fix(DEFAULT, f)), f) for f in fixes]).set_index("fix")
 
 
-def recovery_fact(table: pd.DataFrame) -> str:
-    parts = "; ".join(f"{fix}: {value}" for fix, value in table["rounds to recover"].items())
-    return f"rounds after the slowdown's end until goodput is back (over {WINDOW} rounds): {parts}"
-
-
 # --- the panel's view ---------------------------------------------------------------------------
 
 BOUNDS: dict[str, int | None] = {"no bound": None, "5": 5, "10": 10, "20": 20, "32": 32, "40": 40, "80": 80}
