@@ -46,6 +46,8 @@ from typing import Any
 
 from bench import REPO, Verdicts, load_line
 
+from bulkhead_lab.course.ui.panel import LIVE_REST_S
+
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
 import lab_driver as ld  # noqa: E402 - the shared JupyterLab/Chromium driver lives with the e2e tests
@@ -169,8 +171,8 @@ def measure(page: Any, target: Target, moves: int) -> Moves:
     start = ld.slider_value(page, target.slider, target.panel)
     ld.press_slider(page, target.slider, keys[0], 1, target.panel)
     # The readout moves in the page at once; the probe and its way back must come within a live
-    # panel's rest (LIVE_REST_S, 150 ms), or the probe starts a run of its own.
-    page.wait_for_timeout(50)
+    # panel's rest, or the probe starts a run of its own.
+    page.wait_for_timeout(LIVE_REST_S * 1000 / 3)
     if ld.slider_value(page, target.slider, target.panel) == start:  # at its right end: go left first
         keys = keys[::-1]
     else:  # the first move is measured below from here on

@@ -7,7 +7,7 @@ Each notebook is run from a fresh kernel by nbclient, as JupyterLab's Run All do
 in seconds, the kernel's start apart, and the cells over one second (where the time goes).
 
 Run All is timed from the first cell's start to the last cell's end. The kernel's own start (about
-1 s here) is printed beside it, not counted: JupyterLab starts the kernel when the notebook opens, so
+0.5 s here) is printed beside it, not counted: JupyterLab starts the kernel when the notebook opens, so
 it is up before a learner presses Run All.
 
 Targets:

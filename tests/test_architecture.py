@@ -86,7 +86,7 @@ def test_no_module_is_a_grab_bag_over_450_lines(name: str) -> None:
     assert lines <= MAX_LINES, f"{name} has {lines} lines"
 
 
-# The presentation side may not grow back: issue 17 asked for under 7,000 lines; it is at 7,752 for nine
+# The presentation side may not grow back: issue 17 asked for under 7,000 lines; it is at 7,730 for nine
 # notebooks and 31 exercises (from 9,768 for six), so this holds it where it stands until it shrinks.
 COURSE_LINES_CAP = 7_800
 
