@@ -18,7 +18,7 @@ from bulkhead_lab.course.ui.exercise import (
     Exercise,
     NotUnderstood,
     Wrong,
-    read_class,
+    read_code,
     read_number,
     read_whole,
     run_trial,
@@ -177,7 +177,7 @@ def _run(candidate: object) -> int:
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
-    read=lambda a: _run(read_class(a)),
+    read=lambda a: _run(read_code(a)),
     right=lambda: len(TRACE),
     right_says="your AIMD gives the hand-worked limit after each of the {value} samples.",
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "

@@ -16,7 +16,7 @@ from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
     Wrong,
-    read_class,
+    read_code,
     read_duration,
     read_whole,
     run_trial,
@@ -165,7 +165,7 @@ exercise_3 = Exercise(
 
 def _first_failed_fact(answer: object) -> str | None:
     """The learner's class (or its name, looked up in the notebook) against cockatiel's facts, in a trial."""
-    candidate = read_class(answer)
+    candidate = read_code(answer)
     make = lambda limit, queue: build(candidate, limit, queue)  # noqa: E731
     return run_trial(lambda: bulkhead_facts.first_failed_fact(make))
 

@@ -123,15 +123,15 @@ def read_duration(answer: object, unit: Literal["s", "ms"], what: str) -> float:
     return value * {(True, "s"): 0.001, (False, "ms"): 1000.0}.get((in_ms, unit), 1.0)
 
 
-def read_class(answer: object) -> object:
-    """A learner's class for a code exercise: passed itself (``check(MyBulkhead)``), or its name as
-    typed in the answer box, looked up in the notebook's own namespace (IPython's ``user_ns``)."""
+def read_code(answer: object, kind: Literal["class", "function"] = "class") -> object:
+    """A learner's class or function for a code exercise: passed itself (``check(MyBulkhead)``), or its
+    name as typed in the answer box, looked up in the notebook's own namespace (IPython's ``user_ns``)."""
     if not isinstance(answer, str):
         return answer
     name = answer.strip()
     if not name.isidentifier():
         raise NotUnderstood(
-            f"{short_repr(answer)} is not a name: type your class's name, as its cell defines it."
+            f"{short_repr(answer)} is not a name: type your {kind}'s name, as its cell defines it."
         )
     shell = get_ipython()
     namespace: dict[str, Any] = getattr(shell, "user_ns", None) or {}

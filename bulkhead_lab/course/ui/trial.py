@@ -118,6 +118,24 @@ def build(candidate: object, *args: object) -> Any:
         raise Fault(f"{candidate.__name__}({', '.join(map(repr, args))}) raised {_error(exc)}.") from None
 
 
+def a_function(candidate: object, example: str) -> Callable[..., Any]:
+    """``candidate`` itself when it is a function (or any callable but a class); else a one-line
+    :class:`Fault` saying what to pass, ``example`` being a call that would be right."""
+    if isinstance(candidate, type) or not callable(candidate):
+        raise Fault(f"{short_repr(candidate)} is not a function: pass the function itself, e.g. {example}.")
+    return candidate
+
+
+def call(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
+    """``fn(*args, **kwargs)`` for a check: what the learner's function raised, as a one-line
+    :class:`Fault` naming the call (the deadline's :class:`Overtime` passes through)."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        shown = ", ".join([*map(short_repr, args), *(f"{k}={short_repr(v)}" for k, v in kwargs.items())])
+        raise Fault(f"{getattr(fn, '__name__', 'your code')}({shown}) raised {_error(exc)}.") from None
+
+
 def short_repr(value: object) -> str:
     """``repr(value)``, cut to 40 characters: what a one-line message quotes of a learner's input."""
     text = repr(value)
