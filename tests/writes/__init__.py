@@ -1,0 +1,50 @@
+"""What a learner might write for each write-it-yourself exercise, as data the tests share.
+
+Each notebook's module here (``nNN_<what>.py``) holds one :class:`Candidates`: the name its template
+cell defines (and the answer box holds), a right source, and broken sources each labelled with the
+fragment its Not yet line must contain. ``tests/course`` judges every one in Python; the browser test
+(``tests/e2e/test_notebooks_in_browser.py``) types the first broken one and the right one into the
+notebook's template cell and reads the verdicts the page shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import importlib
+import math
+import pkgutil
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """A write-it-yourself exercise's candidates: ``broken`` maps each source to what its line names."""
+
+    notebook: str  # "01_littles_law_sizing.ipynb"
+    exercise: str  # its Exercise's name in the notebook's exercises module: "write_erlang_b"
+    number: int  # its number in the notebook (the answer box is ``.bl-answer-{number}``)
+    name: str  # what the template cell defines and the box holds: "my_erlang_b"
+    right: str  # a source defining ``name`` that the exercise calls Right
+    broken: Mapping[str, str]  # source -> a fragment its "Not yet:" line must contain
+
+
+def define(source: str, name: str) -> Any:
+    """What ``source`` defines as ``name``, run as a notebook cell runs (the usual imports given)."""
+    namespace: dict[str, Any] = {
+        "asyncio": asyncio, "deque": collections.deque, "math": math, "random": random,
+    }  # fmt: skip
+    exec(compile(source, "<cell>", "exec"), namespace)  # the tests' own text or a notebook's cell
+    return namespace[name]
+
+
+def all_candidates() -> list[Candidates]:
+    """Every notebook's candidates, in notebook order."""
+    found = []
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
+        found.append(importlib.import_module(f"writes.{info.name}").CANDIDATES)
+    return found
