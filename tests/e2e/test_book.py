@@ -13,10 +13,12 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -76,30 +78,33 @@ def book_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def site(book_html: Path) -> Iterator[str]:
-    """The built book served by http.server on 127.0.0.1 (a free port), from a thread; its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(book_html)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    """The built book served on 127.0.0.1 (a free port); its base URL."""
+    yield from _served(book_html)
 
 
-def _open(browser: Any, url: str) -> tuple[Any, Any, list[str], list[str]]:
-    """A fresh context and page at ``url``; every request it makes, and every failed or 4xx/5xx one."""
+@dataclass
+class Opened:
+    """A page opened in its own context, with what it did while it loaded (and until closed)."""
+
+    context: Any
+    page: Any
+    requests: list[str] = field(default_factory=list)  # every URL it asked for
+    failed: list[str] = field(default_factory=list)  # requests that failed or answered 4xx/5xx
+    errors: list[str] = field(default_factory=list)  # uncaught script errors and console errors
+
+
+def _open(browser: Any, url: str) -> Opened:
+    """A fresh context and page at ``url``, listening to its requests and its script and console errors."""
     context = browser.new_context(viewport=ld.VIEWPORT)
     context.set_default_timeout(60_000)
-    requests: list[str] = []
-    failed: list[str] = []
-    context.on("request", lambda r: requests.append(r.url))
-    context.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
-    context.on("response", lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
-    page = context.new_page()
-    page.goto(url, wait_until="networkidle")
-    return context, page, requests, failed
+    opened = Opened(context, context.new_page())
+    context.on("request", lambda r: opened.requests.append(r.url))
+    context.on("requestfailed", lambda r: opened.failed.append(f"{r.url} ({r.failure})"))
+    context.on("response", lambda r: r.status >= 400 and opened.failed.append(f"{r.url} (HTTP {r.status})"))
+    opened.page.on("pageerror", lambda e: opened.errors.append(f"uncaught: {e}"))
+    opened.page.on("console", lambda m: m.type == "error" and opened.errors.append(f"console: {m.text}"))
+    opened.page.goto(url, wait_until="networkidle")
+    return opened
 
 
 def _offsite(requests: list[str], base: str) -> list[str]:
@@ -107,15 +112,17 @@ def _offsite(requests: list[str], base: str) -> list[str]:
 
 
 def test_the_start_page_links_a_page_for_every_notebook(browser: Any, site: str) -> None:
-    context, page, requests, failed = _open(browser, site)  # index.html, which forwards to the start page
+    opened = _open(browser, site)  # index.html, which forwards to the start page
+    page = opened.page
     try:
         page.wait_for_url(f"{site}00_start_here.html")
         assert page.locator("article h1").first.inner_text().startswith("00 · Start here")
         links = set(page.eval_on_selector_all("article a[href]", "as => as.map(a => a.getAttribute('href'))"))
         assert {f"{nb.stem}.html" for nb in NOTEBOOKS} <= links
-        assert _offsite(requests, site) == [] and failed == []
+        assert _offsite(opened.requests, site) == [] and opened.failed == []
+        assert opened.errors == [], f"00_start_here.html reported script errors: {opened.errors}"
     finally:
-        context.close()
+        opened.context.close()
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
@@ -123,7 +130,8 @@ def test_a_notebook_page_shows_its_figures_and_loads_nothing_from_outside(
     browser: Any, site: str, notebook: Path
 ) -> None:
     in_cells, in_panels = stored_figures(notebook)
-    context, page, requests, failed = _open(browser, f"{site}{notebook.stem}.html")
+    opened = _open(browser, f"{site}{notebook.stem}.html")
+    page = opened.page
     try:
         page.wait_for_function(
             "() => [...document.querySelectorAll('article.bd-article img')].every((i) => i.complete)"
@@ -138,7 +146,47 @@ def test_a_notebook_page_shows_its_figures_and_loads_nothing_from_outside(
         if in_panels:
             assert LAB_COMMAND in page.locator("article").inner_text()
         assert page.locator("article .jupyter-widgets, article script[type*=widget]").count() == 0
-        assert _offsite(requests, site) == [], "requests that left 127.0.0.1"
-        assert failed == [], "requests that failed"
+        assert _offsite(opened.requests, site) == [], "requests that left 127.0.0.1"
+        assert opened.failed == [], "requests that failed"
+        assert opened.errors == [], f"{notebook.stem}.html reported script errors: {opened.errors}"
     finally:
-        context.close()
+        opened.context.close()
+
+
+def _served(folder: Path) -> Iterator[str]:
+    """``folder`` served by http.server on 127.0.0.1 (a free port), from a thread; its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_page_declaring_a_script_twice_is_caught_with_its_message(browser: Any, tmp_path: Path) -> None:
+    twice = "<script>const THEBE_JS_URL = 'x';</script>" * 2  # what every page carried before issue 31
+    head = '<head><link rel="icon" href="data:,"></head>'  # no favicon request: its 404 is an error too
+    (tmp_path / "twice.html").write_text(f"<!doctype html><html>{head}<body>{twice}</body></html>")
+    for base in _served(tmp_path):
+        opened = _open(browser, f"{base}twice.html")
+        opened.context.close()
+        assert len(opened.errors) == 1 and "THEBE_JS_URL" in opened.errors[0], opened.errors
+
+
+_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S)
+
+
+@pytest.mark.parametrize("page_name", ["00_start_here", *(nb.stem for nb in NOTEBOOKS)])
+def test_no_page_carries_a_script_twice_or_an_outside_url_in_a_script(
+    book_html: Path, page_name: str
+) -> None:
+    html = (book_html / f"{page_name}.html").read_text(encoding="utf-8")
+    scripts = [attrs.strip() + body.strip() for attrs, body in _SCRIPT.findall(html)]
+    assert scripts, f"{page_name}.html has no script at all: the scan read the wrong file"
+    twice = sorted({s[:80] for s in scripts if scripts.count(s) > 1})
+    assert twice == [], f"{page_name}.html carries these scripts twice"
+    outside = sorted({u for s in scripts for u in re.findall(r"https?://[^\s'\"<>]+", s)})
+    assert outside == [], f"{page_name}.html's scripts name outside URLs"
