@@ -9,8 +9,6 @@ before and after each move land in ``test-artifacts/screenshots/<notebook>/``.
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import importlib
 import json
 import re
@@ -21,6 +19,7 @@ from typing import Any
 
 import lab_driver as ld
 import pytest
+import writes
 
 pytestmark = pytest.mark.e2e
 
@@ -736,40 +735,6 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
         cell.screenshot(path=str(screenshots / f"exercise-{number}.png"))
 
 
-# A learner's own bulkhead, typed into notebook 04's exercise 4 cell in place of the template: a
-# running count, a line of futures served oldest first, a refusal when both are full, the place
-# given back in a finally. The cell's notebook has imported asyncio and deque.
-LEARNERS_BULKHEAD = """class MyBulkhead:
-    def __init__(self, limit, queue):
-        self.limit, self.queue, self.running = limit, queue, 0
-        self.line = deque()
-
-    async def execute(self, fn):
-        if self.running < self.limit and not self.line:
-            self.running += 1
-        elif len(self.line) >= self.queue:
-            raise RuntimeError("busy, try again")
-        else:
-            turn = asyncio.get_running_loop().create_future()
-            self.line.append(turn)
-            await turn
-        try:
-            return await fn()
-        finally:
-            self.running -= 1
-            while self.line and self.running < self.limit:
-                self.running += 1
-                self.line.popleft().set_result(None)
-"""
-
-
-def _defined(source: str) -> Any:
-    """The class a cell's source defines, run here as the notebook runs it (its imports given)."""
-    namespace: dict[str, Any] = {"asyncio": asyncio, "deque": collections.deque}
-    exec(source, namespace)  # the test's own text, or the committed notebook's template cell
-    return namespace["MyBulkhead"]
-
-
 def _check_exercise(page: Any, number: int, said: str) -> None:
     page.locator(f".bl-check-{number}").first.click()
     page.wait_for_function(
@@ -780,45 +745,56 @@ def _check_exercise(page: Any, number: int, said: str) -> None:
     )
 
 
-def _write_a_bulkhead(page: Any, notebook: str, screenshots: Path) -> None:
-    """Exercise 4 of notebook 04: Check the template (Not yet), type a bulkhead into its cell, run the
-    cell, Check again (Right); each line exactly the package's verdict on the same class."""
-    from bulkhead_lab.course.fail_fast_queue import exercises as ex04
-
+def _template(notebook: str, name: str) -> tuple[int, str]:
+    """The template cell of a write-it-yourself exercise: its index among the code cells and its source
+    (without a line that calls the checker: the test runs the check from the box)."""
     cells = json.loads((ld.REPO / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
-    template = next(
-        "".join(c["source"]) for c in cells if "".join(c["source"]).startswith("class MyBulkhead")
-    )
-    box = page.locator(".bl-answer-4 input").first
-    box.scroll_into_view_if_needed()
-    assert box.input_value() == "MyBulkhead"
-    before = ex04.write_bulkhead.check(_defined(template)).message
-    assert before.startswith("Not yet:"), before
-    _check_exercise(page, 4, before)
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    defines = re.compile(rf"^(async def|def|class) {name}\b", re.M)
+    at = next(i for i, source in enumerate(code) if defines.search(source))
+    return at, "\n".join(line for line in code[at].splitlines() if not line.startswith("exercises."))
 
-    cell = page.locator(".jp-CodeCell", has_text="class MyBulkhead:").first
+
+def _type_into_cell(page: Any, at: int, source: str) -> None:
+    """Replace code cell ``at``'s source with ``source`` (as pasted: no auto-indent) and run it."""
+    cell = page.locator(".jp-CodeCell").nth(at)
     cell.scroll_into_view_if_needed()
     prompt = cell.locator(".jp-InputPrompt").first
     ran_as = prompt.inner_text().strip()  # [36]: Run All ran the template
     cell.locator(".cm-content").first.click()
     page.keyboard.press("ControlOrMeta+a")
-    page.keyboard.insert_text(LEARNERS_BULKHEAD)  # as pasted: no auto-indent
+    page.keyboard.insert_text(source)
     page.keyboard.press("Shift+Enter")
     page.wait_for_function(  # the cell ran again: a new execution count, not [*]
         "([el, old]) => { const t = el.innerText.trim(); return /\\[\\d+\\]/.test(t) && t !== old; }",
         arg=[prompt.element_handle(), ran_as],
         timeout=60_000,
     )
-    assert "self.line" in cell.inner_text()
-    after = ex04.write_bulkhead.check(_defined(LEARNERS_BULKHEAD)).message
-    assert after.startswith("Right:"), after
-    _check_exercise(page, 4, after)
-    page.locator(".jp-Cell", has=page.locator(".bl-exercise-4")).last.screenshot(
-        path=str(screenshots / "exercise-4-written.png")
-    )
 
 
-AFTER_EXERCISES = {"04_fail_fast_queue.ipynb": _write_a_bulkhead}
+def _write_it_yourself(page: Any, notebook: str, screenshots: Path) -> None:
+    """The notebook's write-it-yourself exercise (tests/writes): Check the template (Not yet), type the
+    first broken candidate into its cell and Check (Not yet, naming what broke), then the right one
+    (Right); each line exactly the package's verdict on the same code."""
+    for c in (c for c in writes.all_candidates() if c.notebook == notebook):
+        exercises = importlib.import_module(f"bulkhead_lab.course.{notebook[3:-6]}.exercises")
+        exercise = getattr(exercises, c.exercise)
+        at, template = _template(notebook, c.name)
+        box = page.locator(f".bl-answer-{c.number} input").first
+        box.scroll_into_view_if_needed()
+        assert box.input_value() == c.name
+        before = exercise.check(writes.define(template, c.name)).message
+        assert before.startswith("Not yet:"), before
+        _check_exercise(page, c.number, before)
+        broken, names = next(iter(c.broken.items()))
+        for source, start in ((broken, "Not yet:"), (c.right, "Right:")):
+            _type_into_cell(page, at, source)
+            said = exercise.check(writes.define(source, c.name)).message
+            assert said.startswith(start) and (start == "Right:" or names in said), said
+            _check_exercise(page, c.number, said)
+        page.locator(".jp-Cell", has=page.locator(f".bl-exercise-{c.number}")).last.screenshot(
+            path=str(screenshots / f"exercise-{c.number}-written.png")
+        )
 
 
 # ----------------------------------------------------------------------------- the test
@@ -850,8 +826,7 @@ def test_notebook_runs_clean_and_its_sliders_redraw_as_the_lesson_says(
         if notebook in AFTER_MOVES:
             AFTER_MOVES[notebook](page, screenshots)
         _answer_exercises(page, notebook, screenshots)
-        if notebook in AFTER_EXERCISES:
-            AFTER_EXERCISES[notebook](page, notebook, screenshots)
+        _write_it_yourself(page, notebook, screenshots)
         assert ld.error_outputs(page) == [], f"{notebook}: slider moves or answers left errors or stderr"
         assert script_errors == [], f"{notebook}: the page reported script errors"
     finally:
