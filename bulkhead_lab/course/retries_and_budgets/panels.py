@@ -63,7 +63,12 @@ def retry_panel(
 
     def render(split: int | None, scope: str, **callers: Any) -> Any:
         view = views.retry_view(split, views.setup_of(scope=scope, **callers))
-        return view, [figure.update(view.load)], [view.frame]
+        unused = f"budget kept for {scope}: no retry budget is set, so whose calls it counts changes nothing"
+        return (
+            view,
+            [figure.update(view.load)],
+            [view.frame, *([unused] if callers["budget"] == "none" else [])],
+        )
 
     return _panel("retries", controls_, render)
 

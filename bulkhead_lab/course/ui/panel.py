@@ -13,7 +13,7 @@ import base64
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -47,7 +47,7 @@ class KeptFigure(Protocol):
 
 
 Drawing = Figure | KeptFigure  # a figure drawn afresh, or one a panel keeps and redraws in place
-Render = Callable[..., tuple[object, list[Drawing], list[pd.DataFrame]]]
+Render = Callable[..., tuple[object, list[Drawing], Sequence[pd.DataFrame | str]]]
 
 
 class SliderView:
@@ -225,8 +225,11 @@ def _stream(text: str) -> dict[str, Any]:
     return {"output_type": "stream", "name": "stdout", "text": text}
 
 
-def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[dict[str, Any], ...]:
-    """Figures as PNG (drawn once) and tables as pandas HTML, as an output area's outputs."""
+def output_bundles(
+    figures: list[Drawing], tables: Sequence[pd.DataFrame | str]
+) -> tuple[dict[str, Any], ...]:
+    """Figures as PNG (drawn once) and tables as pandas HTML, as an output area's outputs; a string
+    among the tables is a one-line note (why a control's move changes nothing, say), shown as text."""
     bundles: list[dict[str, Any]] = []
     for drawing in figures:
         if isinstance(drawing, Figure):
@@ -240,6 +243,9 @@ def output_bundles(figures: list[Drawing], tables: list[pd.DataFrame]) -> tuple[
             {"output_type": "display_data", "data": {"image/png": png, "text/plain": text}, "metadata": {}}
         )
     for table in tables:
+        if isinstance(table, str):
+            bundles.append(_stream(table.rstrip("\n") + "\n"))
+            continue
         data = {"text/html": table._repr_html_(), "text/plain": table.to_string()}
         bundles.append({"output_type": "display_data", "data": data, "metadata": {}})
     return tuple(bundles)
