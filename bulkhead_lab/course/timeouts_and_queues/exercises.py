@@ -1,5 +1,5 @@
 """Notebook 07's exercises: design a queue and a timeout that end the storm; predict whether dropping
-only expired work does; the largest bulkhead limit an overload leaves room for.
+only expired work does; the largest bulkhead limit an overload leaves room for; write the deadline drop.
 
 Each checker runs what the learner chose in the model (:mod:`bulkhead_lab.queues.design`), so its
 verdict and its worked answer are always the notebook's numbers.
@@ -7,13 +7,16 @@ verdict and its worked answer are always the notebook's numbers.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pandas as pd
 
 from bulkhead_lab.course.timeouts_and_queues import views
+from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
-from bulkhead_lab.queues import design, timeouts
+from bulkhead_lab.course.ui.trial import a_function
+from bulkhead_lab.queues import deadline_facts, design, timeouts
 from bulkhead_lab.queues.settings import WORKERS
 
 # --- exercise 1: a queue and a timeout that end the storm ------------------------------------------
@@ -168,4 +171,36 @@ exercise_3 = Exercise(
     hint="the knee is the workers; past it each call waits; the timeout says how long a queue may be.",
     worked=(_worked_3, lambda a: _limit_table(a.right)),
     placeholder="a limit, in calls",
+)
+
+
+# --- exercise 4: write the deadline drop: section 2's storm replayed with the learner's step ---------
+
+
+async def _verdict_4(step: object) -> deadline_facts.Verdict:
+    return deadline_facts.verdict(a_function(step, "check(my_take_next)"))
+
+
+def _replay_4(answer: object) -> deadline_facts.Verdict:
+    step = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
+    return ui.run_trial(lambda: _verdict_4(step))
+
+
+write_deadline_drop = exercise_4 = Exercise(
+    4,
+    "Write the deadline drop",
+    read=_replay_4,
+    right=lambda: True,
+    right_when=lambda a: a.value.ok,
+    right_says="{value.says}",
+    otherwise="{value.says}",
+    hint="take calls off the front with popleft; a call started now is answered in round now + service, "
+    "in time only if that is at most its deadline: drop the others, return the first that fits.",
+    worked=(
+        "**The course's own step** (`bulkhead_lab.queues.deadline_facts`; section 2's `may_start`, rule "
+        "*cannot finish*):",
+        lambda _: f"```python\n{inspect.getsource(deadline_facts.take_next)}```",
+    ),
+    placeholder="your function's name",
+    typed="my_take_next",
 )
