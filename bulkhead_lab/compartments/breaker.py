@@ -201,3 +201,24 @@ def _blind_threshold(layout: Layout) -> int:
         if run_layout(layout, day, BreakerSettings(slow_call=t), stream=arrivals).opens == 0
     )
     return next(blind)
+
+
+def judged(settings: BreakerSettings, slow: int, hold: int = Params().hold_event) -> dict[str, str]:
+    """What the breaker judges, in words: when it opens, and which event calls ``settings.slow_call``
+    counts slow, where an event call holds its slot ``hold`` rounds, or ``slow`` in the slowdown. Only
+    a threshold crossing one of the two holds changes what it counts (notebook 08's slider)."""
+    ratio, window, t = settings.ratio, settings.window, settings.slow_call
+    need = next(n for n in range(window + 1) if n >= ratio * window)  # sum(outcomes) >= ratio x window
+    short, long_ = sorted((hold, slow))
+    if t < short:
+        counted = f"every event call: the {short}- and the {long_}-round calls held longer than {t}"
+    elif t < long_:
+        counted = f"only the {long_}-round calls (held longer than {t}), not the {short}-round ones"
+    else:
+        counted = f"none: no event call holds its slot longer than {t} rounds, so the breaker is blind"
+    return {
+        "opens when": f"{need} of its last {window} event calls failed (ratio {ratio:g} of {window})",
+        f"a slow call of {t} rounds counts": counted,
+        "why": f"event calls take {short} or {long_} rounds: any threshold from {short} to {long_ - 1} "
+        f"counts the {long_}-round calls slow, and from {long_} on none",
+    }

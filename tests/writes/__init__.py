@@ -8,6 +8,7 @@ notebook's template cell and reads the verdicts the page shows.
 """
 
 from __future__ import annotations
+import __future__
 
 import asyncio
 import collections
@@ -38,7 +39,10 @@ def define(source: str, name: str) -> Any:
     namespace: dict[str, Any] = {
         "asyncio": asyncio, "deque": collections.deque, "math": math, "random": random,
     }  # fmt: skip
-    exec(compile(source, "<cell>", "exec"), namespace)  # the tests' own text or a notebook's cell
+    # Annotations stay unevaluated: a template may name the notebook's own types (09's ``-> Rule``).
+    flags = __future__.annotations.compiler_flag
+    code = compile(source, "<cell>", "exec", flags=flags)
+    exec(code, namespace)  # the tests' own text or a notebook's cell
     return namespace[name]
 
 

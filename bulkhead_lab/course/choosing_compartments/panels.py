@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
+import pandas as pd
 
 from bulkhead_lab.compartments import breaker, isolation, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
@@ -73,8 +74,9 @@ def breaker_panel(ratio: float = 0.5, window: int = 10, slow_call: int = 10, slo
 
     def render(ratio: float, window: int, slow_call: int, slow: int) -> Any:
         settings = BreakerSettings(ratio=round(ratio, 2), window=window, slow_call=slow_call)
-        runs = breaker.day_runs(settings, slow)
-        return runs, [figure.update(runs)], [views.breaker_table(runs)]
+        runs, judged = breaker.day_runs(settings, slow), breaker.judged(settings, slow)
+        judges = pd.DataFrame({"what the breaker judges": judged})  # names the threshold: every move shows
+        return runs, [figure.update(runs)], [views.breaker_table(runs), judges]
 
     return SliderView("breaker", controls, render)
 

@@ -1,15 +1,21 @@
-"""Notebook 09's exercises: predict, then move the slider; and the design task, checked on a day you have
-not seen. Every right answer is computed by the package's models."""
+"""Notebook 09's exercises: predict, then move the slider; the design task, checked on a day you have
+not seen; and a soft partition of the learner's own, judged on lesson 000's two days
+(:mod:`bulkhead_lab.compartments.partition_facts`). Every right answer is computed by the package's
+models."""
 
 from __future__ import annotations
 
+import inspect
 import re
+from functools import partial
 
-from bulkhead_lab.compartments import design, stops
+from bulkhead_lab.compartments import design, partition_facts, partitions, stops
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.compartments.stops import first_costly_share, keep_as_good_as_the_wall
 from bulkhead_lab.course.sharing_compartments import views
+from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_whole
+from bulkhead_lab.course.ui.trial import a_function
 
 # 1: the first reserved share at which the healthy day drops more than the single pool
 
@@ -151,4 +157,30 @@ exercise_3 = Exercise(
         "{line}",
     ),
     placeholder="9/2/0.6, 13/4/0.4, 8/2/8, 6",
+)
+
+
+# 4: write the soft partition: lesson 000's two days, with the learner's rule
+
+
+async def _verdict_4(fn: object) -> partition_facts.Verdict:
+    return partition_facts.verdict(a_function(fn, "check(my_soft_partition)"))
+
+
+write_soft_partition = exercise_4 = Exercise(
+    4,
+    "Write the soft partition",
+    read=lambda a: ui.run_trial(partial(_verdict_4, ui.read_code(a, "function"))),
+    right=lambda: True,
+    right_when=lambda a: a.value.ok,
+    right_says="{value.says}",
+    otherwise="{value.says}",
+    hint="a call may take a free slot of its own reserve (busy[flow] < reserved[flow]); else one of the "
+    "shared rest, while what all flows hold beyond their reserves is under total - sum(reserved).",
+    worked=(
+        "**The course's own rule** (section 1's cell, `bulkhead_lab.compartments.partitions`):",
+        lambda _: f"```python\n{inspect.getsource(partitions.soft_partition)}```",
+    ),
+    placeholder="your function's name",
+    typed="my_soft_partition",
 )
