@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from bulkhead_lab.adaptive.compare import timeout_result, working_timeouts
 from bulkhead_lab.adaptive.limits import AIMDLimit
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
+from bulkhead_lab.course.adaptive_limits import views
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
     NotUnderstood,
@@ -24,6 +25,8 @@ from bulkhead_lab.course.ui.exercise import (
     run_trial,
 )
 from bulkhead_lab.course.ui.trial import Fault, build
+from bulkhead_lab.live.orders import adaptive
+from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import SLOW, Params
 
 SLOWDOWN = (
@@ -177,7 +180,7 @@ def _run(candidate: object) -> int:
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
-    read=lambda a: _run(read_code(a)),
+    read=lambda a: _run(read_code(a, "class")),
     right=lambda: len(TRACE),
     right_says="your AIMD gives the hand-worked limit after each of the {value} samples.",
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "
@@ -187,4 +190,19 @@ exercise_3 = write_aimd = Exercise(
         lambda _: f"```python\n{inspect.getsource(AIMDLimit)}```",  # a callable: not read as a format
     ),
     placeholder="your class's name",
+    typed="MyAIMD",
 )
+
+
+LIVE = (20, 1, 200)  # section 6's live settings: initial, min_limit, max_limit
+
+
+def live_aimd(answer: object) -> object:
+    """Section 6's live slowdown with the learner's limiter (class or name): the phases, or one line."""
+    try:
+        candidate = read_code(answer, "class")
+        run_trial(lambda: adaptive.dry_run(candidate, LIVE, [s[:3] for s in TRACE]))  # hangs: not live
+        run = run_sync(adaptive.learners_run(candidate, LIVE, views.slowdown_load(views.LIVE_SLOW_FOR)))
+        return views.live_table(views.live_view(run, views.LIVE_SLOW_FOR))
+    except (NotUnderstood, adaptive.LearnersFault) as why:
+        return f"Not run live: {why}"

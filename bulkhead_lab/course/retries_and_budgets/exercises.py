@@ -16,11 +16,14 @@ from bulkhead_lab.course.ui.exercise import (
     NotUnderstood,
     Wrong,
     read_choice,
+    read_code,
     read_number,
     run_trial,
     table,
 )
-from bulkhead_lab.course.ui.trial import build
+from bulkhead_lab.course.ui.trial import Fault, build
+from bulkhead_lab.live.orders import retrying
+from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.retries.budgets import SRE_RETRY_RATIO, RatioBudget, RetryBudget
 from bulkhead_lab.retries.experiments import every_call_refused_in_turn, fewest_calls
 from bulkhead_lab.retries.policy import SRE_MAX_ATTEMPTS
@@ -222,7 +225,7 @@ def _worked_budget(a: Answer) -> str:
 exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as the others
     4,
     "Write a retry budget",
-    read=worst_case_with,
+    read=lambda a: worst_case_with(read_code(a, "class") if str(a).strip().isidentifier() else a),
     right=lambda: worst_case_with(RetryBudget),
     right_when=lambda a: abs(a.value - 1.1) <= 0.015,  # the book's "about 1.1x": 10% of calls, or of requests
     right_says="every call refused, your budget holds the load at {value:.3f} calls per request (the SRE "
@@ -241,4 +244,16 @@ exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as
     hint="count every call sent (on_request and on_retry) and the retries among them; can_retry is "
     "True while retries < ratio x calls.",
     worked=(_worked_budget,),
+    placeholder="your class's name",
+    typed="MyBudget",
 )
+
+
+def live_budget(answer: object) -> str:
+    """Section 7's SRE client live with the learner's budget (class or name) for the 10%, in one line."""
+    try:
+        candidate = read_code(answer, "class")
+        worst_case_with(candidate)  # one that hangs or raises never goes live
+        return retrying.learners_line(run_sync(retrying.learners_run(build(candidate, SRE_RETRY_RATIO))))
+    except (NotUnderstood, Fault, retrying.LearnersFault) as why:
+        return f"Not run live: {why}"

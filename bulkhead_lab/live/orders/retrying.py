@@ -16,14 +16,24 @@ every retry meets the bulkhead still full, whatever the machine's speed.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
 from bulkhead_lab.live.net.server import Progress, gather_all
 from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
-from bulkhead_lab.live.orders.clients import LIVE_RETRY
-from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
+from bulkhead_lab.live.orders.clients import (
+    LIVE_RETRY,
+    Client,
+    admin_json,
+    outside_client,
+    read_services,
+    slow_url,
+)
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, order_services, run_orders
+from bulkhead_lab.live.orders.load import _burst as burst  # the lesson's drive, its client's budget replaced
+from bulkhead_lab.live.orders.load import _drive_run as drive_run
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget, RatioBudget
+from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget, RatioBudget, RetryBudget
 from bulkhead_lab.retries.policy import RetryPolicy
 
 SLOW = 2.0  # seconds a slow Payment call takes
@@ -119,3 +129,72 @@ def checks(runs: tuple[OrdersRun, ...]) -> list[tuple[str, bool]]:
             all(q and min(q) > QUEUED_WAIT for q in map(queued_waits, runs)),
         ),
     ]
+
+
+# --- a learner's budget in the live client (notebook 06, exercise 4) ------------------------------
+
+DRIVE_TIMEOUT = 60.0  # seconds the learner's drive may take (it takes about 4 s)
+
+
+class LearnersFault(Exception):
+    """What a learner's budget did wrong in the live client, in one line; the run stopped."""
+
+
+class GuardedBudget(RetryBudget):
+    """A learner's budget as the live client keeps it: each of the loop's calls passed on; what it
+    raises, or a ``can_retry`` answer that is not True or False, is one :class:`LearnersFault`."""
+
+    def __init__(self, learner: object) -> None:
+        super().__init__(1.0)
+        self.learner = learner
+
+    def _ask(self, method: str) -> object:
+        try:
+            return getattr(self.learner, method)()
+        except Exception as exc:
+            why = (str(exc).splitlines() or [""])[0]
+            said = f"{type(exc).__name__}: {why}" if why else type(exc).__name__
+            raise LearnersFault(f"{type(self.learner).__name__}.{method}() raised {said}.") from None
+
+    def on_request(self) -> None:
+        self._ask("on_request")
+
+    def can_retry(self) -> bool:
+        got = self._ask("can_retry")
+        if not isinstance(got, bool):
+            raise LearnersFault(f"can_retry() returned {got!r:.30}: return True or False.")
+        return got
+
+    def on_retry(self) -> None:
+        self._ask("on_retry")
+
+
+async def learners_run(learner: object) -> OrdersRun:
+    """The SRE client's run (:data:`CLIENTS`' third: 3 attempts, the AWS SDK's backoff) with ``learner``
+    (a built budget) counting instead of the SRE 10%. A misbehaving budget raises :class:`LearnersFault`
+    with every order cancelled and every service closed, as a failed :func:`side_by_side` does."""
+    settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
+    load = CLIENTS[2].load()
+    async with (
+        order_services(settings, SLOW, load.fast_latency) as (service, pay, inv),
+        outside_client(service.url, pay.url, inv.url, DRIVE_TIMEOUT) as session,
+    ):
+        reset_at = time.monotonic()
+        await admin_json(session, "POST", slow_url(pay.url, SLOW))
+        t0 = time.monotonic()
+        client = Client(session, t0, retry=load.retry, seed=load.seed, total=load.requests)
+        client.budget = GuardedBudget(learner)  # the client's own budget, replaced by the learner's
+        results, busy = await burst(client, service.url, load, DRIVE_TIMEOUT)
+        duration = time.monotonic() - t0
+        read = await read_services(session, service.url, pay.url, inv.url, timeline=True)
+    return drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
+
+
+def learners_line(run: OrdersRun) -> str:
+    """What the services counted in :func:`learners_run`, in one line."""
+    f = retry_facts(run)
+    return (
+        f"live, your budget: {f.orders} orders, the client sent {f.client_sent} calls (the SRE 10% keeps "
+        f"them under {ratio_bound():.1f}), Payment served {f.payment_calls}, {f.refused} refused, "
+        f"{f.gave_up_budget} of them denied a retry by your budget."
+    )
