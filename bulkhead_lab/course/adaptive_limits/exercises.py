@@ -1,16 +1,17 @@
 """Notebook 05's exercises: predict, then run AIMD's timeout and Gradient2's drift; write an AIMD limiter.
 
 Exercises 1 and 2 run the learner's choice on the seeded model, so checker, worked answer and notebook
-agree. Exercise 3 replays the learner's class on :data:`TRACE`, nine samples worked out by hand (the
-tests check them against the package's AIMD), and names the first sample where its limit differs.
+agree. Exercise 3 replays the learner's class on nine samples worked out by hand
+(:mod:`bulkhead_lab.adaptive.aimd_facts`) and names the first sample where its limit differs.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-from typing import Any, NamedTuple
+from typing import Any
 
+from bulkhead_lab.adaptive import aimd_facts
+from bulkhead_lab.adaptive.aimd_facts import SETTINGS, TRACE
 from bulkhead_lab.adaptive.compare import timeout_result, working_timeouts
 from bulkhead_lab.adaptive.limits import AIMDLimit
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
@@ -133,43 +134,13 @@ exercise_2 = Exercise(
 # --- exercise 3: write an AIMD limiter ----------------------------------------------------------
 
 
-class Sample(NamedTuple):
-    """One finished call for the learner's limiter, and the limit after it, worked out by hand."""
-
-    rtt: float  # ms
-    inflight: int
-    dropped: bool
-    limit: int  # AIMD's limit after this sample
-    says: str  # what the sample is, for the one-line answer
-
-
-# initial 20, min 15, max 22, backoff 0.9, timeout 500 ms; each limit below is worked out by hand.
-SETTINGS = (20, 15, 22)
-TRACE = (
-    Sample(80, 12, False, 21, "a success with 12 in flight at limit 20"),  # 12 x 2 >= 20: + 1
-    Sample(80, 11, False, 22, "a success with 11 in flight at limit 21"),  # 22 >= 21: + 1
-    Sample(80, 15, False, 22, "a success at the max, 22"),  # 23 is over the max: 22
-    Sample(80, 4, False, 22, "a success with only 4 in flight at limit 22"),  # 8 < 22: unchanged
-    Sample(0, 9, True, 19, "a drop at limit 22"),  # int(22 x 0.9) = int(19.8)
-    Sample(900, 10, False, 17, "a 900 ms call, over the timeout, at limit 19"),  # int(17.1)
-    Sample(0, 9, True, 15, "a drop at limit 17"),  # int(15.3)
-    Sample(0, 9, True, 15, "a drop at limit 15, the min"),  # int(13.5) = 13, under the min: 15
-    Sample(80, 8, False, 16, "a success with 8 in flight at limit 15"),  # 16 >= 15: + 1
-)
-
-
 async def _replay(candidate: Any) -> int:
-    """How many samples of :data:`TRACE` the learner's limiter gets right; raises at the first it does not."""
+    """How many samples of :data:`TRACE` it gets right (all), or a Fault naming the first it misses."""
     if not isinstance(candidate, type):
         raise Fault(f"{candidate!r:.40} is not a class: pass the class itself, e.g. check(MyAIMD).")
-    limiter = build(candidate, *SETTINGS)
-    for n, s in enumerate(TRACE, 1):
-        got = limiter.on_sample(s.rtt, s.inflight, s.dropped)
-        await asyncio.sleep(0)
-        if got is None or isinstance(got, bool) or not isinstance(got, (int, float)):
-            raise Fault(f"after sample {n} ({s.says}) on_sample returned {got!r:.30}: return the new limit.")
-        if got != s.limit:
-            raise Fault(f"after sample {n} ({s.says}) the limit should be {s.limit}, yours is {got:g}.")
+    wrong = aimd_facts.first_wrong_sample(build(candidate, *SETTINGS))
+    if wrong is not None:
+        raise Fault(wrong)
     return len(TRACE)
 
 
