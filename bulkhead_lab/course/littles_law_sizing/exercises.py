@@ -4,9 +4,12 @@ model) the pool the learner chose, so what it says is that pool's."""
 
 from __future__ import annotations
 
-from bulkhead_lab import sizing
+import inspect
+
+from bulkhead_lab import sizing, sizing_facts
 from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view
-from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_whole, table
+from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_code, read_whole, run_trial, table
+from bulkhead_lab.course.ui.trial import a_function
 from bulkhead_lab.pool.one_flow import simulated_blocking
 
 RATE_1, HOLD_1, SLOTS_1 = 20.0, 0.1, 5  # exercise 1: lesson 004's Payment in its pool of 5 ...
@@ -121,4 +124,30 @@ exercise_3 = Exercise(
         ),
     ),
     placeholder="waiting places",
+)
+
+
+async def _erlang_b_4(candidate: object) -> str | None:
+    return sizing_facts.first_wrong(a_function(candidate, "check(my_erlang_b)"))
+
+
+exercise_4 = write_erlang_b = Exercise(
+    4,
+    "Write Erlang-B",
+    read=lambda a: (lambda fn: run_trial(lambda: _erlang_b_4(fn)))(read_code(a, "function")),
+    right=lambda: None,
+    figures=lambda _: sizing_facts.example(),
+    right_says="your erlang_b(load, slots) is Erlang-B at all {points} points tried (slots 0 to {most}, load "
+    f"0 to {{load:g}} erlangs), within {sizing_facts.RELATIVE:g} of B plus {sizing_facts.ABSOLUTE:g}: 8 "
+    "slots at 5.83 erlangs refuse {b8:.2%}.",
+    otherwise="{value}",
+    hint="start from B = 1 (no slots refuse every call) and add one slot at a time: B = load·B / (n + "
+    "load·B) for n = 1..slots (section 3's cell, its arguments the other way round).",
+    worked=(
+        "**Section 3's cell**, the package's `sizing.erlang_b(slots, offered)`; the exercise's "
+        "`erlang_b(load, slots)` is `sizing.erlang_b(slots, load)`:",
+        lambda _: f"```python\n{inspect.getsource(sizing.erlang_b)}```",
+    ),
+    placeholder="your function's name",
+    typed="my_erlang_b",
 )
