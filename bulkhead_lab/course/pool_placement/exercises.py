@@ -1,4 +1,5 @@
-"""Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots.
+"""Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots,
+and a pool per dependency of the learner's own (replayed by :mod:`bulkhead_lab.live.placement.pool_facts`).
 
 Exercises 1 and 2 are predict-then-run: the check reads the prediction, runs the batch live at its
 settings and puts the two side by side. Each right answer comes from the rules the lesson's tables
@@ -7,12 +8,16 @@ follow (:mod:`bulkhead_lab.live.placement.lesson`, :func:`~bulkhead_lab.live.pla
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bulkhead_lab.course.pool_placement import views
+from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_duration, read_whole
+from bulkhead_lab.course.ui.trial import a_function
+from bulkhead_lab.live.placement import pool_facts
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, ideal_ms
 
 SLOW_MS = round(NOTIFICATION_LATENCY * 1000)
@@ -178,4 +183,32 @@ exercise_3 = Exercise(
         _live("single", SHARED_3 - SHARED_3 // 2, SHARED_3 // 2),
     ),
     placeholder="catalog calls",
+)
+
+
+async def _verdict_4(make: object) -> pool_facts.Verdict:
+    return pool_facts.verdict(a_function(make, "check(my_pool_for)"))
+
+
+def _replay_4(answer: object) -> pool_facts.Verdict:
+    make = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
+    return ui.run_trial(lambda: _verdict_4(make))
+
+
+write_pool_per_dependency = exercise_4 = Exercise(
+    4,
+    "Write the pool per dependency",
+    read=_replay_4,
+    right=lambda: True,
+    right_when=lambda a: a.value.ok,
+    right_says="{value.says}",
+    otherwise="{value.says}",
+    hint="make one pool per dependency, of its own limit, once, before pool_for is returned (a dict "
+    "{dependency: pool(slots)}); pool_for only looks its dependency's pool up, for every call site.",
+    worked=(
+        "**The course's own** (`pool_facts.pool_for_each`; section 2's `pools()` does it for two ports):",
+        lambda _: f"```python\n{inspect.getsource(pool_facts.pool_for_each)}```",
+    ),
+    placeholder="your function's name",
+    typed="my_pool_for",
 )

@@ -10,6 +10,8 @@ answer (``catalogBefore``).
 stops them; :func:`loan_app` is the lesson's loan service, answering ``GET /run`` with
 one batch against dependencies already running (``python -m bulkhead_lab serve-pools``
 serves it, see :mod:`.serve`); :func:`code_cost` counts the pool definition's lines.
+:func:`outbound`, the batch's two call sites (the skipped one included), is written in notebook 03
+(section 2) and exported here from its ``# @save`` cell.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from bulkhead_lab.live.placement.pools import (
     SKIPPED,
     DependencyError,
     Placement,
+    PoolTable,
     call,
     check_placement,
     pools,
@@ -151,6 +154,22 @@ def check_batch(
     return p, n, c, check_int("skip", skip, 0, calls), calls
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/03_pool_placement.ipynb, section 2. Where the pool sits in the code
+def outbound(
+    notification: Dependency, catalog: Dependency, pool_for: PoolTable, j: int, skip: int
+) -> tuple[Coroutine[Any, Any, float], Coroutine[Any, Any, float]]:
+    """Call site ``j`` of each stream, each given the pool ``pool_for`` hands it; the first ``skip``
+    notification call sites pass ``SKIPPED`` instead (the lesson's ``agent: false``: no pool at all)."""
+    return (
+        call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port)),
+        call(catalog.port, "/book", pool_for(catalog.port)),
+    )
+
+
+# <<< saved cells
+
+
 async def run_batch(
     notification: Dependency,
     catalog: Dependency,
@@ -173,14 +192,10 @@ async def run_batch(
         for dep in (notification, catalog):
             dep.reset_counts()
         t0 = time.monotonic()
+        sites = [outbound(notification, catalog, pool_for, j, skip) for j in range(calls)]
         await gather_all(
-            [
-                tally.notification(
-                    j, call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))
-                )
-                for j in range(calls)
-            ]
-            + [tally.catalog(j, call(catalog.port, "/book", pool_for(catalog.port))) for j in range(calls)]
+            [tally.notification(j, slow) for j, (slow, _) in enumerate(sites)]
+            + [tally.catalog(j, fast) for j, (_, fast) in enumerate(sites)]
         )
         duration_ms = (time.monotonic() - t0) * 1000
     return PlacementResult(
@@ -300,11 +315,11 @@ class CodeCost:
 
 def code_cost() -> CodeCost:
     """Count, as measure.mjs does, the lines between ``# >>> pool definition`` and ``# <<<``
-    in pools.py and the outbound call sites of :func:`run_batch`."""
+    in pools.py and the outbound call sites of :func:`outbound`."""
     block = re.search(r"# >>> pool definition[^\n]*\n(.*?)# <<<", inspect.getsource(pools_module), re.S)
     if block is None:
         raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
-    body = inspect.getsource(run_batch)
+    body = inspect.getsource(outbound)
     return CodeCost(
         block_lines=len(block.group(1).strip().split("\n")),
         call_sites=len(re.findall(r'\bcall\([\w.]+, "', body)),

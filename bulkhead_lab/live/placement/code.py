@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bulkhead_lab.live.placement import pools as pools_module
-from bulkhead_lab.live.placement.batch import CodeCost, code_cost, run_batch
+from bulkhead_lab.live.placement.batch import CodeCost, code_cost, outbound
 
 MARKER = "# >>> pool definition"
 
@@ -25,8 +25,8 @@ def pool_definition_source() -> str:
 
 
 def call_sites() -> list[str]:
-    """Each outbound ``call(port, "/path", pool)`` expression in :func:`run_batch`, as written."""
-    body = inspect.getsource(run_batch)
+    """Each outbound ``call(port, "/path", pool)`` expression in :func:`~.batch.outbound`, as written."""
+    body = inspect.getsource(outbound)
     found = []
     for match in re.finditer(r'\bcall\([\w.]+, "', body):
         depth, end = 0, match.start()

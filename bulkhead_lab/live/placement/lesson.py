@@ -3,7 +3,8 @@
 The rows are typed (:class:`Row`: label, placement, slots, skipped call sites), as ``measure.mjs``
 runs them; :func:`run_lesson` runs every batch the two tables and the pool tests need, each once,
 and the rules of the lesson's first table (:func:`expected_notification_peak`,
-:func:`expected_catalog_before`) give what a batch should count.
+:func:`expected_catalog_before`) give what a batch should count. :data:`SIZING_ROWS` and
+:data:`NO_POOL` (the wrong sizes) are written in notebook 03 (section 5), exported from its ``# @save`` cell.
 """
 
 from __future__ import annotations
@@ -49,11 +50,18 @@ PLACEMENT_ROWS: tuple[Row, ...] = (
     Row(SEPARATE, "separate", 4, 4, 0),
     Row(f"{SEPARATE} + 8 skipped", "separate", 4, 4, 8),
 )
-#: The second table's slot counts under pool per dependency: (notification slots, catalog slots).
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/03_pool_placement.ipynb, section 5. Wrong sizing
+#: The second table's slot counts under pool per dependency: (notification slots, catalog slots):
+#: one slot (a bottleneck), the lesson's four, forty (as many as the batch's calls: it binds nothing),
+#: and a catalog pool of one (a ceiling on the fast stream too).
 SIZING_ROWS: tuple[tuple[int, int], ...] = ((1, 4), (4, 4), (40, 4), (4, 1))
 #: One row the lesson does not run: every notification call site skips the pool. Forty slots
 #: "bind nothing"; this is what nothing looks like.
 NO_POOL = Row("no pool: all 40 call sites skip it", "separate", 4, 4, CALLS)
+
+
+# <<< saved cells
 #: The batches whose catalogBefore the notebook checks at 40 / 40 (forty 5-ms calls done before the
 #: first 300-ms answer: a race against the clock), as (placement, notif, cat, skip): each runs alone
 #: until that first answer (:func:`~bulkhead_lab.live.net.together.in_turn`), the others together.

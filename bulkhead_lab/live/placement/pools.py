@@ -6,6 +6,9 @@ connection at once, the rest wait for one. Lesson 003's point is that *where* th
 pools are defined is one small block, chosen in one place (:func:`pools`), and a call
 site only names which pool it uses. Passing :data:`SKIPPED` instead of a pool is the
 lesson's ``agent: false``: the call opens its own connection and no limit applies.
+
+:func:`pool` and :func:`pools` are written in notebook 03 (section 2) and exported here from its
+``# @save`` cell; every live batch runs them.
 """
 
 from __future__ import annotations
@@ -25,17 +28,11 @@ Placement = Literal["single", "separate"]
 PLACEMENTS: tuple[Placement, ...] = get_args(Placement)
 MAX_POOL_SLOTS = 1000  # connections per pool (or bulkhead places); more is no longer a limit worth the name
 SKIPPED = None  # a call site that uses no pool at all: its own connection, like Node's `agent: false`
-_NO_TIMEOUT = aiohttp.ClientTimeout(total=None)  # a call waits for its slot as long as Node's would
+NO_TIMEOUT = aiohttp.ClientTimeout(total=None)  # a call waits for its slot as long as Node's would
 
 
 class DependencyError(RuntimeError):
     """A call to a dependency failed (refused, cut off, or not 2xx); the message is one line."""
-
-
-def pool(limit: int) -> aiohttp.ClientSession:
-    """A pool of at most ``limit`` connections in use at once (Node's ``maxTotalSockets``)."""
-    check_int("limit", limit, 1, MAX_POOL_SLOTS)
-    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=limit), timeout=_NO_TIMEOUT)
 
 
 class PoolTable:
@@ -87,6 +84,14 @@ def check_placement(placement: object, notif: object, cat: object) -> tuple[Plac
     return p, n, c
 
 
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/03_pool_placement.ipynb, section 2. Where the pool sits in the code
+def pool(limit: int) -> aiohttp.ClientSession:
+    """A pool of at most ``limit`` connections in use at once (Node's ``maxTotalSockets``)."""
+    check_int("limit", limit, 1, MAX_POOL_SLOTS)
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=limit), timeout=NO_TIMEOUT)
+
+
 def pools(placement: Placement, notif: int, cat: int, notification: int, catalog: int) -> PoolTable:
     """Lesson 003's pool definition: one shared pool of ``notif + cat`` connections, or a
     pool each (``notif`` for the ``notification`` port, ``cat`` for ``catalog``)."""
@@ -98,6 +103,9 @@ def pools(placement: Placement, notif: int, cat: int, notification: int, catalog
     t = {notification: pool(notif), catalog: pool(cat)}
     return PoolTable(t.__getitem__, t.values())
     # <<<
+
+
+# <<< saved cells
 
 
 async def call(port: int, path: str, via: aiohttp.ClientSession | None) -> float:
@@ -112,7 +120,7 @@ async def call(port: int, path: str, via: aiohttp.ClientSession | None) -> float
     try:
         if via is SKIPPED:
             connector = aiohttp.TCPConnector(limit=0, force_close=True)
-            async with aiohttp.ClientSession(connector=connector, timeout=_NO_TIMEOUT) as own:
+            async with aiohttp.ClientSession(connector=connector, timeout=NO_TIMEOUT) as own:
                 await _get(own, url)
         else:
             await _get(via, url)
