@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
 
 import pytest
+import writes
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -56,6 +58,27 @@ def test_at_least_two_exercises_each_with_an_answer_box(path: Path) -> None:
     code = "\n".join(_text(c) for c in cells if c["cell_type"] == "code")
     for n in headings:
         assert re.search(rf"^exercises\.exercise_{n}$", code, re.M), f"exercise {n} has no answer box cell"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
+def test_one_exercise_asks_the_learner_to_write_the_mechanism_and_tests_writes_holds_its_candidates(
+    path: Path,
+) -> None:
+    """Issue 30: every notebook has a write-it-yourself exercise (an Exercise whose box starts with the
+    name its template cell defines), and tests/writes gives it a right and at least three broken sources."""
+    from bulkhead_lab.course.ui.exercise import Exercise
+
+    module = importlib.import_module(f"bulkhead_lab.course.{path.stem[3:]}.exercises")
+    written = {id(e): e for e in vars(module).values() if isinstance(e, Exercise) and e.typed}
+    assert len(written) == 1, f"{path.name}: {len(written)} write-it-yourself exercises, not one"
+    (exercise,) = written.values()
+    (candidates,) = [c for c in writes.all_candidates() if c.notebook == path.name]
+    assert getattr(module, candidates.exercise) is exercise and candidates.number == exercise.number
+    assert candidates.name == exercise.typed and len(candidates.broken) >= 3, candidates.exercise
+    code = [_text(c) for c in _cells(path) if c["cell_type"] == "code"]
+    defines = re.compile(rf"^(async def|def|class) {exercise.typed}\b", re.M)
+    assert any(defines.search(source) for source in code), f"no cell defines {exercise.typed}"
+    assert any(re.search(rf"^exercises\.exercise_{exercise.number}$", s, re.M) for s in code)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
