@@ -223,7 +223,7 @@ async def _verdict_6(fn: object) -> shard_facts.Verdict:
     return shard_facts.verdict(a_function(fn, "check(my_shard)"))
 
 
-write_shuffle_shard = exercise_6 = Exercise(
+exercise_6 = write_shuffle_shard = Exercise(
     6,
     "Write the shuffle shard",
     read=lambda a: ui.run_trial(partial(_verdict_6, ui.read_code(a, "function"))),

@@ -195,7 +195,7 @@ def _replay_4(answer: object) -> pool_facts.Verdict:
     return ui.run_trial(lambda: _verdict_4(make))
 
 
-write_pool_per_dependency = exercise_4 = Exercise(
+exercise_4 = write_pool_per_dependency = Exercise(
     4,
     "Write the pool per dependency",
     read=_replay_4,

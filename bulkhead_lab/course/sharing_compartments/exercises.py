@@ -167,7 +167,7 @@ async def _verdict_4(fn: object) -> partition_facts.Verdict:
     return partition_facts.verdict(a_function(fn, "check(my_soft_partition)"))
 
 
-write_soft_partition = exercise_4 = Exercise(
+exercise_4 = write_soft_partition = Exercise(
     4,
     "Write the soft partition",
     read=lambda a: ui.run_trial(partial(_verdict_4, ui.read_code(a, "function"))),

@@ -186,7 +186,7 @@ def _replay_4(answer: object) -> deadline_facts.Verdict:
     return ui.run_trial(lambda: _verdict_4(step))
 
 
-write_deadline_drop = exercise_4 = Exercise(
+exercise_4 = write_deadline_drop = Exercise(
     4,
     "Write the deadline drop",
     read=_replay_4,
