@@ -4,6 +4,8 @@ Not yet, naming what broke, in one line: the same candidates the browser test ty
 from __future__ import annotations
 
 import importlib
+import threading
+import time
 
 import pytest
 import writes
@@ -24,3 +26,28 @@ def test_each_candidate_gets_the_verdict_it_is_labelled_with_in_one_line(candida
         assert said.startswith("Right:"), said
     else:
         assert said.startswith("Not yet:") and fragment in said, said
+
+
+def _never_ends(candidates: writes.Candidates) -> str:
+    """A candidate of the exercise's kind whose code never returns: a class whose __init__ spins, or a
+    function that does."""
+    if candidates.right.lstrip().startswith("class "):
+        spins = "    def __init__(self, *args, **kwargs):\n        while True:\n            pass\n"
+        return f"class {candidates.name}:\n{spins}"
+    return f"def {candidates.name}(*args, **kwargs):\n    while True:\n        pass\n"
+
+
+@pytest.mark.parametrize("candidates", writes.all_candidates(), ids=lambda c: c.exercise)
+def test_a_check_returns_within_a_few_seconds_and_leaves_no_thread_behind(candidates) -> None:
+    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
+    exercise = getattr(exercises, candidates.exercise)
+    before = set(threading.enumerate())
+    for source in (candidates.right, _never_ends(candidates)):
+        started = time.monotonic()
+        said = exercise.check(writes.define(source, candidates.name)).message
+        assert time.monotonic() - started < 5.0, said  # the trial's 2 s deadline, with a wide margin
+    assert said.startswith("Not yet: it was still running after 2 s."), said
+    end = time.monotonic() + 5.0
+    while set(threading.enumerate()) - before and time.monotonic() < end:
+        time.sleep(0.02)
+    assert set(threading.enumerate()) - before == set()
