@@ -19,6 +19,7 @@ from bulkhead_lab.course.ui.exercise import (
     read_number,
     read_split,
     read_whole,
+    wrapping,
     run_trial,
 )
 from bulkhead_lab.course.ui.trial import Fault
@@ -113,14 +114,14 @@ def test_any_answer_gets_one_friendly_line(exercise: Exercise, answer: object) -
     assert "\n" not in message and "Traceback" not in message
     assert message.startswith(("Right:", "Not yet:", "No answer yet."))
     assert (feedback.ok is None) == message.startswith("No answer yet.")
-    assert feedback.ok is not False or "Hint:" in message or len(message) < 200
+    assert "Hint:" not in message  # the hint waits behind its button
 
 
-def test_no_answer_is_a_hint_not_a_verdict() -> None:
+def test_no_answer_is_an_invitation_not_a_verdict() -> None:
     for exercise in EXERCISES:
         for blank in (None, "", "  "):
             feedback = exercise.check(blank)
-            assert feedback.ok is None and feedback.message.startswith("No answer yet. Hint: ")
+            assert feedback.ok is None and feedback.message.startswith("No answer yet. Type ")
 
 
 def test_each_exercise_has_a_right_answer_its_worked_answer_states() -> None:
@@ -154,25 +155,37 @@ def test_the_worked_answer_is_computed_only_when_asked() -> None:
     assert asked == [1, 2] and reveal.disabled
 
 
+def test_the_hint_waits_behind_its_button_and_shows_whole() -> None:
+    panel = _toy().widget()
+    hint = next(c for c in panel.children[0].children if isinstance(c, w.Button) and c.description == "Hint")
+    shown = panel.children[2]
+    assert shown.value == ""
+    hint.click()
+    assert "Hint: three" in shown.value and "white-space: normal" in shown.value and hint.disabled
+
+
 def test_the_answer_box_checks_what_is_typed() -> None:
     ex = _toy()
     panel = ex.widget()
     box, check = panel.children[0].children[:2]
     feedback = panel.children[1]
     box.value = "banana"
-    assert feedback.value.startswith("Not yet: I could not find a number")
+    assert "Not yet: I could not find a number" in feedback.value
+    assert "white-space: normal" in feedback.value  # the line wraps inside its box, whatever its length
+    box.value = "<b>x"
+    assert "&lt;b&gt;x" in feedback.value  # what a learner typed is shown as text
     box.value = "3"
     check.click()
-    assert feedback.value == "Right: 3 it is."
+    assert feedback.value == wrapping("Right: 3 it is.")
     assert f"bl-exercise-{ex.number}" in panel._dom_classes
 
 
 def test_an_exercise_says_the_right_the_known_wrong_and_the_side_from_its_data() -> None:
     ex = _toy()
     assert ex.check(" 3 ").message == "Right: 3 it is."
-    assert ex.check(4).message == "Not yet: 4 is one too many. Hint: three"
-    assert ex.check(9).message == "Not yet: 9 is too many. Hint: three"
-    assert ex.check("none").message == "Not yet: 0 is too few. Hint: three"
+    assert ex.check(4).message == "Not yet: 4 is one too many."
+    assert ex.check(9).message == "Not yet: 9 is too many."
+    assert ex.check("none").message == "Not yet: 0 is too few."
     assert ex.worked_answer() == ["It is 3."]
     assert _toy(tolerance=1.0).check(4).ok is True  # a tolerance widens the right answer
 
@@ -191,12 +204,12 @@ def test_a_code_exercise_takes_a_function_runs_it_under_a_deadline_and_answers_i
 
     ex = _toy(read=lambda f: run_trial(lambda: _doubled(f), 0.5), right=lambda: 42, right_says="{value}.")
     assert ex.check(lambda x: 2 * x).message == "Right: 42."
-    assert ex.check(lambda x: x + 1).message == "Not yet: 22 is too few. Hint: three"
+    assert ex.check(lambda x: x + 1).message == "Not yet: 22 is too few."
     assert (
         ex.check(lambda x: 1 / 0).message
-        == "Not yet: it raised ZeroDivisionError: division by zero. Hint: three"
+        == "Not yet: it raised ZeroDivisionError: division by zero."
     )
-    assert ex.check(spins).message == "Not yet: it was still running after 0.5 s. Hint: three"
+    assert ex.check(spins).message == "Not yet: it was still running after 0.5 s."
     assert ex.check("MyBulkhead").message.startswith("Not yet: 'MyBulkhead' is not a function")
     assert ex.check(None).ok is None
 

@@ -6,11 +6,13 @@ answer (a function of the package, called when needed, never a stored figure), a
 *unit*, known *wrong* answers with what each says, what to say *otherwise* (above or below the right
 answer), a *hint* and the *worked* answer's parts, made only on request. Messages are templates over
 an :class:`Answer`'s names, or functions of it. :meth:`Exercise.check` takes anything and answers in
-one line (``Right: ...``, ``Not yet: ... Hint: ...``, ``No answer yet. Hint: ...``), never a traceback.
+one line (``Right: ...``, ``Not yet: ...``, ``No answer yet. ...``), never a traceback; the hint waits
+behind a *Hint* button.
 """
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -30,7 +32,7 @@ from bulkhead_lab.pool.params import TOTAL
 T = TypeVar("T")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")
 _SINGLE_WORDS = ("single", "one pool", "shared", "shared pool", "none", "no split", "no bulkhead")
-_PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown")  # the widget's CSS classes
+_PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown", "hint", "hint-shown")  # CSS classes
 _ZERO_WORDS = ("none", "zero", "nothing", "nil", "no")  # a count of 0, typed as a word
 
 
@@ -193,6 +195,12 @@ def table(index: str, columns: Sequence[str], rows: Mapping[Any, Sequence[object
     return pd.DataFrame.from_dict(dict(rows), orient="index", columns=list(columns)).rename_axis(index)
 
 
+def wrapping(line: str) -> str:
+    """``line`` as HTML that wraps inside its box at any width (escaped: a learner's input is text)."""
+    text = html.escape(line)
+    return f'<div style="white-space: normal; overflow-wrap: anywhere; line-height: 1.4">{text}</div>'
+
+
 def _is_right(a: Answer) -> bool:
     return a.is_(a.right)
 
@@ -226,16 +234,17 @@ class Exercise:
     right_when: Callable[[Answer], object] | None = None  # when "right" is more than ``is_(right)``
 
     def check(self, answer: object) -> Feedback:
-        """One friendly line about ``answer``, whatever it is."""
+        """One friendly line about ``answer``, whatever it is: the verdict alone (the hint is behind the
+        answer box's *Hint* button, :attr:`hint`, as the worked answer is behind *Show answer*)."""
         if answer is None or (isinstance(answer, str) and not answer.strip()):
-            return Feedback(None, f"No answer yet. Hint: {self.hint}")
+            return Feedback(None, f"No answer yet. Type {self.placeholder}, then press Check (Hint helps).")
         try:
             ok, message = self._judge(Answer(self, self.read(answer), self.right()))
         except NotUnderstood as why:
             ok, message = False, str(why)
         except (ValueError, TypeError, ArithmeticError, LookupError):
             ok, message = False, f"I could not read {short_repr(answer)} as an answer."
-        line = f"Right: {message}" if ok else f"Not yet: {message} Hint: {self.hint}"
+        line = f"Right: {message}" if ok else f"Not yet: {message}"
         return Feedback(ok, " ".join(line.split()))  # always one line
 
     def _judge(self, a: Answer) -> tuple[bool, str]:
@@ -262,19 +271,27 @@ class Exercise:
             display(Markdown(part) if isinstance(part, str) else part)
 
     def widget(self) -> w.VBox:
-        """An answer box, a Check button, the feedback line, and a Show answer button."""
+        """An answer box, Check, Hint and Show answer buttons, the feedback line (which wraps inside the
+        box at any width: an HTML widget, not a one-line Label) and the hint and worked answer below it."""
         box = w.Text(
             self.typed, placeholder=self.placeholder, continuous_update=False, layout=w.Layout(width="16em")
         )
         check = w.Button(description="Check", button_style="primary")
-        feedback = w.Label("")
+        feedback = w.HTML("", layout=w.Layout(width="100%"))
+        hint = w.Button(description="Hint")
+        hinted = w.HTML("", layout=w.Layout(width="100%"))
         reveal = w.Button(description="Show answer")
         shown = w.Output()
-        for part, name in zip((box, check, feedback, reveal, shown), _PARTS, strict=True):
+        parts = (box, check, feedback, reveal, shown, hint, hinted)
+        for part, name in zip(parts, _PARTS, strict=True):
             part.add_class(f"bl-{name}-{self.number}")  # what the browser tests find
 
         def on_check(_: object = None) -> None:
-            feedback.value = self.check(box.value).message
+            feedback.value = wrapping(self.check(box.value).message)
+
+        def on_hint(_: object) -> None:
+            hint.disabled = True
+            hinted.value = wrapping(f"Hint: {self.hint}")
 
         def on_reveal(_: object) -> None:
             reveal.disabled = True
@@ -283,8 +300,9 @@ class Exercise:
 
         check.on_click(on_check)
         box.observe(on_check, names="value")  # Enter (or leaving the box) checks too
+        hint.on_click(on_hint)
         reveal.on_click(on_reveal)
-        panel = w.VBox([w.HBox([box, check, reveal]), feedback, shown])
+        panel = w.VBox([w.HBox([box, check, hint, reveal]), feedback, hinted, shown])
         panel.add_class(f"bl-exercise-{self.number}")
         return panel
 

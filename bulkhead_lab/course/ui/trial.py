@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import sys
 import sysconfig
@@ -75,12 +76,42 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
     return call
 
 
-async def _bounded(check: Callable[[], Awaitable[T]], seconds: float) -> T:
-    return await asyncio.wait_for(check(), seconds)
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left on ``loop``, retrieve every task's outcome (a learner's ``sys.exit()`` in a task
+    included), close it: nothing is reported later, in another cell, as "never retrieved"."""
+    try:
+        left = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in left:
+            task.cancel()
+        if left:
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    except BaseException:  # what the learner's code raised while cancelled is theirs, and retrieved below
+        pass
+    finally:
+        for task in asyncio.all_tasks(loop):
+            if task.done() and not task.cancelled():
+                task.exception()
+        loop.close()
 
 
-def trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> Outcome[T]:
-    """Run ``check()`` on a fresh loop in a worker thread, at most ``seconds``; never raises."""
+def _run(check: Callable[[], Any], seconds: float) -> Any:
+    """``check()`` in this thread: what it returns, or, when that is a coroutine (an ``async def`` check),
+    what the coroutine returns, run on a fresh loop of its own and closed by :func:`close_loop`; a plain
+    check may run loops of its own, one per scenario."""
+    made = check()
+    if not inspect.iscoroutine(made):
+        return made
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(asyncio.wait_for(made, seconds))
+    finally:
+        close_loop(loop)
+
+
+def trial(check: Callable[[], Awaitable[T]] | Callable[[], T], seconds: float = DEADLINE) -> Outcome[T]:
+    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop), at most ``seconds``;
+    never raises. What the learner's code prints, to stdout or stderr, is captured."""
     box: dict[str, Any] = {}
     done = threading.Event()
     deadline = time.monotonic() + seconds
@@ -89,7 +120,7 @@ def trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> Outco
     def target() -> None:
         sys.settrace(_tracer(deadline + 0.2))  # a loop that never yields is stopped just after
         try:
-            box["value"] = asyncio.run(_bounded(check, seconds))
+            box["value"] = _run(check, seconds)
         except (asyncio.TimeoutError, Overtime):
             box["timed_out"] = True
         except BaseException as exc:  # the learner's code may raise anything: it is the outcome
@@ -99,7 +130,7 @@ def trial(check: Callable[[], Awaitable[T]], seconds: float = DEADLINE) -> Outco
             done.set()
 
     worker = threading.Thread(target=target, name="bulkhead-lab-trial", daemon=True)
-    with contextlib.redirect_stdout(printed):
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         worker.start()
         finished = done.wait(seconds + 1.0)
     if not finished:
@@ -123,17 +154,24 @@ def a_function(candidate: object, example: str) -> Callable[..., Any]:
     :class:`Fault` saying what to pass, ``example`` being a call that would be right."""
     if isinstance(candidate, type) or not callable(candidate):
         raise Fault(f"{short_repr(candidate)} is not a function: pass the function itself, e.g. {example}.")
+    if inspect.iscoroutinefunction(candidate):
+        raise Fault(f"{short_repr(candidate)} is an async def: this asks for a plain def, e.g. {example}.")
     return candidate
 
 
 def call(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
     """``fn(*args, **kwargs)`` for a check: what the learner's function raised, as a one-line
     :class:`Fault` naming the call (the deadline's :class:`Overtime` passes through)."""
+    shown = ", ".join([*map(short_repr, args), *(f"{k}={short_repr(v)}" for k, v in kwargs.items())])
+    named = f"{getattr(fn, '__name__', 'your code')}({shown})"
     try:
-        return fn(*args, **kwargs)
-    except Exception as exc:
-        shown = ", ".join([*map(short_repr, args), *(f"{k}={short_repr(v)}" for k, v in kwargs.items())])
-        raise Fault(f"{getattr(fn, '__name__', 'your code')}({shown}) raised {_error(exc)}.") from None
+        result = fn(*args, **kwargs)
+    except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # a learner's exit is a fault
+        raise Fault(f"{named} raised {_error(exc)}.") from None
+    if inspect.iscoroutine(result):
+        result.close()  # never awaited, so never warned about in a later cell
+        raise Fault(f"{named} returned a coroutine: write a plain def, not an async def.")
+    return result
 
 
 def short_repr(value: object) -> str:

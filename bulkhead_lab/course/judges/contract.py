@@ -1,0 +1,166 @@
+"""What every write-it-yourself judge shares: a contract checked over generated scenarios, and a verdict.
+
+A judge states its mechanism's promises as *properties*: a function of one generated scenario that runs
+the learner's code on it and raises :class:`Broke` (what was called, what came back, what the contract
+expects, a one-line replay) when a promise does not hold. :func:`search` runs a property over a fixed
+number of scenarios drawn by Hypothesis (``derandomize=True``: the same scenarios, so the same verdict,
+on every run) and, when one breaks, shrinks it to the smallest failing scenario it can find within a
+time budget. :class:`Verdict` is what the exercise shows: ``Right:`` with what was checked, or
+``Not yet:`` with the smallest case.
+
+Numbers are numbers: :func:`as_int`, :func:`as_real` and :func:`as_bool` accept any
+:class:`numbers.Integral` / :class:`numbers.Real` (numpy scalars included) and whatever ``bool`` would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any, TypeVar
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from bulkhead_lab.course.ui.trial import Fault, close_loop, short_repr
+
+T = TypeVar("T")
+SHRINK_BUDGET = 0.6  # seconds a judge may spend making a failing scenario smaller, after finding it
+
+
+class Broke(Exception):
+    """One scenario broke a promise: ``case`` (what was called, in what order), ``got`` (what came back),
+    ``expected`` (what the contract expects) and ``replay`` (one line to paste into a cell), or ``None``."""
+
+    def __init__(self, case: str, got: str, expected: str, replay: str | None = None) -> None:
+        super().__init__(case)
+        self.case, self.got, self.expected, self.replay = case, got, expected, replay
+
+    def line(self) -> str:
+        """The Not yet line: the case, what came back, what was expected, and the replay."""
+        replay = f" Replay: {self.replay}" if self.replay else ""
+        return f"{self.case.strip().rstrip('.:')}: {self.got}, {self.expected}.{replay}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a judge found: ``ok`` and the line's text (without its ``Right:`` / ``Not yet:``)."""
+
+    ok: bool
+    says: str
+
+    @classmethod
+    def right(cls, scenarios: int, properties: Sequence[str]) -> Verdict:
+        """``Right:`` naming how many scenarios were checked and which properties held in all of them."""
+        return cls(True, f"checked {scenarios} generated scenarios: {'; '.join(properties)}.")
+
+    @classmethod
+    def broke(cls, broke: Broke) -> Verdict:
+        return cls(False, broke.line())
+
+
+class _Enough(BaseException):
+    """Raised out of Hypothesis's shrinker once the shrink budget is spent (the last failure stands)."""
+
+
+def search(
+    prop: Callable[[T], None],
+    scenarios: st.SearchStrategy[T],
+    *,
+    examples: int,
+    shrink_budget: float = SHRINK_BUDGET,
+) -> Broke | None:
+    """Run ``prop`` on ``examples`` scenarios drawn from ``scenarios`` (the same ones every run); the
+    :class:`Broke` of the smallest failing scenario found within ``shrink_budget`` seconds of the first
+    failure, or None when every scenario held. A :class:`Fault` raised by ``prop`` (the learner's code
+    raised, returned nonsense) counts as a failure of that scenario, its line as ``got``."""
+    found: list[Broke] = []
+    stop_at = math.inf
+
+    def fails(scenario: T) -> bool:
+        nonlocal stop_at
+        if found and time.monotonic() > stop_at:
+            raise _Enough
+        try:
+            prop(scenario)
+            return False
+        except Broke as why:
+            broke = why
+        except Fault as fault:
+            broke = Broke(f"on {short_repr(scenario)}", str(fault).rstrip("."), "where the contract expects none")
+        if not found:
+            stop_at = time.monotonic() + shrink_budget
+        found.append(broke)
+        return True
+
+    rules = settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=(Phase.generate, Phase.shrink),  # no "explain" phase: it traces, as the trial's deadline does
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+    )
+    try:
+        find(scenarios, fails, settings=rules)
+    except (NoSuchExample, _Enough):
+        pass
+    return found[-1] if found else None
+
+
+def run_loop(scenario: Callable[[], Awaitable[T]], seconds: float = 1.0) -> T:
+    """Run one asynchronous scenario on a fresh event loop of its own, in this thread, at most ``seconds``;
+    whatever it leaves (tasks, their exceptions, async generators) is cancelled and retrieved before the
+    loop closes, so nothing is reported later in another cell. A scenario past ``seconds`` is a Fault."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(asyncio.wait_for(_awaited(scenario), seconds))
+    except asyncio.TimeoutError:
+        raise Fault(f"a scenario was still running after {seconds:g} s") from None
+    finally:
+        close_loop(loop)
+
+
+async def _awaited(scenario: Callable[[], Awaitable[T]]) -> T:
+    return await scenario()
+
+
+def retrieve(tasks: Sequence[asyncio.Future[Any]]) -> None:
+    """Mark every finished task's exception as retrieved (a judge that looked only at some of them)."""
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()
+
+
+def as_int(value: object, what: str) -> int:
+    """``value`` as an int when it is any integer (``numbers.Integral``: numpy's included, not a bool);
+    else a :class:`Fault` naming ``what`` and what came instead."""
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return int(value)
+    raise Fault(f"{what} was {short_repr(value)}, not a whole number")
+
+
+def as_real(value: object, what: str) -> float:
+    """``value`` as a float when it is any real number (``numbers.Real``: numpy's included, not a bool)."""
+    if isinstance(value, Real) and not isinstance(value, bool):
+        return float(value)
+    raise Fault(f"{what} was {short_repr(value)}, not a number")
+
+
+def as_bool(value: object, what: str) -> bool:
+    """What ``bool(value)`` says, as Python's ``if`` would read it; a coroutine or a value with no truth is
+    a :class:`Fault` naming ``what``."""
+    if inspect.isawaitable(value):
+        if inspect.iscoroutine(value):
+            value.close()  # never awaited, never warned about
+        raise Fault(f"{what} was a coroutine: write a plain def, not an async def")
+    try:
+        return bool(value)
+    except Exception:
+        raise Fault(f"{what} was {short_repr(value)}, which is neither true nor false") from None
