@@ -1,5 +1,6 @@
-"""Every write-it-yourself exercise (tests/writes) calls its right source Right and each broken source
-Not yet, naming what broke, in one line: the same candidates the browser test types into the notebooks."""
+"""Every write-it-yourself exercise (tests/writes) calls each of its right sources Right, saying what it
+checked, and each broken source Not yet, in one line, within its trial's deadline: the same candidates
+the browser test types into the notebooks."""
 
 from __future__ import annotations
 
@@ -11,21 +12,25 @@ import pytest
 import writes
 
 CASES = [
-    pytest.param(c, source, fragment, id=f"{c.exercise}-{'right' if fragment is None else i}")
-    for c in writes.all_candidates()
-    for i, (source, fragment) in enumerate([(c.right, None), *c.broken.items()])
+    *(
+        pytest.param(c, source, True, id=f"{c.exercise}-right-{i}")
+        for c in writes.all_candidates()
+        for i, source in enumerate(c.rights)
+    ),
+    *(
+        pytest.param(c, source, False, id=f"{c.exercise}-broken-{label}")
+        for c in writes.all_candidates()
+        for source, label in c.broken.items()
+    ),
 ]
 
 
-@pytest.mark.parametrize(("candidates", "source", "fragment"), CASES)
-def test_each_candidate_gets_the_verdict_it_is_labelled_with_in_one_line(candidates, source, fragment):
+@pytest.mark.parametrize(("candidates", "source", "right"), CASES)
+def test_each_candidate_gets_the_verdict_it_is_labelled_with_in_one_line(candidates, source, right):
     exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
     said = getattr(exercises, candidates.exercise).check(writes.define(source, candidates.name)).message
-    assert "\n" not in said and "Traceback" not in said, said
-    if fragment is None:
-        assert said.startswith("Right:"), said
-    else:
-        assert said.startswith("Not yet:") and fragment in said, said
+    assert "\n" not in said and "Traceback" not in said and "Hint:" not in said, said
+    assert said.startswith("Right:" if right else "Not yet:"), said
 
 
 def _never_ends(candidates: writes.Candidates) -> str:

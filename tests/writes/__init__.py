@@ -1,10 +1,12 @@
 """What a learner might write for each write-it-yourself exercise, as data the tests share.
 
 Each notebook's module here (``nNN_<what>.py``) holds one :class:`Candidates`: the name its template
-cell defines (and the answer box holds), a right source, and broken sources each labelled with the
-fragment its Not yet line must contain. ``tests/course`` judges every one in Python; the browser test
-(``tests/e2e/test_notebooks_in_browser.py``) types the first broken one and the right one into the
-notebook's template cell and reads the verdicts the page shows.
+cell defines (and the answer box holds), right sources written differently from one another and from
+the worked answer, and broken sources of the kinds real learners write, each labelled with the kind of
+mistake it makes. ``tests/course/test_writes.py`` judges every one in Python and pins the verdict's kind
+(Right / Not yet), not its words; the browser test (``tests/e2e/test_notebooks_in_browser.py``) types the
+first broken one and the first right one into the notebook's template cell and reads the verdicts the
+page shows.
 """
 
 from __future__ import annotations
@@ -30,14 +32,19 @@ class Candidates:
     exercise: str  # its Exercise's name in the notebook's exercises module: "write_erlang_b"
     number: int  # its number in the notebook (the answer box is ``.bl-answer-{number}``)
     name: str  # what the template cell defines and the box holds: "my_erlang_b"
-    right: str  # a source defining ``name`` that the exercise calls Right
-    broken: Mapping[str, str]  # source -> a fragment its "Not yet:" line must contain
+    right: str  # a source defining ``name`` that the exercise calls Right (the one the browser types)
+    broken: Mapping[str, str]  # source -> the kind of mistake it makes (a label, not the verdict's words)
+    also_right: tuple[str, ...] = ()  # more right sources, each written differently
+
+    @property
+    def rights(self) -> tuple[str, ...]:
+        return (self.right, *self.also_right)
 
 
 def define(source: str, name: str) -> Any:
     """What ``source`` defines as ``name``, run as a notebook cell runs (the usual imports given)."""
     namespace: dict[str, Any] = {
-        "asyncio": asyncio, "deque": collections.deque, "math": math, "random": random,
+        "asyncio": asyncio, "deque": collections.deque, "math": math, "random": random, "__name__": "cell",
     }  # fmt: skip
     # Annotations stay unevaluated: a template may name the notebook's own types (09's ``-> Rule``).
     flags = __future__.annotations.compiler_flag
