@@ -19,8 +19,8 @@ from bulkhead_lab.course.ui.exercise import (
     read_number,
     read_split,
     read_whole,
-    wrapping,
     run_trial,
+    wrapping,
 )
 from bulkhead_lab.course.ui.trial import Fault
 
@@ -205,10 +205,7 @@ def test_a_code_exercise_takes_a_function_runs_it_under_a_deadline_and_answers_i
     ex = _toy(read=lambda f: run_trial(lambda: _doubled(f), 0.5), right=lambda: 42, right_says="{value}.")
     assert ex.check(lambda x: 2 * x).message == "Right: 42."
     assert ex.check(lambda x: x + 1).message == "Not yet: 22 is too few."
-    assert (
-        ex.check(lambda x: 1 / 0).message
-        == "Not yet: it raised ZeroDivisionError: division by zero."
-    )
+    assert ex.check(lambda x: 1 / 0).message == "Not yet: it raised ZeroDivisionError: division by zero."
     assert ex.check(spins).message == "Not yet: it was still running after 0.5 s."
     assert ex.check("MyBulkhead").message.startswith("Not yet: 'MyBulkhead' is not a function")
     assert ex.check(None).ok is None

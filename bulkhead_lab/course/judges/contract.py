@@ -92,7 +92,8 @@ def search(
         except Broke as why:
             broke = why
         except Fault as fault:
-            broke = Broke(f"on {short_repr(scenario)}", str(fault).rstrip("."), "where the contract expects none")
+            said = str(fault).rstrip(".")
+            broke = Broke(f"on {short_repr(scenario)}", said, "where the contract expects no fault")
         if not found:
             stop_at = time.monotonic() + shrink_budget
         found.append(broke)
