@@ -94,8 +94,8 @@ def slider_note(widget: Widget) -> str:
 
 
 EXERCISE_NOTE = (
-    "*Answer box: in the lab you type your answer here, **Check** says whether it is right and "
-    f"**Show answer** gives the worked answer. Open the lab with `{LAB_COMMAND}`.*"
+    "*Answer box: in the lab you type your answer here, **Check** says whether it is right, **Hint** "
+    f"gives a hint and **Show answer** the worked answer. Open the lab with `{LAB_COMMAND}`.*"
 )
 CONTROL_NOTE = f"*An interactive control: it runs in the lab, opened with `{LAB_COMMAND}`.*"
 

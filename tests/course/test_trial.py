@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 import pytest
 
-from bulkhead_lab.course.ui.trial import Fault, build, trial
+from bulkhead_lab.course.ui.trial import Fault, a_function, build, call, trial
 
 
 def _trial_threads() -> list[threading.Thread]:
@@ -115,3 +116,67 @@ def test_build_says_what_the_constructor_raised() -> None:
 
     with pytest.raises(Fault, match=r"Broken\(5, 5\) raised RuntimeError: oops\.$"):
         build(Broken, 5, 5)
+
+
+def test_a_task_that_exits_the_interpreter_is_retrieved_inside_the_trial_not_reported_later(
+    capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    import gc
+
+    async def check() -> None:
+        async def leaves() -> None:
+            raise SystemExit(3)
+
+        task = asyncio.get_running_loop().create_task(leaves())
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        del task
+
+    outcome = trial(check)
+    gc.collect()  # a task whose exception was never retrieved would be reported here, in a later cell
+    assert isinstance(outcome.error, SystemExit) or outcome.ok
+    assert "never retrieved" not in capfd.readouterr().err + caplog.text
+
+
+def test_a_plain_check_runs_as_it_is_and_may_run_loops_of_its_own() -> None:
+    def check() -> int:
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(asyncio.sleep(0, result=7))
+        finally:
+            loop.close()
+
+    assert trial(check).value == 7
+
+
+def test_an_async_def_where_a_def_is_asked_is_one_line_and_never_a_warning(recwarn: Any) -> None:
+    async def mine(x: int) -> int:
+        return x
+
+    with pytest.raises(Fault, match="async def"):
+        a_function(mine, "check(my_function)")
+    with pytest.raises(Fault, match="returned a coroutine"):
+        call(lambda x: mine(x), 1)
+    import gc
+
+    gc.collect()
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("raised", [SystemExit(0), KeyboardInterrupt(), GeneratorExit()])
+def test_whatever_a_learner_s_function_raises_is_a_fault_naming_it(raised: BaseException) -> None:
+    def mine() -> None:
+        raise raised
+
+    with pytest.raises(Fault, match=type(raised).__name__):
+        call(mine)
+
+
+def test_what_the_learner_s_code_prints_to_stderr_is_captured_with_its_stdout() -> None:
+    import sys
+
+    def check() -> None:
+        print("out")
+        print("err", file=sys.stderr)
+
+    assert trial(check).printed == "out\nerr\n"

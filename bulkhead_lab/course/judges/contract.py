@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bulkhead_lab.course.ui.trial import Fault, close_loop, short_repr
+from bulkhead_lab.course.ui.trial import Fault, close_loop, new_loop, short_repr
 
 T = TypeVar("T")
 SHRINK_BUDGET = 0.6  # seconds a judge may spend making a failing scenario smaller, after finding it
@@ -119,7 +119,7 @@ def run_loop(scenario: Callable[[], Awaitable[T]], seconds: float = 1.0) -> T:
     """Run one asynchronous scenario on a fresh event loop of its own, in this thread, at most ``seconds``;
     whatever it leaves (tasks, their exceptions, async generators) is cancelled and retrieved before the
     loop closes, so nothing is reported later in another cell. A scenario past ``seconds`` is a Fault."""
-    loop = asyncio.new_event_loop()
+    loop = new_loop()
     try:
         return loop.run_until_complete(asyncio.wait_for(_awaited(scenario), seconds))
     except asyncio.TimeoutError:

@@ -18,7 +18,7 @@ import sys
 import sysconfig
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -76,6 +76,21 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
     return call
 
 
+def new_loop() -> asyncio.AbstractEventLoop:
+    """A fresh event loop that keeps every task made on it until :func:`close_loop` (asyncio itself holds
+    tasks weakly, so a learner's forgotten task could be collected while pending, and reported later)."""
+    loop = asyncio.new_event_loop()
+    made: list[asyncio.Task[Any]] = []
+
+    def keep(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        made.append(task)
+        return task
+
+    loop.set_task_factory(keep)
+    return loop
+
+
 def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Cancel what is left on ``loop``, retrieve every task's outcome (a learner's ``sys.exit()`` in a task
     included), close it: nothing is reported later, in another cell, as "never retrieved"."""
@@ -102,14 +117,14 @@ def _run(check: Callable[[], Any], seconds: float) -> Any:
     made = check()
     if not inspect.iscoroutine(made):
         return made
-    loop = asyncio.new_event_loop()
+    loop = new_loop()
     try:
         return loop.run_until_complete(asyncio.wait_for(made, seconds))
     finally:
         close_loop(loop)
 
 
-def trial(check: Callable[[], Awaitable[T]] | Callable[[], T], seconds: float = DEADLINE) -> Outcome[T]:
+def trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Outcome[Any]:
     """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop), at most ``seconds``;
     never raises. What the learner's code prints, to stdout or stderr, is captured."""
     box: dict[str, Any] = {}
