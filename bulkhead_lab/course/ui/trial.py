@@ -18,6 +18,7 @@ import sys
 import sysconfig
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,11 +77,16 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
     return call
 
 
+_MADE: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[asyncio.Task[Any]]] = (
+    weakref.WeakKeyDictionary()
+)  # every task made on a loop of new_loop's, until close_loop
+
+
 def new_loop() -> asyncio.AbstractEventLoop:
     """A fresh event loop that keeps every task made on it until :func:`close_loop` (asyncio itself holds
     tasks weakly, so a learner's forgotten task could be collected while pending, and reported later)."""
     loop = asyncio.new_event_loop()
-    made: list[asyncio.Task[Any]] = []
+    made = _MADE.setdefault(loop, [])
 
     def keep(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
         task = asyncio.Task(coro, loop=loop, **kwargs)
@@ -104,7 +110,7 @@ def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     except BaseException:  # what the learner's code raised while cancelled is theirs, and retrieved below
         pass
     finally:
-        for task in asyncio.all_tasks(loop):
+        for task in [*_MADE.pop(loop, []), *asyncio.all_tasks(loop)]:
             if task.done() and not task.cancelled():
                 task.exception()
         loop.close()
@@ -160,7 +166,7 @@ def build(candidate: object, *args: object) -> Any:
         raise Fault(f"{short_repr(candidate)} is not a class: pass the class itself, e.g. check(Bulkhead).")
     try:
         return candidate(*args)
-    except Exception as exc:
+    except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # a learner's exit is a fault
         raise Fault(f"{candidate.__name__}({', '.join(map(repr, args))}) raised {_error(exc)}.") from None
 
 
