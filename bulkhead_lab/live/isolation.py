@@ -35,6 +35,7 @@ import aiohttp
 
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.apart import DependencyApart
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.validation import check_int, check_real
 
 Isolation = Literal["thread pool", "semaphore", "on the loop"]
@@ -133,7 +134,7 @@ def blocking_get(port: int, timeout: float) -> int:
     """One synchronous HTTP GET to 127.0.0.1:``port`` (the thread waits for it); its status."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("GET", "/work")
+        conn.request("GET", "/work", headers=key_headers(f"http://127.0.0.1:{port}"))
         response = conn.getresponse()
         response.read()
         return response.status
@@ -247,7 +248,7 @@ async def _behind_semaphore(s: IsolationSettings, dep: DependencyApart, watch: _
     async with aiohttp.ClientSession() as session:
 
         async def call() -> None:
-            async with session.get(f"{dep.url}/work") as response:
+            async with session.get(f"{dep.url}/work", headers=key_headers(dep.url)) as response:
                 await response.read()
 
         async def one() -> Outcome:

@@ -8,6 +8,10 @@ bulkhead's limit by ``--algorithm``) and either pool rule (``--pool-rule node``)
 check their values first (:func:`check_serve_args`), bind 127.0.0.1 only, and run through
 :func:`~.server.serve_foreground` until Ctrl-C or SIGTERM, then print
 ``<command>: stopped`` and exit 0.
+
+They serve the lessons' own node scripts, which send no key, so their services are made
+under :func:`~.net.key.open_to_this_machine` and their banner says so: any process on this
+machine (another user's too) can reach them. A run from a notebook or the Python API is keyed.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import socket
 from collections.abc import Callable
 
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import REACH, open_to_this_machine
 from bulkhead_lab.live.net.server import (
     LOOPBACK,
     LoopbackServer,
@@ -107,9 +112,10 @@ async def serve_pools(
             sock.close()
         raise
     loan_sock, notification_sock, catalog_sock = socks
-    notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
-    catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
-    loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock, service="loan service")
+    with open_to_this_machine():  # node's pooltests.mjs sends no key
+        notification = Dependency("notification", NOTIFICATION_LATENCY, sock=notification_sock)
+        catalog = Dependency("catalog", CATALOG_LATENCY, sock=catalog_sock)
+        loan = LoopbackServer(loan_app(notification, catalog), sock=loan_sock, service="loan service")
     async with contextlib.AsyncExitStack() as stack:
         stack.callback(_close_all, socks)  # the servers close what they started; this closes the rest
         await stack.enter_async_context(notification)
@@ -119,7 +125,7 @@ async def serve_pools(
             ready(
                 f"serve-pools: loan {loan.url}/run, notification {notification.url} "
                 f"({NOTIFICATION_LATENCY * 1000:.0f} ms), catalog {catalog.url} "
-                f"({CATALOG_LATENCY * 1000:.0f} ms); Ctrl-C stops"
+                f"({CATALOG_LATENCY * 1000:.0f} ms); {REACH}; Ctrl-C stops"
             )
         await stop.wait()
 
@@ -163,6 +169,18 @@ async def serve_orders(
     """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever)."""
     check_host(host)
     check_ports(dict(zip(ORDERS_PORTS, (port, payment_port, inventory_port), strict=True)))
+    with open_to_this_machine():  # the lesson's node scripts send no key
+        await _serve_orders(settings, host, (port, payment_port, inventory_port), ready, stop)
+
+
+async def _serve_orders(
+    settings: OrderSettings,
+    host: str,
+    ports: tuple[int, int, int],
+    ready: Callable[[str], None],
+    stop: asyncio.Event | None,
+) -> None:
+    port, payment_port, inventory_port = ports
     async with (
         payment(port=payment_port, host=host) as pay,
         inventory(port=inventory_port, host=host) as inv,
@@ -173,7 +191,7 @@ async def serve_orders(
         ready(f"Order Service on {service.url} ({settings.describe()})")
         ready(
             f"Deadlines: Payment {settings.payment_timeout:g} s, Inventory {settings.inventory_timeout:g} s "
-            "(then HTTP 504); only 127.0.0.1 clients, no other web page (HTTP 403)"
+            f"(then HTTP 504); only 127.0.0.1 clients, no other web page (HTTP 403); {REACH}"
         )
         await (stop or asyncio.Event()).wait()
 

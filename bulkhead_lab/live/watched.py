@@ -23,6 +23,7 @@ from bulkhead_lab.compartments.watch import CompartmentRun, Point
 from bulkhead_lab.live.bulkhead import BulkheadRejectedError, InstrumentedBulkhead
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.validation import check_int, check_real
 
 
@@ -67,7 +68,7 @@ async def _stretch(
         try:
             async with bulkhead:
                 waits.append(time.monotonic() - sent)
-                async with session.get(url) as response:
+                async with session.get(url, headers=key_headers(url)) as response:
                     await response.read()
         except BulkheadRejectedError:
             return

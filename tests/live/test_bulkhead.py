@@ -15,6 +15,7 @@ import pytest
 from bulkhead_lab.live.bulkhead import BulkheadError, BulkheadRejectedError
 from bulkhead_lab.live.bulkhead import InstrumentedBulkhead as Bulkhead  # the cell's, with its counters
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import key_headers
 
 pytestmark = pytest.mark.anyio
 
@@ -291,7 +292,9 @@ async def test_2000_requests_through_a_5_plus_5_bulkhead_never_put_more_than_5_o
     b = Bulkhead(5, 5)
     async with (
         Dependency("payment", 0.004) as dep,
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as client,  # the bulkhead is the limit
+        aiohttp.ClientSession(  # the bulkhead is the limit
+            connector=aiohttp.TCPConnector(limit=0), headers=key_headers(dep.url)
+        ) as client,
     ):
 
         async def call() -> str:

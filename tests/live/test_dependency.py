@@ -9,6 +9,7 @@ import pytest
 from loopback import listening, listening_addresses, until
 
 from bulkhead_lab.live.net.dependency import Dependency, DependencyStats, Route
+from bulkhead_lab.live.net.key import key_headers
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -23,7 +24,7 @@ async def fire(session: aiohttp.ClientSession, method: str, url: str, n: int) ->
 
 
 async def test_a_dependency_counts_its_open_and_peak_concurrent_requests() -> None:
-    async with Dependency("dep", 0.05) as dep, aiohttp.ClientSession() as s:
+    async with Dependency("dep", 0.05) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
         assert await fire(s, "GET", dep.url + "/anything", 6) == [200] * 6
         assert dep.stats() == DependencyStats(peak=6, open=0, calls=6)
         await fire(s, "GET", dep.url + "/x", 2)
@@ -31,7 +32,7 @@ async def test_a_dependency_counts_its_open_and_peak_concurrent_requests() -> No
 
 
 async def test_admin_routes_report_reset_and_are_not_counted() -> None:
-    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
         await fire(s, "GET", dep.url + "/x", 3)
         async with s.get(dep.url + "/admin/stats") as r:
             assert await r.json() == {"peak": 3, "open": 0, "calls": 3}
@@ -43,7 +44,10 @@ async def test_admin_routes_report_reset_and_are_not_counted() -> None:
 
 async def test_switched_slow_a_route_answers_with_its_slow_latency_and_switched_back_without_it() -> None:
     pay = Route("POST", "/pay", 0.01, slow_latency=1.0)
-    async with Dependency("payment", routes=[pay]) as dep, aiohttp.ClientSession() as s:
+    async with (
+        Dependency("payment", routes=[pay]) as dep,
+        aiohttp.ClientSession(headers=key_headers(dep.url)) as s,
+    ):
         async with s.post(dep.url + "/admin/slow?on=1") as r:
             assert await r.json() == {"slow": True, "latency_ms": 1000}
         t0 = asyncio.get_running_loop().time()
@@ -57,7 +61,7 @@ async def test_switched_slow_a_route_answers_with_its_slow_latency_and_switched_
 
 
 async def test_a_bad_slow_switch_is_a_400_with_one_line() -> None:
-    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
         async with s.post(dep.url + "/admin/slow?on=yes") as r:
             assert r.status == 400
             text = (await r.text()).strip()
@@ -66,7 +70,7 @@ async def test_a_bad_slow_switch_is_a_400_with_one_line() -> None:
 
 
 async def test_a_slow_latency_in_other_digits_is_a_400_not_a_crash() -> None:
-    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession() as s:
+    async with Dependency("dep", 0.01) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
         for ms in ("\u00b2", "\u0661\u0662", "-5", "3600001"):  # superscript two, Arabic-Indic 12
             async with s.post(dep.url + "/admin/slow", params={"on": "1", "ms": ms}) as r:
                 assert r.status == 400
@@ -77,7 +81,10 @@ async def test_a_slow_latency_in_other_digits_is_a_400_not_a_crash() -> None:
 
 async def test_with_routes_only_those_are_served_and_counted() -> None:
     stock = Route("GET", "/stock", 0.01)
-    async with Dependency("inventory", routes=[stock]) as dep, aiohttp.ClientSession() as s:
+    async with (
+        Dependency("inventory", routes=[stock]) as dep,
+        aiohttp.ClientSession(headers=key_headers(dep.url)) as s,
+    ):
         assert await fire(s, "GET", dep.url + "/stock", 2) == [200, 200]
         assert await fire(s, "GET", dep.url + "/pay", 1) == [404]
         assert await fire(s, "POST", dep.url + "/stock", 1) == [405]
@@ -85,7 +92,10 @@ async def test_with_routes_only_those_are_served_and_counted() -> None:
 
 
 async def test_the_timeline_records_open_rising_and_falling() -> None:
-    async with Dependency("dep", 0.05, timeline=True) as dep, aiohttp.ClientSession() as s:
+    async with (
+        Dependency("dep", 0.05, timeline=True) as dep,
+        aiohttp.ClientSession(headers=key_headers(dep.url)) as s,
+    ):
         await fire(s, "GET", dep.url + "/x", 3)
     opens = [o for _, o in dep.timeline]
     times = [t for t, _ in dep.timeline]
@@ -139,7 +149,7 @@ async def test_nothing_stays_listening_after_a_cancelled_task_even_mid_request()
     entered = asyncio.Event()
 
     async def hold() -> None:
-        async with dep, aiohttp.ClientSession() as s:
+        async with dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
             entered.set()
             await fire(s, "GET", dep.url + "/x", 2)
 
@@ -154,7 +164,7 @@ async def test_nothing_stays_listening_after_a_cancelled_task_even_mid_request()
 
 
 async def test_a_killed_dependency_cuts_its_open_requests_off() -> None:
-    async with Dependency("dep", 30.0) as dep, aiohttp.ClientSession() as s:
+    async with Dependency("dep", 30.0) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
         pending = asyncio.ensure_future(fire(s, "GET", dep.url + "/x", 3))
         await until(lambda: dep.open == 3, "three requests open")
         t0 = asyncio.get_running_loop().time()

@@ -20,6 +20,7 @@ from loopback import until_sync
 from outside import http, one_line_error, serving
 
 from bulkhead_lab.live.net.dependency import Dependency, Route
+from bulkhead_lab.live.net.key import key_headers
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -143,7 +144,10 @@ async def test_an_admin_path_it_does_not_have_is_404_and_a_wrong_method_405_neve
 ) -> None:
     import aiohttp
 
-    async with Dependency("notification", 5.0, routes=routes) as dep, aiohttp.ClientSession() as session:
+    async with (
+        Dependency("notification", 5.0, routes=routes) as dep,
+        aiohttp.ClientSession(headers=key_headers(dep.url)) as session,
+    ):
         answers = {}
         for method, path in [("GET", "/admin/reset"), ("POST", "/admin/stats"), ("GET", "/admin/nope"),
                              ("POST", "/admin"), ("DELETE", "/admin/slow")]:  # fmt: skip

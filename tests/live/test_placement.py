@@ -15,6 +15,7 @@ import pytest
 from loopback import listening, until
 
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import LoopbackServer
 from bulkhead_lab.live.placement.batch import (
     CodeCost,
@@ -210,7 +211,10 @@ def test_a_missing_skip_means_no_skipped_call_site() -> None:
 @anyio
 async def test_the_loan_service_answers_502_with_one_line_when_a_dependency_dies_mid_batch() -> None:
     async with Dependency("catalog", 0.002) as catalog, Dependency("notification", 0.3) as notification:
-        async with LoopbackServer(loan_app(notification, catalog)) as loan, aiohttp.ClientSession() as s:
+        async with (
+            LoopbackServer(loan_app(notification, catalog)) as loan,
+            aiohttp.ClientSession(headers=key_headers(loan.url)) as s,
+        ):
             pending = asyncio.ensure_future(s.get(loan.url + "/run?placement=separate&notif=4&cat=4"))
             await until(lambda: notification.open == 4, "four notification calls open")
             await notification.kill()

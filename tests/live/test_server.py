@@ -7,6 +7,7 @@ import pytest
 from aiohttp import web
 from loopback import listening
 
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import LoopbackServer, bind_loopback
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
@@ -18,7 +19,7 @@ async def test_a_loopback_server_serves_any_app_and_reports_its_port() -> None:
 
     app = web.Application()
     app.router.add_get("/", hello)
-    async with LoopbackServer(app) as server, aiohttp.ClientSession() as s:
+    async with LoopbackServer(app) as server, aiohttp.ClientSession(headers=key_headers(server.url)) as s:
         async with s.get(server.url + "/") as r:
             assert await r.text() == "hi"
     assert not server.running and not listening(server.port)

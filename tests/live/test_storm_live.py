@@ -16,6 +16,7 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.orders.queued import QueuedPayment
 
 pytestmark = pytest.mark.live
@@ -71,7 +72,10 @@ def test_the_table_and_the_figure_show_both_runs(storms) -> None:
 
 def test_a_queued_payment_serves_in_order_counts_over_http_and_refuses_bad_input() -> None:
     async def scenario() -> None:
-        async with QueuedPayment(workers=1, latency=0.05) as pay, aiohttp.ClientSession() as session:
+        async with (
+            QueuedPayment(workers=1, latency=0.05) as pay,
+            aiohttp.ClientSession(headers=key_headers(pay.url)) as session,
+        ):
             started = time.monotonic()
             answers = await asyncio.gather(*(session.post(f"{pay.url}/pay") for _ in range(3)))
             assert [a.status for a in answers] == [200] * 3
@@ -89,7 +93,7 @@ def test_a_queued_payment_serves_in_order_counts_over_http_and_refuses_bad_input
 def test_a_call_whose_caller_left_is_served_for_no_one_or_dropped() -> None:
     async def once(drop: bool) -> tuple[int, int]:
         async with QueuedPayment(workers=1, latency=0.2, drop_gone=drop) as pay:
-            async with aiohttp.ClientSession() as session:
+            async with aiohttp.ClientSession(headers=key_headers(pay.url)) as session:
                 first = asyncio.ensure_future(session.post(f"{pay.url}/pay"))
                 await asyncio.sleep(0.05)
                 with pytest.raises(asyncio.TimeoutError):  # the second caller gives up while it waits

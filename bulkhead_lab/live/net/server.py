@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from bulkhead_lab.live.net.key import HEADER, forget, new_key, refusal, remember
 from bulkhead_lab.live.net.requestlog import LOG, RequestLog
 from bulkhead_lab.validation import check_int
 
@@ -167,7 +168,8 @@ class LoopbackServer(Service):
     ``port`` 0 picks a free ephemeral port; :attr:`port` and :attr:`url` say which.
     ``sock`` is a socket already bound by :func:`bind_loopback` (the server owns it then).
     ``name`` is the port's name in a one-line error (``payment port 3002 ... is busy``);
-    ``service`` the service's in its log (:class:`~.requestlog.RequestLog`).
+    ``service`` the service's in its log (:class:`~.requestlog.RequestLog`). :attr:`key` is
+    its secret (:mod:`.key`), None when created under ``open_to_this_machine()``.
     """
 
     def __init__(
@@ -185,6 +187,7 @@ class LoopbackServer(Service):
         self._name = name
         self.service = service
         self.app = app
+        self.key = new_key()
         app.middlewares.append(self._guard)
         self._runner: web.AppRunner | None = None
         # A socket bound ahead lets a set of services refuse a busy port before any of them starts.
@@ -228,7 +231,7 @@ class LoopbackServer(Service):
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        reason = self.foreign(request)
+        reason = self.foreign(request) or refusal(self.key, request.headers.get(HEADER))
         if reason is not None:
             return forbidden(reason)
         return await handler(request)
@@ -242,6 +245,7 @@ class LoopbackServer(Service):
             sock = bind_loopback(self._want_port, host=self.host, name=self._name)
         self._sock = sock
         self.port = sock.getsockname()[1]
+        remember(self.port, self.key)
         runner = web.AppRunner(
             self.app,
             access_log=None,
@@ -269,6 +273,8 @@ class LoopbackServer(Service):
     async def _close(self, grace: float, abort: bool = False) -> None:
         runner, self._runner = self._runner, None
         sock, self._sock = self._sock, None
+        if sock is not None:
+            forget(self.port, self.key)
         try:
             if runner is not None:
                 if abort and runner.server is not None:

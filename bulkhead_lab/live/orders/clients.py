@@ -36,6 +36,7 @@ from typing import Any, Literal, NamedTuple
 import aiohttp
 
 from bulkhead_lab.live.net.dependency import DependencyStats
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.settings import ALL_VARIANTS, Variant
 from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule, PoolStats
@@ -206,7 +207,7 @@ class Client:
         start = time.monotonic()
         status, body = 0, {}
         try:
-            async with self.session.request(method, url) as r:
+            async with self.session.request(method, url, headers=key_headers(url)) as r:
                 status = r.status
                 try:
                     body = await r.json(content_type=None)
@@ -224,7 +225,7 @@ class Client:
 async def admin_json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
     """An admin call's JSON answer; a refused or failed call is a one-line RuntimeError."""
     try:
-        async with session.request(method, url) as r:
+        async with session.request(method, url, headers=key_headers(url)) as r:
             text = await r.text()
     except aiohttp.ClientError as exc:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
@@ -249,7 +250,7 @@ async def bulkhead_reading(
     a failed call is a one-line RuntimeError."""
     url = order_url + "/admin/bulkhead" + ("?timeline=1" if timeline else "")
     try:
-        async with session.get(url) as r:
+        async with session.get(url, headers=key_headers(url)) as r:
             if r.status == 404:
                 return None
             if r.status >= 400:

@@ -43,6 +43,7 @@ from typing import Any, Literal, get_args
 
 import aiohttp
 
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.validation import check_choice, check_int, check_real
 
 #: What counts against a pool's limit: connections in use (aiohttp's rule) or every socket owned (Node's).
@@ -204,7 +205,9 @@ class AiohttpPool(CallerPool):
     def request(
         self, destination: str, method: str, url: str, *, timeout: aiohttp.ClientTimeout, ctx: dict[str, Any]
     ) -> contextlib.AbstractAsyncContextManager[aiohttp.ClientResponse]:
-        return self.session.request(method, url, timeout=timeout, trace_request_ctx=ctx)
+        return self.session.request(
+            method, url, timeout=timeout, trace_request_ctx=ctx, headers=key_headers(url)
+        )
 
     async def close(self) -> None:
         await self.session.close()
@@ -253,7 +256,10 @@ class NodePool(CallerPool):
         sock = await self._acquire(destination)
         keep = False
         try:
-            async with sock.session.request(method, url, timeout=timeout, trace_request_ctx=ctx) as r:
+            keyed = key_headers(url)
+            async with sock.session.request(
+                method, url, timeout=timeout, trace_request_ctx=ctx, headers=keyed
+            ) as r:
                 yield r
             keep = True
         finally:

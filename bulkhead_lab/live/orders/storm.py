@@ -27,6 +27,7 @@ from typing import Any
 
 import aiohttp
 
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import SummedProgress, staggered
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
@@ -122,7 +123,8 @@ async def _caller(
     for attempt in range(1, plan.retry.attempts + 1):
         log["sent"].append(time.monotonic() - t0)
         try:
-            async with session.post(url, timeout=aiohttp.ClientTimeout(total=plan.timeout)) as answer:
+            timeout = aiohttp.ClientTimeout(total=plan.timeout)
+            async with session.post(url, timeout=timeout, headers=key_headers(url)) as answer:
                 await answer.read()
                 if answer.status == 200:
                     log["good"].append(time.monotonic() - t0)

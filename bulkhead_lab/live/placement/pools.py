@@ -20,6 +20,7 @@ from typing import Literal, get_args
 
 import aiohttp
 
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.validation import check_choice, check_int
 
@@ -131,7 +132,7 @@ async def call(port: int, path: str, via: aiohttp.ClientSession | None) -> float
 
 
 async def _get(session: aiohttp.ClientSession, url: str) -> None:
-    async with session.get(url) as response:
+    async with session.get(url, headers=key_headers(url)) as response:
         await response.read()
         if response.status >= 400:
             raise DependencyError(f"GET {url} answered HTTP {response.status}")

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl
 import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
 from bulkhead_lab.live.net.together import Experiment, in_turn
 from bulkhead_lab.live.placement.batch import (
@@ -151,7 +152,7 @@ async def _one_run(
         Dependency("catalog", catalog_latency, on_change=answered) as catalog,
         LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
-        session.get(f"{loan.url}/run?{query}") as response,
+        session.get(f"{loan.url}/run?{query}", headers=key_headers(loan.url)) as response,
     ):
         return response.status, await response.text()
 

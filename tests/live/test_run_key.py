@@ -1,0 +1,100 @@
+"""A run's services answer that run alone (issue 40): a request without the run's key is HTTP 403 with
+one line and changes nothing; the run's own clients present it; the serve commands need none.
+
+Requests here are sent with :mod:`http.client` (:func:`outside.http`), exactly the headers given: what
+another learner's kernel on the same machine could send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from outside import http, one_line_error, serving
+
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import HEADER, REACH, key_headers, open_to_this_machine
+from bulkhead_lab.live.orders.load import OrdersLoad, order_services, run_orders
+from bulkhead_lab.live.orders.service import OrderSettings
+from bulkhead_lab.live.placement.batch import run_placement
+from bulkhead_lab.live.serve import serve_pools
+
+pytestmark = [pytest.mark.anyio, pytest.mark.live]
+
+MISSING = f"{HEADER} must be the key of the run that started this service (got missing)"
+WRONG = f"{HEADER} must be the key of the run that started this service (got a wrong key)"
+
+
+async def ask(port: int, method: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict]:
+    """One request from a thread (the services' loop stays free), exactly these headers."""
+    return await asyncio.to_thread(http, port, method, path, headers)
+
+
+async def test_without_the_key_every_route_is_a_403_in_one_line_and_nothing_changes() -> None:
+    settings = OrderSettings("limited")
+    async with order_services(settings, 2.0, 0.02) as (service, pay, inv):
+        for port, method, path in [
+            (pay.port, "POST", "/admin/slow?on=1&ms=2000"),
+            (pay.port, "GET", "/admin/stats"),
+            (pay.port, "POST", "/admin/reset"),
+            (pay.port, "POST", "/pay"),
+            (inv.port, "GET", "/stock"),
+            (service.service.port, "POST", "/order"),
+            (service.service.port, "GET", "/admin/bulkhead"),
+            (service.service.port, "POST", "/admin/reset"),
+        ]:
+            for headers, why in (({}, MISSING), ({HEADER: "guessed-" + "x" * 35}, WRONG)):
+                status, body = await ask(port, method, path, headers)
+                assert status == 403, (method, path, body)
+                assert one_line_error(body).startswith(why)
+        assert not pay.slow and pay.slow_override is None  # the slowdown was not applied
+        assert pay.calls == inv.calls == 0 and pay.peak == inv.peak == 0  # nothing reached them
+        # the run's own client presents the key and gets through
+        status, body = await ask(pay.port, "POST", "/admin/slow?on=1&ms=20", key_headers(pay.url))
+        assert (status, body) == (200, {"slow": True, "latency_ms": 20})
+
+
+async def test_a_key_is_this_services_own_and_is_forgotten_when_it_stops() -> None:
+    async with Dependency("a", 0.0) as a, Dependency("b", 0.0) as b:
+        key_a, key_b = key_headers(a.url), key_headers(b.url)
+        assert set(key_a) == {HEADER} and key_a != key_b and len(key_a[HEADER]) >= 40
+        status, body = await ask(b.port, "GET", "/admin/stats", key_a)  # another service's key
+        assert status == 403 and one_line_error(body).startswith(WRONG)
+    assert key_headers(a.url) == {} and key_headers("http://127.0.0.1:9/") == {}
+
+
+async def test_the_python_apis_runs_still_reach_their_own_services() -> None:
+    run = await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=0.3))
+    assert run.served == 10 and run.refused == 10 and run.payment.peak == 5  # admin reads got through
+    batch = await run_placement("separate", 2, 2)
+    assert batch.notification == 2 and batch.catalog == 2  # the dependencies counted every call
+
+
+async def test_services_made_open_to_this_machine_need_no_key() -> None:
+    with open_to_this_machine():
+        dep = Dependency("open", 0.0)
+    async with dep:
+        assert key_headers(dep.url) == {}
+        assert await ask(dep.port, "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})
+
+
+async def test_the_serve_commands_need_no_key_and_say_who_can_reach_them() -> None:
+    lines: list[str] = []
+    up, stop = asyncio.Event(), asyncio.Event()
+
+    def ready(line: str) -> None:
+        lines.append(line)
+        up.set()
+
+    ports = {"port": 0, "notification_port": 0, "catalog_port": 0}
+    task = asyncio.ensure_future(serve_pools(ready=ready, stop=stop, **ports))
+    try:
+        await asyncio.wait_for(up.wait(), 30)
+        catalog = int(lines[0].split("catalog http://127.0.0.1:")[1].split(" ")[0])
+        assert await ask(catalog, "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})
+        assert REACH == "any process on this machine can reach these services" and REACH in lines[0]
+    finally:
+        stop.set()
+        await task
+    with serving("serve-orders", "--variant", "limited") as s:  # the command: no key asked of curl or node
+        assert http(s.port("Payment"), "GET", "/admin/stats")[0] == 200
