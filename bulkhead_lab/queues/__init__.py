@@ -9,7 +9,6 @@ workers and a queue, callers with a timeout who retry, a slowdown that ends (not
 - :mod:`.rounds`: one run, round by round, and what each round counted;
 - :mod:`.recovery`: how long goodput stays down after the trigger ends;
 - :mod:`.fixes`: the fixes practitioners use, each one change to a setup;
-- :mod:`.deadline_facts`: a learner's deadline drop, judged on the storm (notebook 07's exercise 4);
 - :mod:`.timeouts`: Little's Law with a timeout, and the longest queue a timeout allows;
 - :mod:`.limits`: adaptive limits against a dependency whose latency grows with load.
 

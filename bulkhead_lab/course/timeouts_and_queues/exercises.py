@@ -2,7 +2,8 @@
 only expired work does; the largest bulkhead limit an overload leaves room for; write the deadline drop.
 
 Each checker runs what the learner chose in the model (:mod:`bulkhead_lab.queues.design`), so its
-verdict and its worked answer are always the notebook's numbers.
+verdict and its worked answer are always the notebook's numbers; the deadline drop the learner writes is
+judged by its contract (:mod:`bulkhead_lab.course.judges.deadline_drop`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import re
 
 import pandas as pd
 
+from bulkhead_lab.course.judges import deadline_drop
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.timeouts_and_queues import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
 from bulkhead_lab.course.ui.trial import a_function
-from bulkhead_lab.queues import deadline_facts, design, timeouts
+from bulkhead_lab.queues import design, timeouts
 from bulkhead_lab.queues.settings import WORKERS
 
 # --- exercise 1: a queue and a timeout that end the storm ------------------------------------------
@@ -48,7 +51,7 @@ def design_table() -> pd.DataFrame:
             "timeout": t,
             "longest queue in time": timeouts.longest_queue(views.DEFAULT.dependency, t),
             "healthy day: refused": f"{design.refused_share(b, t):.1%}",
-            "rounds to recover": views._rounds(design.recovers(b, t)),
+            "rounds to recover": views.in_rounds(design.recovers(b, t)),
         }
         for t in timeouts_
         for b in bounds
@@ -174,32 +177,34 @@ exercise_3 = Exercise(
 )
 
 
-# --- exercise 4: write the deadline drop: section 2's storm replayed with the learner's step ---------
+# --- exercise 4: write the deadline drop, judged step by step against the course's rule ---------------
+
+# A Not yet's replay line runs the learner's step on a small queue beside the course's, in a cell:
+# exercises.replay_step(my_take_next, [125, 126], now=120, service=6); queue_of builds such a queue.
+replay_step = deadline_drop.replay_step
+queue_of = deadline_drop.queue_of
 
 
-async def _verdict_4(step: object) -> deadline_facts.Verdict:
-    return deadline_facts.verdict(a_function(step, "check(my_take_next)"))
-
-
-def _replay_4(answer: object) -> deadline_facts.Verdict:
+def _judge_4(answer: object) -> Verdict:
     step = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
-    return ui.run_trial(lambda: _verdict_4(step))
+    return ui.run_trial(lambda: deadline_drop.verdict(a_function(step, "check(my_take_next)")))
 
 
 exercise_4 = write_deadline_drop = Exercise(
     4,
     "Write the deadline drop",
-    read=_replay_4,
-    right=lambda: True,
+    read=_judge_4,
+    right=lambda: None,
     right_when=lambda a: a.value.ok,
-    right_says="{value.says}",
-    otherwise="{value.says}",
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
     hint="take calls off the front with popleft; a call started now is answered in round now + service, "
-    "in time only if that is at most its deadline: drop the others, return the first that fits.",
+    "in time only if that is at most its deadline: drop the others, return the first that fits (None when "
+    "none does, the queue empty included).",
     worked=(
-        "**The course's own step** (`bulkhead_lab.queues.deadline_facts`; section 2's `may_start`, rule "
-        "*cannot finish*):",
-        lambda _: f"```python\n{inspect.getsource(deadline_facts.take_next)}```",
+        "**The course's own step** (section 2's `may_start`, rule *cannot finish*, one call at a time from "
+        "the front of the queue):",
+        lambda _: f"```python\n{inspect.getsource(deadline_drop.take_next)}```",
     ),
     placeholder="your function's name",
     typed="my_take_next",

@@ -45,7 +45,8 @@ def _ms(rounds: float) -> str:
     return f"{rounds * 1000 / CYCLE:g} ms"
 
 
-def _rounds(value: int | None) -> object:
+def in_rounds(value: int | None) -> object:
+    """A number of rounds, or :data:`NEVER` for None (never in the run)."""
     return NEVER if value is None else value
 
 
@@ -142,7 +143,7 @@ def recovery_row(s: Storm, label: str) -> dict[str, object]:
 
     return {
         "fix": label,
-        "rounds to recover": _rounds(s.recovery),
+        "rounds to recover": in_rounds(s.recovery),
         "goodput through the slowdown": share(start, stop),
         "goodput after it": share(stop),
         "wasted after it": s.after("wasted"),
@@ -261,7 +262,7 @@ def knee_table() -> pd.DataFrame:
                 "limit (median)": statistics.median(trace.limit[WINDOW * 50 :]),
                 "overload: goodput of the most": f"{trace.total('goodput') / most:.0%}",
                 "overload: wasted": trace.total("wasted"),
-                "storm: rounds to recover": _rounds(s.recovery),
+                "storm: rounds to recover": in_rounds(s.recovery),
             }
         )
     return pd.DataFrame(rows).set_index("bulkhead limit")
@@ -288,7 +289,7 @@ def source_claims() -> list[Claim]:
              f"back {s.recovery} rounds after the end"),
         fact("Huang et al., OSDI '22", "22 such failures in 11 organisations; triggers that take capacity, "
              "amplified by extra work (retries)", "retries sustain it", once.recovery is not None,
-             f"with 1 attempt goodput is back {_rounds(once.recovery)} rounds after the end; with 3, never",
+             f"with 1 attempt goodput is back {in_rounds(once.recovery)} rounds after the end; with 3, never",
              "it stays without retries too"),
         fact("AWS, Avoiding insurmountable queue backlogs", "bound the queue, serve the newest first: an "
              "old backlog drains slowly", "bounded queue, LIFO", back["bounded queue"] != NEVER,
@@ -331,7 +332,7 @@ def retries_fact() -> str:
     """The same slowdown with callers that do not retry: the storm's sustaining effect, removed."""
     once, thrice = storm(ONCE), storm(DEFAULT)
     return (
-        f"1 attempt per request: goodput back {_rounds(once.recovery)} rounds after the end"
+        f"1 attempt per request: goodput back {in_rounds(once.recovery)} rounds after the end"
         f" (its queue held {once.run.trace.queue[once.trigger.stop]} calls);"
-        f" {DEFAULT.callers.policy.attempts} attempts: {_rounds(thrice.recovery)}"
+        f" {DEFAULT.callers.policy.attempts} attempts: {in_rounds(thrice.recovery)}"
     )
