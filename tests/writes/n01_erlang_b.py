@@ -1,17 +1,90 @@
-"""Notebook 01, exercise 4: Erlang-B of the learner's own, ``erlang_b(load, slots)``, judged on a grid."""
+"""Notebook 01, exercise 4: Erlang-B of the learner's own, ``erlang_b(load, slots)``, judged by its contract
+(Erlang's loss formula for pools of 0 to thousands of slots and loads of 0 to thousands of erlangs)."""
 
 from writes import Candidates
 
 RIGHT = """def my_erlang_b(load, slots):
-    b = 1.0  # no slots refuse every call
+    # 1/B(n) = 1 + n/(A B(n-1)): the inverse recursion, never past 1/B
+    if slots == 0:
+        return 1.0
+    if load == 0:
+        return 0.0
+    inverse = 1.0
     for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return b
+        inverse = 1.0 + inverse * n / load
+    return 1.0 / inverse
+"""
+
+LOG_SPACE = """def my_erlang_b(load, slots):
+    # B = (A^n / n!) / sum_k A^k / k!, every term in logarithms, summed from the largest
+    if slots == 0:
+        return 1.0
+    if load == 0:
+        return 0.0
+    logs = [k * math.log(load) - math.lgamma(k + 1) for k in range(slots + 1)]
+    top = max(logs)
+    total = sum(math.exp(x - top) for x in logs)
+    return math.exp(logs[-1] - top) / total
+"""
+
+NUMPY = """import numpy as np
+
+def my_erlang_b(load, slots):
+    if slots == 0:
+        return np.float64(1.0)
+    if load == 0:
+        return np.float64(0.0)
+    k = np.arange(1, int(slots) + 1)
+    logs = np.concatenate(([0.0], np.cumsum(np.log(float(load) / k))))
+    return np.exp(logs[-1] - np.logaddexp.reduce(logs))
+"""
+
+REDUCE = """from functools import reduce
+
+my_erlang_b = lambda load, slots: reduce(
+    lambda b, n: load * b / (n + load * b), range(1, slots + 1), 1.0
+)
+"""
+
+CLASS_WITH_MEMO = """class ErlangB:
+    def __init__(self):
+        self.known = {}
+
+    def __call__(self, load, slots):
+        key = (float(load), int(slots))
+        if key not in self.known:
+            b, n = 1.0, 0
+            while n < slots:
+                n += 1
+                b = load * b / (n + load * b)
+            self.known[key] = b
+        return self.known[key]
+
+my_erlang_b = ErlangB()
+"""
+
+BACKWARD_SUM = """def my_erlang_b(load, slots):
+    # 1/B = sum over j of n!/((n-j)! A^j): each term the last times (n-j+1)/A, from 1
+    if load == 0:
+        return 1.0 if slots == 0 else 0.0
+    total, term = 1.0, 1.0
+    for j in range(1, slots + 1):
+        term *= (slots - j + 1) / load
+        total += term
+    return 1.0 / total
 """
 
 FACTORIAL = """def my_erlang_b(load, slots):
     top = load**slots / math.factorial(slots)
     return top / sum(load**k / math.factorial(k) for k in range(slots + 1))
+"""
+
+RUNNING_TERMS = """def my_erlang_b(load, slots):
+    term, total = 1.0, 1.0
+    for k in range(1, slots + 1):
+        term *= load / k
+        total += term
+    return term / total
 """
 
 PERCENT = """def my_erlang_b(load, slots):
@@ -60,20 +133,75 @@ SWAPPED = """def my_erlang_b(slots, load):
     return b
 """
 
+RECURSIVE = """def my_erlang_b(load, slots):
+    if slots == 0:
+        return 1.0
+    b = my_erlang_b(load, slots - 1)
+    return load * b / (slots + load * b)
+"""
+
+OFF_BY_ONE = """def my_erlang_b(load, slots):
+    b = 1.0
+    for n in range(slots):
+        b = load * b / (n + load * b)
+    return b
+"""
+
+ROUNDED = """def my_erlang_b(load, slots):
+    b = 1.0
+    for n in range(1, slots + 1):
+        b = load * b / (n + load * b)
+    return round(b, 4)
+"""
+
+INTS_ONLY = """def my_erlang_b(load, slots):
+    if not isinstance(slots, int):
+        raise TypeError("slots must be an int")
+    b = 1.0
+    for n in range(1, slots + 1):
+        b = load * b / (n + load * b)
+    return b
+"""
+
+STOPS_EARLY = """def my_erlang_b(load, slots):
+    b = 1.0
+    for n in range(1, slots + 1):
+        b = load * b / (n + load * b)
+        if b < 1e-9:
+            break  # small enough
+    return b
+"""
+
+CARRIED = """def my_erlang_b(load, slots):
+    # the share carried, not refused
+    b = 1.0
+    for n in range(1, slots + 1):
+        b = load * b / (n + load * b)
+    return 1 - b
+"""
+
 CANDIDATES = Candidates(
     notebook="01_littles_law_sizing.ipynb",
     exercise="write_erlang_b",
     number=4,
     name="my_erlang_b",
     right=RIGHT,
+    also_right=(LOG_SPACE, NUMPY, REDUCE, CLASS_WITH_MEMO, BACKWARD_SUM),
     broken={
-        FACTORIAL: "a factorial formula overflows at slots=200",
+        FACTORIAL: "load**slots and slots! overflow a float",
+        RUNNING_TERMS: "a running product load**k/k! overflows past 710 erlangs",
         PERCENT: "a percent, not a fraction",
         POISSON_TAIL: "the Poisson tail P(N>=slots)",
         POISSON_ABOVE: "the Poisson tail P(N>slots)",
-        NO_RETURN: "returned None, not a number",
-        ZERO_SLOTS: "at load=0, slots=0 you returned 0: a pool of no slots refuses every call, B = 1.",
-        DIVIDES_BY_LOAD: "my_erlang_b(0.0, 1) raised ZeroDivisionError",
-        SWAPPED: "your function takes (slots, load)",
+        NO_RETURN: "returns None",
+        ZERO_SLOTS: "no slots refuse nothing",
+        DIVIDES_BY_LOAD: "divides by a load of 0",
+        SWAPPED: "takes (slots, load)",
+        RECURSIVE: "recursion past Python's limit at a thousand slots",
+        OFF_BY_ONE: "the recursion starts at n = 0",
+        ROUNDED: "rounded to 4 places",
+        INTS_ONLY: "refuses numpy's integers",
+        STOPS_EARLY: "stops once B is small",
+        CARRIED: "the share carried, 1 - B",
     },
 )

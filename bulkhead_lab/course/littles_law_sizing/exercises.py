@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import inspect
 
-from bulkhead_lab import sizing, sizing_facts
+from bulkhead_lab import sizing
+from bulkhead_lab.course.judges import erlang_b as erlang_b_judge
 from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view
 from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_code, read_whole, run_trial, table
-from bulkhead_lab.course.ui.trial import a_function
 from bulkhead_lab.pool.one_flow import simulated_blocking
 
 RATE_1, HOLD_1, SLOTS_1 = 20.0, 0.1, 5  # exercise 1: lesson 004's Payment in its pool of 5 ...
@@ -127,22 +127,17 @@ exercise_3 = Exercise(
 )
 
 
-async def _erlang_b_4(candidate: object) -> str | None:
-    return sizing_facts.first_wrong(a_function(candidate, "check(my_erlang_b)"))
-
-
 exercise_4 = write_erlang_b = Exercise(
     4,
     "Write Erlang-B",
-    read=lambda a: (lambda fn: run_trial(lambda: _erlang_b_4(fn)))(read_code(a, "function")),
+    read=lambda a: (lambda fn: run_trial(lambda: erlang_b_judge.check(fn)))(read_code(a, "function")),
     right=lambda: None,
-    figures=lambda _: sizing_facts.example(),
-    right_says="your erlang_b(load, slots) is Erlang-B at all {points} points tried (slots 0 to {most}, load "
-    f"0 to {{load:g}} erlangs), within {sizing_facts.RELATIVE:g} of B plus {sizing_facts.ABSOLUTE:g}: 8 "
-    "slots at 5.83 erlangs refuse {b8:.2%}.",
-    otherwise="{value}",
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
     hint="start from B = 1 (no slots refuse every call) and add one slot at a time: B = load·B / (n + "
-    "load·B) for n = 1..slots (section 3's cell, its arguments the other way round).",
+    "load·B) for n = 1..slots (section 3's cell, its arguments the other way round). A formula with "
+    "load**slots or slots! passes the largest float (1.8e308) long before a pool of a thousand slots.",
     worked=(
         "**Section 3's cell**, the package's `sizing.erlang_b(slots, offered)`; the exercise's "
         "`erlang_b(load, slots)` is `sizing.erlang_b(slots, load)`:",
