@@ -159,6 +159,22 @@ def test_a_step_that_goes_wrong_only_late_is_not_yet_in_section_2s_storm() -> No
     assert "Replay: exercises.replay_step(tires, [" in said
 
 
+def test_a_step_wrong_once_in_the_storm_and_never_again_is_named_as_depending_on_its_earlier_calls() -> None:
+    state, enough = {"calls": 0, "used": False}, len(judge.grid()) + 2 * judge.EXAMPLES
+
+    def once(queue: deque[Call], now: int, service: int) -> Call | None:
+        state["calls"] += 1
+        if state["calls"] > enough and not state["used"] and queue and now + service > queue[0].deadline:
+            state["used"] = True
+            return queue.popleft()  # one call that ends late, then never again
+        return judge.take_next(queue, now, service)
+
+    said = _one_line(once)
+    assert said.startswith("Not yet: in section 2's storm (no fix, your step in every worker), round 1")
+    assert said.endswith("(on a fresh queue of the same calls it does as the course does: it depends on its "
+                         "earlier calls).")  # fmt: skip
+
+
 def test_a_step_that_changes_a_deadline_is_not_yet_naming_the_field() -> None:
     said = _one_line(
         _step("call = queue.popleft() if queue else None\nif call:\n    call.deadline += 1\nreturn call")
