@@ -1,5 +1,6 @@
 """Notebook 03's exercises: a skipped call site's peak, the least a small pool costs, twice the shared slots,
-and a pool per dependency of the learner's own (replayed by :mod:`bulkhead_lab.live.placement.pool_facts`).
+and a pool per dependency of the learner's own (judged by its contract over generated services, then one
+live batch: :mod:`bulkhead_lab.course.judges.pool_per_dependency`).
 
 Exercises 1 and 2 are predict-then-run: the check reads the prediction, runs the batch live at its
 settings and puts the two side by side. Each right answer comes from the rules the lesson's tables
@@ -12,12 +13,13 @@ import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from bulkhead_lab.course.judges import pool_per_dependency as judge
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_duration, read_whole
-from bulkhead_lab.course.ui.trial import a_function
-from bulkhead_lab.live.placement import pool_facts
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, ideal_ms
 
 SLOW_MS = round(NOTIFICATION_LATENCY * 1000)
@@ -186,19 +188,23 @@ exercise_3 = Exercise(
 )
 
 
-async def _verdict_4(make: object) -> pool_facts.Verdict:
-    return pool_facts.verdict(a_function(make, "check(my_pool_for)"))
+#: ``pool(n)`` for a replay in a cell: the pools it makes say their number and slots (``.made`` lists them).
+toy_pool = judge.toy_pool
 
 
-def _replay_4(answer: object) -> pool_facts.Verdict:
+def _check_4(answer: object) -> Verdict:
     make = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
-    return ui.run_trial(lambda: _verdict_4(make))
+
+    def check() -> Any:  # a plain check (Any: run_trial's type names only async ones): it runs its own loops
+        return judge.check(judge.a_maker(make))
+
+    return ui.run_trial(check)
 
 
 exercise_4 = write_pool_per_dependency = Exercise(
     4,
     "Write the pool per dependency",
-    read=_replay_4,
+    read=_check_4,
     right=lambda: True,
     right_when=lambda a: a.value.ok,
     right_says="{value.says}",
@@ -206,8 +212,8 @@ exercise_4 = write_pool_per_dependency = Exercise(
     hint="make one pool per dependency, of its own limit, once, before pool_for is returned (a dict "
     "{dependency: pool(slots)}); pool_for only looks its dependency's pool up, for every call site.",
     worked=(
-        "**The course's own** (`pool_facts.pool_for_each`; section 2's `pools()` does it for two ports):",
-        lambda _: f"```python\n{inspect.getsource(pool_facts.pool_for_each)}```",
+        "**The course's own** (`pool_for_each`; section 2's `pools()` does it for two ports):",
+        lambda _: f"```python\n{inspect.getsource(judge.pool_for_each)}```",
     ),
     placeholder="your function's name",
     typed="my_pool_for",
