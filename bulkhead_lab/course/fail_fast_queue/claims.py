@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, table
+from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.orders.checks import (
     TOLERANCE,
     check_orders,
@@ -235,8 +235,8 @@ def burst_claims(separate: OrdersRun, limited: OrdersRun) -> list[Claim]:
 
 
 def lesson_claims(runs: Runs) -> list[Claim]:
-    """Every claim of lesson 004, in the lesson's order of runs."""
-    return [
+    """Every claim of lesson 004, in the lesson's order of runs (a NO on a starved machine says so)."""
+    claims = [
         *setup_claims(runs),
         *shared_claims(runs.shared, runs.baseline),
         *keepalive_claims(runs.keepalive, runs.keepalive_separate),
@@ -246,6 +246,7 @@ def lesson_claims(runs: Runs) -> list[Claim]:
         *sizing_claims(runs.small, runs.big, runs.limited),
         *burst_claims(runs.separate, runs.limited),
     ]
+    return starved(claims, runs)
 
 
 beside = partial(table, lesson=LESSON)  # in the story: what lesson 004 says, its value, and this run's

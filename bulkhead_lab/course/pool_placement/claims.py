@@ -12,7 +12,7 @@ from functools import partial
 
 from bulkhead_lab.course.pool_placement import lesson003 as L
 from bulkhead_lab.course.pool_placement import views
-from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, table
+from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
 from bulkhead_lab.live.placement.lesson import NO_POOL, Rows
@@ -150,7 +150,7 @@ def testability_claims(run: PoolTestRun) -> list[Claim]:
 def lesson_claims(rows: Rows, sizing: Rows, facts: CodeFacts, tests: PoolTestRun) -> list[Claim]:
     """Every claim of lesson 003, in the lesson's order."""
     batches = [*rows, *[(label, r) for label, r in sizing if label not in dict(rows)]]
-    return [
+    claims = [
         *setup_claims(batches),
         *placement_claims(rows),
         *skipped_claims(rows),
@@ -158,6 +158,7 @@ def lesson_claims(rows: Rows, sizing: Rows, facts: CodeFacts, tests: PoolTestRun
         *code_claims(facts),
         *testability_claims(tests),
     ]
+    return starved(claims, rows, sizing, tests)  # a NO on a starved machine says so
 
 
 claims_table = partial(table, lesson=LESSON, appendix=True)  # the appendix: numbered, where, reproduced

@@ -6,15 +6,22 @@ this run's, shown one of three ways: :data:`EXACT` (the same value, character fo
 order of events, a bound the lesson's own check uses) or :data:`NOT_HERE` (not reproduced, and why
 in a few words: the notebook explains it once, in its story). Every ``here`` is free of timing, so
 nbval compares a cell showing :func:`table` or :func:`count`: if a fact stops holding, it changes.
+
+A live claim that comes out NO on a machine that was starved during its run (:func:`starved`: the
+run's loop lag, :mod:`bulkhead_lab.live.net.lag`) says so beside the NO, in the same line: ``NO - this
+machine was too busy during the run (loop lag up to 480 ms): run it again``. A claim that holds, or a
+run that was not starved, shows exactly what it showed before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Literal
 
 import pandas as pd
+
+from bulkhead_lab.live.net.lag import LagWatch, busy_reason
 
 Shown = Literal["exact", "as an invariant", "not reproducible here"]
 EXACT: Shown = "exact"
@@ -50,6 +57,7 @@ class Claim:
     shown: Shown
     holds: bool
     why: str = ""  # why a claim is not reproducible here, in a few words
+    busy: str = ""  # the machine was too busy during its run (net.lag's busy_reason), or ""
 
     @property
     def reproduced(self) -> bool:
@@ -60,7 +68,7 @@ class Claim:
         if self.shown == NOT_HERE:
             return "no: see why below"
         if not self.holds:
-            return "NO"
+            return f"NO - {self.busy}: run it again" if self.busy else "NO"
         return "yes" if self.shown == EXACT else "yes, " + self.shown
 
 
@@ -77,6 +85,33 @@ def fact(where: str, says: str, lesson: str, holds: bool, yes: str, no: str) -> 
 def not_here(where: str, says: str, lesson: object, here: str, why: str) -> Claim:
     """A claim this run does not reproduce: what it shows instead, and why in a few words."""
     return Claim(where, says, str(lesson), here, NOT_HERE, False, why)
+
+
+def starved(claims: Iterable[Claim], *runs: object) -> list[Claim]:
+    """``claims``, each that came out NO saying so if the machine was too busy during ``runs``.
+
+    ``runs`` are the live results the claims read (anything with a ``lag``, or lists, tuples and
+    dataclasses holding them); their worst loop lag and highest load decide, one line for all.
+    """
+    watches = [w for run in runs for w in _lags(run)]
+    if not watches:
+        return list(claims)
+    worst, cores = max(w.worst for w in watches), max(w.cores for w in watches)
+    loads = [w.load for w in watches if w.load is not None]
+    why = busy_reason(worst, max(loads) if loads else None, cores)
+    return [replace(c, busy=why) if why and not c.holds and c.shown != NOT_HERE else c for c in claims]
+
+
+def _lags(run: object) -> Iterator[LagWatch]:
+    lag = getattr(run, "lag", None)
+    if isinstance(lag, LagWatch):
+        yield lag
+    elif isinstance(run, (list, tuple)):
+        for item in run:
+            yield from _lags(item)
+    elif is_dataclass(run) and not isinstance(run, type):
+        for f in fields(run):
+            yield from _lags(getattr(run, f.name))
 
 
 def table(claims: Iterable[Claim], lesson: str, appendix: bool = False) -> WideFrame:

@@ -33,6 +33,7 @@ import aiohttp
 from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.lag import watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
 from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress
 from bulkhead_lab.live.orders.clients import (
@@ -185,10 +186,13 @@ async def drive(
             total=load.requests,
             on_progress=on_progress,
         )
-        results, busy = await _burst(client, order_url, load, timeout)
+        async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
+            results, busy = await _burst(client, order_url, load, timeout)
         duration = time.monotonic() - t0
         read = await read_services(session, order_url, payment_url, inventory_url, timeline=True)
-    return _drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
+    run = _drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
+    run.lag = lag
+    return run
 
 
 async def _burst(

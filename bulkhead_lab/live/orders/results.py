@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.net.dependency import Dependency, DependencyStats
+from bulkhead_lab.live.net.lag import LagWatch
 from bulkhead_lab.live.orders.clients import Kind, Outcome, PoolsReading, Received, RequestResult
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Variant
 from bulkhead_lab.retries.budgets import Budget
@@ -54,6 +55,7 @@ class OrdersRun:
     budget: Budget | None = None
     slow_window: tuple[float, float] | None = None  # (from, until) seconds when Payment was slow
     t0: float = 0.0  # time.monotonic() when the orders were sent
+    lag: LagWatch | None = field(default=None, compare=False, repr=False)  # its burst's loop lag (net.lag)
 
     def of(self, kind: Kind) -> list[RequestResult]:
         return [r for r in self.requests if r.kind == kind]

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from aiohttp import web
 
 from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import (
     Progress,
     bad_request,
@@ -84,6 +85,7 @@ class PlacementResult:
     catalog_latency: float = CATALOG_LATENCY
     latencies_ms: dict[str, list[float]] = field(default_factory=dict)
     timelines: dict[str, list[tuple[float, int]]] = field(default_factory=dict)
+    lag: LagWatch | None = field(default=None, compare=False, repr=False)  # the batch's loop lag (net.lag)
 
     def protocol(self) -> dict[str, int]:
         """The loan service's JSON: ``{"n", "catalogBefore", "notification", "catalog", "duration"}``."""
@@ -193,10 +195,11 @@ async def run_batch(
             dep.reset_counts()
         t0 = time.monotonic()
         sites = [outbound(notification, catalog, pool_for, j, skip) for j in range(calls)]
-        await gather_all(
-            [tally.notification(j, slow) for j, (slow, _) in enumerate(sites)]
-            + [tally.catalog(j, fast) for j, (_, fast) in enumerate(sites)]
-        )
+        async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
+            await gather_all(
+                [tally.notification(j, slow) for j, (slow, _) in enumerate(sites)]
+                + [tally.catalog(j, fast) for j, (_, fast) in enumerate(sites)]
+            )
         duration_ms = (time.monotonic() - t0) * 1000
     return PlacementResult(
         placement=placement,
@@ -212,6 +215,7 @@ async def run_batch(
         catalog_latency=catalog.routes[0].latency,
         latencies_ms=tally.latencies,
         timelines={"notification": list(notification.timeline), "catalog": list(catalog.timeline)},
+        lag=lag,
     )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from bulkhead_lab.live.net.lag import watch_lag
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.together import Experiment, in_turn, settling
 from bulkhead_lab.live.placement.batch import (
@@ -100,9 +101,11 @@ async def run_lesson(for_run: ForRun | None = None) -> LessonRun:
     todo = lesson_todo()
     sends = pool_test_sends(None if for_run is None else for_run(len(todo)))
     experiments: list[Experiment[Any]] = [*_experiments(todo, for_run), *sends]
-    results = await in_turn(experiments)
+    async with watch_lag() as lag:  # the pool tests' batches' loop lag; each row's batch has its own
+        results = await in_turn(experiments)
     done = [(row.label, result) for row, result in zip(todo, results[: len(todo)], strict=True)]
     tests = await judge(results[len(todo) :])
+    tests.lag = lag
     rows, fresh = done[: len(PLACEMENT_ROWS)], dict(done[len(PLACEMENT_ROWS) :])
     reuse = rows[1][1]
     sizing = [(row.label, reuse if ran_at(reuse, row) else fresh[row.label]) for row in sizing_row_list()]

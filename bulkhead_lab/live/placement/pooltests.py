@@ -21,6 +21,7 @@ import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
 from bulkhead_lab.live.net.together import Experiment, in_turn
 from bulkhead_lab.live.placement.batch import (
@@ -90,6 +91,7 @@ class PoolTestRun:
     """The three tests' outcomes: ``failures[i]`` is test ``i + 1``'s failed assertion, or None."""
 
     failures: list[str | None] = field(default_factory=list)
+    lag: LagWatch | None = field(default=None, compare=False, repr=False)  # its batches' loop lag (net.lag)
 
     @property
     def passed(self) -> int:
@@ -235,4 +237,8 @@ async def run_pool_tests(
     sends = pool_test_sends(
         on_progress, notification_latency=notification_latency, catalog_latency=catalog_latency
     )
-    return await judge(await in_turn(sends))
+    async with watch_lag() as lag:  # a starved machine, if a test comes out "not ok" (net.lag)
+        replies = await in_turn(sends)
+    result = await judge(replies)
+    result.lag = lag
+    return result
