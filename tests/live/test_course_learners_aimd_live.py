@@ -5,6 +5,7 @@ the run stopped, nothing left running (no thread, no listening port)."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 
@@ -12,7 +13,7 @@ import pandas as pd
 import pytest
 from loopback import listening_ports
 from writes import define
-from writes.n05_aimd import CANDIDATES
+from writes.n05_aimd import CANDIDATES, NUMPY
 
 from bulkhead_lab.course.adaptive_limits import exercises as ex
 from bulkhead_lab.course.adaptive_limits import views
@@ -56,7 +57,7 @@ class Quiet:
 
 
 class RaisesLive(Quiet):
-    """Runs the trace (its longest round trip 900 ms), but raises on a live slow call (1000 ms)."""
+    """Takes the dry run (its longest round trip 900 ms), but raises on a live slow call (1000 ms)."""
 
     def on_sample(self, rtt, inflight, dropped):
         if rtt > 950:
@@ -69,10 +70,22 @@ class NoneLive(Quiet):
         return None if rtt > 950 else self.limit
 
 
+class ExitsLive(Quiet):
+    def on_sample(self, rtt, inflight, dropped):
+        if rtt > 950:
+            sys.exit("enough")
+        return self.limit
+
+
 class Forever(Quiet):
     def on_sample(self, rtt, inflight, dropped):
         while True:
             pass
+
+
+class AsyncOnSample(Quiet):
+    async def on_sample(self, rtt, inflight, dropped):
+        return self.limit
 
 
 @pytest.mark.parametrize(
@@ -80,6 +93,8 @@ class Forever(Quiet):
     [
         (RaisesLive, "Not run live: on_sample raised LookupError: no such limit."),
         (NoneLive, "Not run live: on_sample returned None live: return the new limit, at least 1."),
+        (ExitsLive, "Not run live: on_sample raised SystemExit: enough."),
+        (AsyncOnSample, "Not run live: AsyncOnSample(20, 1, 200)'s on_sample is an async def"),
         (Forever, "Not run live: it was still running after 2 s."),
         ("NoSuchLimit", "Not run live: nothing is called NoSuchLimit in this notebook yet"),
     ],
@@ -93,7 +108,14 @@ def test_a_limiter_that_misbehaves_is_one_line_and_leaves_nothing_running(learne
     assert _settled(threads, ports)
 
 
-def test_each_shared_broken_candidate_is_a_table_or_one_line_live() -> None:
-    for source in CANDIDATES.broken:
-        shown = ex.live_aimd(define(source, CANDIDATES.name))
-        assert isinstance(shown, pd.DataFrame) or ("\n" not in shown and shown.startswith("Not run live: "))
+@pytest.mark.parametrize("kind", ["returns None", "an async def on_sample", "sys.exit on a drop at the floor",
+                                  "the limit in a module global, shared by every limiter"])  # fmt: skip
+def test_a_shared_broken_candidate_is_a_table_or_one_line_live(kind: str) -> None:
+    (source,) = [s for s, label in CANDIDATES.broken.items() if label == kind]
+    shown = ex.live_aimd(define(source, CANDIDATES.name))
+    assert isinstance(shown, pd.DataFrame) or ("\n" not in shown and shown.startswith("Not run live: "))
+
+
+def test_a_limiter_that_returns_numpy_integers_runs_live() -> None:
+    shown = ex.live_aimd(define(NUMPY, CANDIDATES.name))
+    assert isinstance(shown, pd.DataFrame) and "lowest limit" in shown.columns, shown

@@ -1,4 +1,5 @@
-"""Notebook 05, exercise 3: an AIMD limiter of the learner's own, replayed on the hand-worked trace."""
+"""Notebook 05, exercise 3: an AIMD limiter of the learner's own, judged against the course's AIMDLimit
+over the stated boundaries and generated sample sequences (bulkhead_lab.course.judges.aimd)."""
 
 from writes import Candidates
 
@@ -7,6 +8,248 @@ RIGHT = """class MyAIMD:
         self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
 
     def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = int(self.limit * 0.9)
+        elif inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+NUMPY = """import numpy as np
+
+
+class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.bounds = np.array([min_limit, max_limit], dtype=np.int64)
+        self.now = np.int64(initial)
+
+    def on_sample(self, rtt, inflight, dropped):
+        lost = bool(dropped) or rtt > 500
+        busy = np.int64(inflight) * 2 >= self.now
+        if lost:
+            self.now = np.int64(np.floor(self.now * 0.9))
+        elif busy:
+            self.now = self.now + 1
+        self.now = np.clip(self.now, *self.bounds)
+        return self.now  # a numpy integer: a number all the same
+"""
+
+INTEGERS = """class MyAIMD:
+    __slots__ = ("limit", "low", "high")
+
+    def __init__(self, limit, low, high):
+        self.limit, self.low, self.high = limit, low, high
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            new = self.limit * 9 // 10  # integer arithmetic: the same as int(limit * 0.9)
+        elif inflight >= (self.limit + 1) // 2:  # half, rounded up
+            new = self.limit + 1
+        else:
+            new = self.limit
+        self.limit = sorted((self.low, new, self.high))[1]
+        return self.limit
+"""
+
+CLOSURE = """import math
+from types import SimpleNamespace
+
+
+def MyAIMD(initial, min_limit, max_limit):
+    limit = initial
+
+    def on_sample(rtt, inflight, dropped=False):
+        nonlocal limit
+        loss = dropped or rtt > 500
+        grow = not loss and 2 * inflight >= limit
+        limit = math.floor(limit * 0.9) if loss else limit + grow
+        limit = max(min_limit, min(limit, max_limit))
+        return limit
+
+    return SimpleNamespace(on_sample=on_sample)
+"""
+
+HISTORY = """class MyAIMD:
+    TIMEOUT_MS = 500
+    BACKOFF = 0.9
+
+    def __init__(self, initial, min_limit, max_limit):
+        self.history = [initial]  # every limit so far, the current one last
+        self.floor, self.ceiling = min_limit, max_limit
+
+    @property
+    def limit(self):
+        return self.history[-1]
+
+    def on_sample(self, rtt, inflight, dropped=False):
+        limit = self.limit
+        if dropped or rtt > self.TIMEOUT_MS:
+            limit = float(int(limit * self.BACKOFF))  # a float, whole: 19.0 is the limit 19
+        elif inflight / limit >= 0.5:
+            limit += 1.0
+        if limit > self.ceiling:
+            limit = self.ceiling
+        if limit < self.floor:
+            limit = self.floor
+        self.history.append(limit)
+        return limit
+"""
+
+AT_500 = RIGHT.replace("rtt > 500", "rtt >= 500")
+STRICT_HALF = RIGHT.replace("inflight * 2 >= self.limit", "inflight > self.limit / 2")
+FLOOR_HALF = RIGHT.replace("inflight * 2 >= self.limit", "inflight >= self.limit // 2")
+FULL_NOT_HALF = RIGHT.replace("inflight * 2 >= self.limit", "inflight >= self.limit")
+ROUNDED = RIGHT.replace("int(self.limit * 0.9)", "round(self.limit * 0.9)")
+ROUNDED_UP = RIGHT.replace("int(self.limit * 0.9)", "self.limit - self.limit // 10")
+SECONDS = RIGHT.replace("rtt > 500", "rtt > 0.5")
+NO_MIN = RIGHT.replace("max(self.min_limit, self.limit)", "self.limit")
+
+GLOBAL = """LIMIT = {}
+
+
+class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        LIMIT["now"] = initial  # one limit for every limiter
+        self.min_limit, self.max_limit = min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        limit = LIMIT["now"]
+        if dropped or rtt > 500:
+            limit = int(limit * 0.9)
+        elif inflight * 2 >= limit:
+            limit += 1
+        LIMIT["now"] = min(self.max_limit, max(self.min_limit, limit))
+        return LIMIT["now"]
+"""
+
+CLASS_ATTRIBUTE = """class MyAIMD:
+    limit = 20
+
+    def __init__(self, initial, min_limit, max_limit):
+        MyAIMD.limit = initial  # on the class: every limiter shares it
+        self.min_limit, self.max_limit = min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            MyAIMD.limit = int(MyAIMD.limit * 0.9)
+        elif inflight * 2 >= MyAIMD.limit:
+            MyAIMD.limit += 1
+        MyAIMD.limit = min(self.max_limit, max(self.min_limit, MyAIMD.limit))
+        return MyAIMD.limit
+"""
+
+SHARED_DEFAULT = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit, state={}):
+        self.state = state  # the default dict is made once, for every limiter
+        self.state.setdefault("limit", initial)
+        self.min_limit, self.max_limit = min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        limit = self.state["limit"]
+        if dropped or rtt > 500:
+            limit = int(limit * 0.9)
+        elif inflight * 2 >= limit:
+            limit += 1
+        self.state["limit"] = min(self.max_limit, max(self.min_limit, limit))
+        return self.state["limit"]
+"""
+
+TWICE = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped:
+            self.limit = int(self.limit * 0.9)
+        if rtt > 500:  # a drop that was slow too backs off twice
+            self.limit = int(self.limit * 0.9)
+        if not dropped and rtt <= 500 and inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+GROWS_AFTER_A_LOSS = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = int(self.limit * 0.9)
+        if inflight * 2 >= self.limit:  # not an elif: a busy drop backs off, then grows
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+FLOAT_LIMIT = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = self.limit * 0.9  # kept unrounded: 18.9 drifts from AIMD's 18
+        elif inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return int(self.limit)
+"""
+
+CACHED = """import functools
+
+
+class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    @functools.lru_cache(maxsize=None)  # the same sample twice is not learnt twice
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = int(self.limit * 0.9)
+        elif inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+BIG_LIMITS = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit = initial, min_limit
+        self.max_limit = min(max_limit, 1000)  # "no service needs more than 1000"
+
+    def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = int(self.limit * 0.9)
+        elif inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+ASYNC = """class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    async def on_sample(self, rtt, inflight, dropped):
+        if dropped or rtt > 500:
+            self.limit = int(self.limit * 0.9)
+        elif inflight * 2 >= self.limit:
+            self.limit += 1
+        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
+        return self.limit
+"""
+
+EXITS = """import sys
+
+
+class MyAIMD:
+    def __init__(self, initial, min_limit, max_limit):
+        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
+
+    def on_sample(self, rtt, inflight, dropped):
+        if self.limit <= self.min_limit and dropped:
+            sys.exit("already at the floor")
         if dropped or rtt > 500:
             self.limit = int(self.limit * 0.9)
         elif inflight * 2 >= self.limit:
@@ -67,10 +310,29 @@ CANDIDATES = Candidates(
     number=3,
     name="MyAIMD",
     right=RIGHT,
+    also_right=(NUMPY, INTEGERS, CLOSURE, HISTORY),
     broken={
-        NO_BACKOFF: "after sample 5 (a drop at limit 22) the limit should be 19",
-        IDLE_IS_A_LOSS: "after sample 4 (a success with only 4 in flight at limit 22) the limit should be 22",
-        NO_MAX: "after sample 3 (a success at the max, 22) the limit should be 22",
-        NO_RETURN: "on_sample returned None: return the new limit",
+        NO_BACKOFF: "never backs off",
+        AT_500: "a round trip of exactly 500 ms taken as over 500 ms",
+        STRICT_HALF: "exactly half the limit in flight not taken as at least half",
+        FLOOR_HALF: "half of an odd limit rounded down",
+        FULL_NOT_HALF: "grows only when the whole limit is in flight",
+        ROUNDED: "the back-off rounded to nearest, not down",
+        ROUNDED_UP: "the back-off rounded up",
+        SECONDS: "the timeout read in seconds",
+        NO_MIN: "no floor at min_limit",
+        NO_MAX: "no ceiling at max_limit",
+        GLOBAL: "the limit in a module global, shared by every limiter",
+        CLASS_ATTRIBUTE: "the limit in a class attribute, shared by every limiter",
+        SHARED_DEFAULT: "the limit in a mutable default argument, shared by every limiter",
+        TWICE: "a slow drop backs off twice",
+        GROWS_AFTER_A_LOSS: "a busy loss backs off, then grows",
+        FLOAT_LIMIT: "the limit kept unrounded, drifting",
+        CACHED: "on_sample cached: a repeated sample not learnt",
+        BIG_LIMITS: "a ceiling of its own at 1000",
+        IDLE_IS_A_LOSS: "an idle success backs off",
+        NO_RETURN: "returns None",
+        ASYNC: "an async def on_sample",
+        EXITS: "sys.exit on a drop at the floor",
     },
 )

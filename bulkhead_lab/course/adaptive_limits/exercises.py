@@ -1,21 +1,22 @@
 """Notebook 05's exercises: predict, then run AIMD's timeout and Gradient2's drift; write an AIMD limiter.
 
 Exercises 1 and 2 run the learner's choice on the seeded model, so checker, worked answer and notebook
-agree. Exercise 3 replays the learner's class on nine samples worked out by hand
-(:mod:`bulkhead_lab.adaptive.aimd_facts`) and names the first sample where its limit differs.
+agree. Exercise 3 judges the learner's class by AIMD's contract over the stated boundaries and generated
+sample sequences, the course's AIMDLimit the oracle (:mod:`bulkhead_lab.course.judges.aimd`), and names
+the smallest failing case with a line that replays it.
 """
 
 from __future__ import annotations
 
 import inspect
+from numbers import Integral, Real
 from typing import Any
 
-from bulkhead_lab.adaptive import aimd_facts
-from bulkhead_lab.adaptive.aimd_facts import SETTINGS, TRACE
 from bulkhead_lab.adaptive.compare import timeout_result, working_timeouts
 from bulkhead_lab.adaptive.limits import AIMDLimit
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, longest_confined
 from bulkhead_lab.course.adaptive_limits import views
+from bulkhead_lab.course.judges.aimd import judge_aimd, make
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
     NotUnderstood,
@@ -25,7 +26,7 @@ from bulkhead_lab.course.ui.exercise import (
     read_whole,
     run_trial,
 )
-from bulkhead_lab.course.ui.trial import Fault, build
+from bulkhead_lab.course.ui.trial import call
 from bulkhead_lab.live.orders import adaptive
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import SLOW, Params
@@ -134,28 +135,23 @@ exercise_2 = Exercise(
 # --- exercise 3: write an AIMD limiter ----------------------------------------------------------
 
 
-async def _replay(candidate: Any) -> int:
-    """How many samples of :data:`TRACE` it gets right (all), or a Fault naming the first it misses."""
-    if not isinstance(candidate, type):
-        raise Fault(f"{candidate!r:.40} is not a class: pass the class itself, e.g. check(MyAIMD).")
-    wrong = aimd_facts.first_wrong_sample(build(candidate, *SETTINGS))
-    if wrong is not None:
-        raise Fault(wrong)
-    return len(TRACE)
-
-
-def _run(candidate: object) -> int:
-    return run_trial(lambda: _replay(candidate))
+def _judged(answer: object) -> Any:
+    """The verdict on the learner's limiter (the class, or its name in the notebook)."""
+    candidate = read_code(answer, "class")
+    return run_trial(lambda: judge_aimd(candidate))
 
 
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
-    read=lambda a: _run(read_code(a, "class")),
-    right=lambda: len(TRACE),
-    right_says="your AIMD gives the hand-worked limit after each of the {value} samples.",
+    read=_judged,
+    right=lambda: None,
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "
-    "the limit is in flight; then keep the limit within min and max.",
+    "the limit is in flight (inflight * 2 >= limit); then keep the limit within min and max. Keep the "
+    "limit on self, so two limiters never share it.",
     worked=(
         "The section 2 cell's `AIMDLimit` passes, at its defaults backoff 0.9 and timeout 500 ms:",
         lambda _: f"```python\n{inspect.getsource(AIMDLimit)}```",  # a callable: not read as a format
@@ -166,14 +162,46 @@ exercise_3 = write_aimd = Exercise(
 
 
 LIVE = (20, 1, 200)  # section 6's live settings: initial, min_limit, max_limit
+DRY_RUN: list[tuple[float, int, bool]] = [(80, 12, False), (500, 10, False), (0, 9, True), (900, 10, False)]
 
 
 def live_aimd(answer: object) -> object:
     """Section 6's live slowdown with the learner's limiter (class or name): the phases, or one line."""
     try:
         candidate = read_code(answer, "class")
-        run_trial(lambda: adaptive.dry_run(candidate, LIVE, [s[:3] for s in TRACE]))  # hangs: not live
-        run = run_sync(adaptive.learners_run(candidate, LIVE, views.slowdown_load(views.LIVE_SLOW_FOR)))
+        run_trial(lambda: _tried(candidate))  # raises, hangs, is no limiter: not live
+        load = views.slowdown_load(views.LIVE_SLOW_FOR)
+        run = run_sync(adaptive.learners_run(python_numbers(candidate), LIVE, load))
         return views.live_table(views.live_view(run, views.LIVE_SLOW_FOR))
     except (NotUnderstood, adaptive.LearnersFault) as why:
         return f"Not run live: {why}"
+
+
+def _tried(candidate: object) -> None:
+    """The learner's limiter, built with :data:`LIVE`, given :data:`DRY_RUN`: a :class:`Fault` (one line)
+    when it is no class, has no plain ``on_sample``, raises, or returns a coroutine."""
+    on_sample = make(candidate, LIVE)
+    for sample in DRY_RUN:
+        call(on_sample, *sample)
+
+
+def python_numbers(candidate: Any) -> Any:
+    """``candidate`` as the live Order Service takes it: a maker of limiters whose ``on_sample`` returns any
+    real number (numpy's too) as a Python one (the service takes ``int`` and ``float`` only), and whose
+    exit (``sys.exit()``, ``KeyboardInterrupt``) is an Exception of that name the service names as a fault,
+    not an exit of the service."""
+
+    class Limiter:
+        def __init__(self, *settings: int) -> None:
+            self.learner = candidate(*settings)
+
+        def on_sample(self, rtt: float, inflight: int, dropped: bool) -> object:
+            try:
+                got = self.learner.on_sample(rtt, inflight, dropped)
+            except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+                raise type(type(exc).__name__, (Exception,), {})(*exc.args) from None
+            if isinstance(got, Integral) and not isinstance(got, bool):
+                return int(got)
+            return float(got) if isinstance(got, Real) and not isinstance(got, bool) else got
+
+    return Limiter
