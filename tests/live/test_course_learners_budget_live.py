@@ -1,6 +1,8 @@
 """Notebook 06's exercise 4 live: the learner's retry budget counting for section 7's SRE client against
-lesson 004's Order Service on 127.0.0.1. The right one's counts make sense; a broken one is one line,
-the run stopped, nothing left running (no thread, no listening port)."""
+lesson 004's Order Service on 127.0.0.1. The right one's counts make sense, whatever ``can_retry`` answers
+that ``if`` reads as true or false (1.0, numpy's bool), as the checker reads it; one the checker calls Not
+yet never goes live; one that misbehaves live is one line, the run stopped, nothing left running (no
+thread, no listening port)."""
 
 from __future__ import annotations
 
@@ -59,9 +61,40 @@ class RaisesLive:
         pass
 
 
-class SaysMaybe(RaisesLive):
+class NoTruth:
+    def __bool__(self):
+        raise ValueError("neither")
+
+    def __repr__(self):
+        return "NoTruth()"
+
+
+class SaysNoTruth(RaisesLive):
     def can_retry(self):
-        return "maybe"
+        return NoTruth()
+
+
+class SaysAsync(RaisesLive):
+    async def can_retry(self):
+        return True
+
+
+class AnswersFloats:
+    """Section 2's budget, answering can_retry with 1.0 or 0.0: the loop's ``if`` reads them as it reads
+    True and False, and so does the live client."""
+
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return float(self.retries < self.ratio * self.calls)
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
 
 
 class Forever(RaisesLive):
@@ -74,7 +107,8 @@ class Forever(RaisesLive):
     ("learner", "line"),
     [
         (RaisesLive, "RaisesLive.can_retry() raised LookupError: no budget here."),
-        (SaysMaybe, "can_retry() returned 'maybe': return True or False."),
+        (SaysNoTruth, "can_retry() returned NoTruth(): neither true nor false."),
+        (SaysAsync, "can_retry() returned a coroutine: write a plain def, not an async def."),
     ],
 )
 def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_nothing_running(learner, line):
@@ -88,7 +122,7 @@ def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_noth
 @pytest.mark.parametrize(
     ("learner", "line"),
     [
-        (RaisesLive, "Not run live: it raised LookupError: no budget here."),
+        (RaisesLive, "Not run live: the checker says Not yet: a = RaisesLive(0.1), after 1 call sent, 0 of"),
         (Forever, "Not run live: it was still running after 2 s."),
         ("NoSuchBudget", "Not run live: nothing is called NoSuchBudget in this notebook yet"),
     ],
@@ -102,8 +136,18 @@ def test_the_notebooks_cell_gives_a_broken_budget_one_line_and_nothing_goes_live
     assert _settled(threads, ports)
 
 
-def test_each_shared_broken_candidate_is_one_line_live_too() -> None:
+def test_a_budget_answering_floats_goes_live_and_keeps_the_sre_bound() -> None:
+    said = ex.live_budget(AnswersFloats)
+    assert said.startswith("live, your budget: 20 orders, the client sent "), said
+    run = asyncio.run(retrying.learners_run(AnswersFloats(0.1)))
+    f = retry_facts(run)
+    assert f.orders < f.client_sent < retrying.ratio_bound() and f.gave_up_budget > 0
+
+
+def test_each_shared_broken_candidate_is_the_checkers_line_and_never_goes_live() -> None:
+    threads, ports = set(threading.enumerate()), listening_ports()
     for source in CANDIDATES.broken:
         said = ex.live_budget(define(source, CANDIDATES.name))
         assert "\n" not in said and "Traceback" not in said
-        assert said.startswith(("live, your budget: ", "Not run live: ")), said
+        assert said.startswith("Not run live: the checker says Not yet: "), said
+    assert _settled(threads, ports)

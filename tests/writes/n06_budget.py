@@ -1,4 +1,5 @@
-"""Notebook 06, exercise 4: a retry budget of the learner's own, through section 2's loop, all refused."""
+"""Notebook 06, exercise 4: a retry budget of the learner's own, judged call by call against section 2's
+RetryBudget over generated scenarios (ratios 0 to 2, several instances, long runs, section 2's loop)."""
 
 from writes import Candidates
 
@@ -19,6 +20,121 @@ RIGHT = """class MyBudget:
         self.retries += 1
 """
 
+REQUESTS_AND_RETRIES_APART = """class MyBudget:
+    def __init__(self, ratio: float) -> None:
+        self.ratio, self.requests, self.retries = ratio, 0, 0
+
+    def on_request(self) -> None:
+        self.requests += 1
+
+    def on_retry(self) -> None:
+        self.retries += 1
+
+    def can_retry(self) -> bool:
+        sent = self.requests + self.retries
+        return sent > 0 and self.retries / sent < self.ratio
+"""
+
+NUMPY_LOG = """import numpy as np
+
+
+class MyBudget:
+    \"\"\"Every call sent, logged: 0 a request, 1 a retry; numpy counts them (and answers its bool).\"\"\"
+
+    def __init__(self, ratio):
+        self.ratio = np.float64(ratio)
+        self.log = []
+
+    def on_request(self):
+        self.log.append(0)
+
+    def on_retry(self):
+        self.log.append(1)
+
+    def can_retry(self):
+        sent = np.array(self.log, dtype=np.int64)
+        return sent.sum() < self.ratio * sent.size
+"""
+
+EXACT_FRACTIONS = """from collections import Counter
+from fractions import Fraction
+
+
+class MyBudget:
+    def __init__(self, ratio):
+        self.share = Fraction(str(ratio))  # 0.1 as 1/10 exactly: no rounding at a tie
+        self.sent = Counter()
+
+    def on_request(self):
+        self.sent["request"] += 1
+
+    def on_retry(self):
+        self.sent["retry"] += 1
+
+    def can_retry(self):
+        return int(self.sent["retry"] < self.share * self.sent.total())  # 1 or 0
+"""
+
+CLOSURES = """class MyBudget:
+    def __init__(self, ratio):
+        calls = retries = 0
+
+        def on_request():
+            nonlocal calls
+            calls += 1
+
+        def on_retry():
+            nonlocal calls, retries
+            calls, retries = calls + 1, retries + 1
+
+        self.on_request, self.on_retry = on_request, on_retry
+        self.can_retry = lambda: retries < ratio * calls
+"""
+
+RATIO_IGNORED = """class MyBudget:
+    def __init__(self, ratio):
+        self.calls = self.retries = 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return self.retries < 0.1 * self.calls  # the SRE book's 10%, whatever ratio was asked
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+AT_THE_BOUNDARY = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return self.retries <= self.ratio * self.calls
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+OF_REQUESTS = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.requests, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.requests += 1
+
+    def can_retry(self):
+        return self.retries < self.ratio * self.requests  # 10% of requests, not of every call
+
+    def on_retry(self):
+        self.retries += 1
+"""
+
 RETRIES_NOT_COUNTED = """class MyBudget:
     def __init__(self, ratio):
         self.ratio, self.calls, self.retries = ratio, 0, 0
@@ -33,6 +149,171 @@ RETRIES_NOT_COUNTED = """class MyBudget:
         self.calls += 1  # the retry is a call, but is it counted as a retry?
 """
 
+SEEDED_COIN = """import random
+
+
+class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.coin = ratio, random.Random(6)
+
+    def on_request(self):
+        pass
+
+    def can_retry(self):
+        return self.coin.random() < self.ratio  # about ratio of the refused calls go again
+
+    def on_retry(self):
+        pass
+"""
+
+QUOTA_NEVER_REFILLS = """class MyBudget:
+    def __init__(self, ratio):
+        self.left = ratio * 100  # retries for the first hundred requests
+
+    def on_request(self):
+        pass
+
+    def can_retry(self):
+        return self.left >= 1
+
+    def on_retry(self):
+        self.left -= 1
+"""
+
+WINDOW_OF_100 = """from collections import deque
+
+
+class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.sent = ratio, deque(maxlen=100)  # only the last 100 calls count
+
+    def on_request(self):
+        self.sent.append(False)
+
+    def can_retry(self):
+        return sum(self.sent) < self.ratio * len(self.sent)
+
+    def on_retry(self):
+        self.sent.append(True)
+"""
+
+COUNTS_ON_THE_CLASS = """class MyBudget:
+    calls = 0
+    retries = 0
+
+    def __init__(self, ratio):
+        self.ratio = ratio
+
+    def on_request(self):
+        MyBudget.calls += 1
+
+    def can_retry(self):
+        return MyBudget.retries < self.ratio * MyBudget.calls
+
+    def on_retry(self):
+        MyBudget.calls += 1
+        MyBudget.retries += 1
+"""
+
+CAN_RETRY_COUNTS = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        if self.retries < self.ratio * self.calls:
+            self.calls += 1  # counted when asked: is every call asked about sent?
+            self.retries += 1
+            return True
+        return False
+
+    def on_retry(self):
+        pass
+"""
+
+FLOAT_NOT_THE_RULE = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return self.ratio * self.calls - self.retries  # what is left of the budget (is negative false?)
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+RATIO_ZERO_RAISES = """class MyBudget:
+    def __init__(self, ratio):
+        self.every = round(1 / ratio)  # one retry every `every` calls
+        self.calls = self.retries = 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return self.retries * self.every < self.calls
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+ROUNDED_DOWN = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        return self.retries < int(self.ratio * self.calls)  # whole retries only
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+ASYNC_CAN_RETRY = """class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    async def can_retry(self):
+        return self.retries < self.ratio * self.calls
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
+EXITS_WHEN_SPENT = """import sys
+
+
+class MyBudget:
+    def __init__(self, ratio):
+        self.ratio, self.calls, self.retries = ratio, 0, 0
+
+    def on_request(self):
+        self.calls += 1
+
+    def can_retry(self):
+        if self.retries >= self.ratio * self.calls:
+            sys.exit("budget spent")
+        return True
+
+    def on_retry(self):
+        self.calls += 1
+        self.retries += 1
+"""
+
 NEVER = """class MyBudget:
     def __init__(self, ratio):
         self.ratio, self.calls, self.retries = ratio, 0, 0
@@ -42,21 +323,6 @@ NEVER = """class MyBudget:
 
     def can_retry(self):
         return self.retries > self.ratio * self.calls  # the comparison turned round
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-TWICE_THE_RATIO = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries < self.ratio * self.calls * 2  # 10% of what?
 
     def on_retry(self):
         self.calls += 1
@@ -83,10 +349,23 @@ CANDIDATES = Candidates(
     number=4,
     name="MyBudget",
     right=RIGHT,
+    also_right=(REQUESTS_AND_RETRIES_APART, NUMPY_LOG, EXACT_FRACTIONS, CLOSURES),
     broken={
-        RETRIES_NOT_COUNTED: "your budget let every retry through",
-        NEVER: "your budget let no retry through",
-        TWICE_THE_RATIO: "calls per request through, over 10% retries",
-        CAN_RETRY_RAISES: "it raised AttributeError",
+        RATIO_IGNORED: "ignores its ratio",
+        AT_THE_BOUNDARY: "allows a retry at the boundary (<=)",
+        OF_REQUESTS: "a share of requests, not of every call",
+        RETRIES_NOT_COUNTED: "a retry not counted as a retry",
+        SEEDED_COIN: "a seeded coin",
+        QUOTA_NEVER_REFILLS: "a quota that never refills",
+        WINDOW_OF_100: "a window of the last 100 calls",
+        COUNTS_ON_THE_CLASS: "counts shared by every instance",
+        CAN_RETRY_COUNTS: "can_retry counts the retry",
+        FLOAT_NOT_THE_RULE: "a float whose truth is not the rule",
+        RATIO_ZERO_RAISES: "ratio 0 raises",
+        ROUNDED_DOWN: "rounded down to whole retries",
+        ASYNC_CAN_RETRY: "an async def can_retry",
+        EXITS_WHEN_SPENT: "sys.exit in can_retry",
+        NEVER: "the comparison turned round",
+        CAN_RETRY_RAISES: "raises AttributeError",
     },
 )

@@ -1,14 +1,19 @@
 """Notebook 06's exercises: cap the event storm, bulkhead the budget too, the backoff that makes
-the fewest calls, and a retry budget of the learner's own (:data:`write_budget`). Every right answer
-is a model query on the notebook's own seeded runs, so checker, worked answer and notebook agree.
+the fewest calls, and a retry budget of the learner's own (:data:`write_budget`, judged by its contract
+call by call against section 2's budget: :mod:`bulkhead_lab.course.judges.retry_budget`). Every other
+right answer is a model query on the notebook's own seeded runs, so checker, worked answer and notebook
+agree.
 """
 
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pandas as pd
 
+from bulkhead_lab.course.judges import retry_budget
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.retries_and_budgets import views
 from bulkhead_lab.course.ui.exercise import (
     Answer,
@@ -26,7 +31,6 @@ from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.retries.budgets import SRE_RETRY_RATIO, RatioBudget, RetryBudget
 from bulkhead_lab.retries.experiments import every_call_refused_in_turn, fewest_calls
-from bulkhead_lab.retries.policy import SRE_MAX_ATTEMPTS
 from bulkhead_lab.retries.seeded import (
     LOAD_CAP,
     SLOWDOWN,
@@ -213,36 +217,37 @@ exercise_3 = Exercise(
 )
 
 
-def _worked_budget(a: Answer) -> str:
+def _worked_budget(_: Answer) -> str:
     code = inspect.getsource(RetryBudget)
     return (
-        f"The cell's budget of section 2 lets {a.right:.3f} calls through per request: a retry goes while "
-        "retries are under 10% of every call sent, requests and retries, so calls stay under 1 / (1 - 0.1) "
-        f"per request.\n\n```python\n{code}```"
+        f"Section 2's budget: through the worst case it lets {worst_case_with(RetryBudget):.3f} calls "
+        "through per request, as a retry goes only while retries are under 10% of every call sent, "
+        f"requests and retries, so calls stay under 1 / (1 - 0.1) per request.\n\n```python\n{code}```"
     )
+
+
+def judge_budget(answer: object) -> Verdict:
+    """Exercise 4's reader: the learner's class (or its name) judged by its contract, call by call against
+    section 2's RetryBudget over generated scenarios (:mod:`bulkhead_lab.course.judges.retry_budget`)."""
+    candidate = read_code(answer, "class") if str(answer).strip().isidentifier() else answer
+
+    def check() -> Any:  # a plain check (Any: run_trial's type names only async ones)
+        return retry_budget.check(candidate)
+
+    verdict: Verdict = run_trial(check)
+    return verdict
 
 
 exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as the others
     4,
     "Write a retry budget",
-    read=lambda a: worst_case_with(read_code(a, "class") if str(a).strip().isidentifier() else a),
-    right=lambda: worst_case_with(RetryBudget),
-    right_when=lambda a: abs(a.value - 1.1) <= 0.015,  # the book's "about 1.1x": 10% of calls, or of requests
-    right_says="every call refused, your budget holds the load at {value:.3f} calls per request (the SRE "
-    "book: about 1.1x).",
-    wrong=(
-        Wrong(lambda a: a.value <= 1.0, "your budget let no retry through: {value:.3f} calls per request."),
-        Wrong(
-            lambda a: a.value >= SRE_MAX_ATTEMPTS - 0.01,
-            "your budget let every retry through: {value:.3f} calls per request, as with no budget.",
-        ),
-    ),
-    otherwise=(
-        "your budget lets {value:.3f} calls per request through, over 10% retries.",
-        "your budget holds {value:.3f} calls per request: it refuses retries under 10%.",
-    ),
-    hint="count every call sent (on_request and on_retry) and the retries among them; can_retry is "
-    "True while retries < ratio x calls.",
+    read=judge_budget,
+    right=lambda: None,
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
+    hint="count every call sent, on_request() and on_retry() alike, and the retries among them, on self; "
+    "can_retry() only compares: True while retries < ratio x calls, and it changes no count.",
     worked=(_worked_budget,),
     placeholder="your class's name",
     typed="MyBudget",
@@ -250,10 +255,13 @@ exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as
 
 
 def live_budget(answer: object) -> str:
-    """Section 7's SRE client live with the learner's budget (class or name) for the 10%, in one line."""
+    """Section 7's SRE client live with the learner's budget (class or name) for the 10%, in one line: only
+    a budget the checker calls Right goes live (one that hangs, raises or breaks the contract is its line)."""
     try:
+        verdict = judge_budget(answer)
+        if not verdict.ok:
+            return f"Not run live: the checker says Not yet: {verdict.says}"
         candidate = read_code(answer, "class")
-        worst_case_with(candidate)  # one that hangs or raises never goes live
         return retrying.learners_line(run_sync(retrying.learners_run(build(candidate, SRE_RETRY_RATIO))))
     except (NotUnderstood, Fault, retrying.LearnersFault) as why:
         return f"Not run live: {why}"

@@ -16,6 +16,7 @@ every retry meets the bulkhead still full, whatever the machine's speed.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from dataclasses import dataclass
 
@@ -142,7 +143,7 @@ class LearnersFault(Exception):
 
 class GuardedBudget(RetryBudget):
     """A learner's budget as the live client keeps it: each of the loop's calls passed on; what it
-    raises, or a ``can_retry`` answer that is not True or False, is one :class:`LearnersFault`."""
+    raises, or a ``can_retry`` answer that is neither true nor false, is one :class:`LearnersFault`."""
 
     def __init__(self, learner: object) -> None:
         super().__init__(1.0)
@@ -160,10 +161,17 @@ class GuardedBudget(RetryBudget):
         self._ask("on_request")
 
     def can_retry(self) -> bool:
+        """The learner's answer as the loop's ``if`` reads it (``bool``: 1.0 and numpy's True are true);
+        a coroutine or a value with no truth is a :class:`LearnersFault`."""
         got = self._ask("can_retry")
-        if not isinstance(got, bool):
-            raise LearnersFault(f"can_retry() returned {got!r:.30}: return True or False.")
-        return got
+        if inspect.isawaitable(got):
+            if inspect.iscoroutine(got):
+                got.close()  # never awaited, never warned about
+            raise LearnersFault("can_retry() returned a coroutine: write a plain def, not an async def.")
+        try:
+            return bool(got)
+        except Exception:
+            raise LearnersFault(f"can_retry() returned {got!r:.30}: neither true nor false.") from None
 
     def on_retry(self) -> None:
         self._ask("on_retry")
