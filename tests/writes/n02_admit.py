@@ -1,14 +1,73 @@
-"""Notebook 02, exercise 4: the round's admission, ``admit(order, free, room)``, replayed on lesson 000."""
+"""Notebook 02, exercise 4: the round's admission, ``admit(order, free, room)``, judged by its contract
+(every round as the course's own admit decides it, then lesson 000's days around the slowdown)."""
 
 from writes import Candidates
 
 RIGHT = """def my_admit(order, free, room):
-    taken = [0, 0]  # tracking, event
+    tracking = event = 0
     for flow in order:
-        if taken[flow] < room[flow] and free > 0:
-            taken[flow] += 1
+        if free == 0:
+            break  # nobody after this finds a slot
+        if flow == 0 and tracking < room[0]:
+            tracking += 1
             free -= 1
+        elif flow == 1 and event < room[1]:
+            event += 1
+            free -= 1
+    return tracking, event
+"""
+
+COUNTER = """from collections import Counter
+
+def my_admit(order, free, room):
+    left = list(room)
+    taken = Counter()
+    for flow in order:
+        if left[flow] and free:
+            left[flow] -= 1
+            free -= 1
+            taken[flow] += 1
+    return [taken[0], taken[1]]
+"""
+
+NUMPY = """import numpy as np
+
+def my_admit(order, free, room):
+    flows = np.asarray(order, dtype=np.int64)
+    taken = np.zeros(2, dtype=np.int64)
+    for flow in flows:
+        if taken[flow] < room[flow] and taken.sum() < free:
+            taken[flow] += 1
     return taken[0], taken[1]
+"""
+
+PREFIX = """def my_admit(order, free, room):
+    # the k-th arrival of a flow is one of its first room[flow]: those that may take a slot, in order
+    seen = [0, 0]
+    wanting = []
+    for flow in order:
+        seen[flow] += 1
+        if seen[flow] <= room[flow]:
+            wanting.append(flow)
+    admitted = wanting[:free]
+    return admitted.count(0), admitted.count(1)
+"""
+
+CLASS = """class Round:
+    def __init__(self, free, room):
+        self.free, self.left, self.taken = free, list(room), [0, 0]
+
+    def arrive(self, flow):
+        if self.left[flow] > 0 and self.free > 0:
+            self.left[flow] -= 1
+            self.free -= 1
+            self.taken[flow] += 1
+
+def my_admit(order, free, room):
+    now = Round(free, room)
+    for flow in order:
+        now.arrive(flow)
+    return tuple(now.taken)
 """
 
 IGNORES_SPLIT = """def my_admit(order, free, room):
@@ -50,17 +109,81 @@ COUNTS_NOT_ORDER = """def my_admit(order, free, room):
     return tracking, event
 """
 
+SWAPPED_FLOWS = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in order:
+        if taken[flow] < room[flow] and free > 0:
+            taken[flow] += 1
+            free -= 1
+    return taken[1], taken[0]
+"""
+
+STOPS_AT_FIRST_DROP = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in order:
+        if taken[flow] >= room[flow] or free == 0:
+            break  # the round is over once someone is refused
+        taken[flow] += 1
+        free -= 1
+    return taken[0], taken[1]
+"""
+
+DROPPED_NOT_TAKEN = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in order:
+        if taken[flow] < room[flow] and free > 0:
+            taken[flow] += 1
+            free -= 1
+    return order.count(0) - taken[0], order.count(1) - taken[1]
+"""
+
+ROOM_SHARES_FREE = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in order:
+        if taken[flow] < min(room[flow], free):
+            taken[flow] += 1
+    return taken[0], taken[1]
+"""
+
+FLOATS = """def my_admit(order, free, room):
+    tracking = event = 0.0
+    for flow in order:
+        if tracking + event < free:
+            if flow == 0 and tracking < room[0]:
+                tracking += 1
+            elif flow == 1 and event < room[1]:
+                event += 1
+    return tracking, event
+"""
+
+REMEMBERS = """used = [0, 0]
+
+def my_admit(order, free, room):
+    # keeps count across rounds
+    for flow in order:
+        if used[flow] < room[flow] and sum(used) < free:
+            used[flow] += 1
+    return used[0], used[1]
+"""
+
 CANDIDATES = Candidates(
     notebook="02_single_pool_vs_bulkhead.ipynb",
     exercise="write_admit",
     number=4,
     name="my_admit",
     right=RIGHT,
+    also_right=(COUNTER, NUMPY, PREFIX, CLASS),
     broken={
         IGNORES_SPLIT: "past its compartment's limit",
-        BEYOND_FREE: "past the",
-        ALL_OR_NOTHING: "you dropped all of it",
-        OFF_BY_ONE: "the lesson's round admits",
-        COUNTS_NOT_ORDER: "single pool (32), slowdown day, round",
+        BEYOND_FREE: "past the free slots",
+        ALL_OR_NOTHING: "drops the whole round when it does not all fit",
+        OFF_BY_ONE: "one slot short of the limit",
+        COUNTS_NOT_ORDER: "tracking first, not in the round's order",
+        SWAPPED_FLOWS: "returns (event, tracking)",
+        STOPS_AT_FIRST_DROP: "stops at the first refusal",
+        DROPPED_NOT_TAKEN: "returns the dropped, not the taken",
+        ROOM_SHARES_FREE: "each flow's room against all the free slots, not what is left",
+        FLOATS: "counts as floats",
+        REMEMBERS: "keeps counts across rounds",
     },
 )

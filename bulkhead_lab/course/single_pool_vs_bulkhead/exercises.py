@@ -10,10 +10,10 @@ import inspect
 
 import pandas as pd
 
+from bulkhead_lab.course.judges import admit as admit_judge
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, Wrong, read_split, read_whole, table
-from bulkhead_lab.course.ui.trial import Fault, a_function
-from bulkhead_lab.pool import admit_facts, month, rounds
+from bulkhead_lab.pool import month, rounds
 from bulkhead_lab.pool.lesson000 import event_drop_share, smallest_event_pool
 from bulkhead_lab.pool.month import month_drops
 from bulkhead_lab.pool.params import TOTAL, split_label
@@ -121,20 +121,14 @@ exercise_3 = Exercise(
 )
 
 
-async def _replay_4(candidate: object) -> str:
-    said = admit_facts.verdict(a_function(candidate, "check(my_admit)"))
-    if not said.ok:
-        raise Fault(said.line)
-    return said.line
-
-
 exercise_4 = write_admit = Exercise(
     4,
     "Write the round's admission",
-    read=lambda a: (lambda fn: ui.run_trial(lambda: _replay_4(fn)))(ui.read_code(a, "function")),
+    read=lambda a: (lambda fn: ui.run_trial(lambda: admit_judge.check(fn)))(ui.read_code(a, "function")),
     right=lambda: None,
-    right_when=lambda a: True,  # read only returns when every round of every day matched the lesson's
-    right_says="your admission replays lesson 000's days round for round: {value}",
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
     hint="walk the order: an arrival takes a slot when its flow has room under its limit and the pool has a "
     "free slot, else it is dropped; count what each flow takes (section 1's admit, its loop).",
     worked=(
