@@ -180,6 +180,31 @@ CARRIED = """def my_erlang_b(load, slots):
     return 1 - b
 """
 
+FLOAT32 = """import numpy as np
+
+def my_erlang_b(load, slots):
+    b = np.float32(1.0)
+    for n in range(1, slots + 1):
+        b = np.float32(load) * b / (np.float32(n) + np.float32(load) * b)
+    return b
+"""
+
+CAPPED = """def my_erlang_b(load, slots):
+    b = 1.0
+    for n in range(1, min(slots, 1000) + 1):  # big enough for any pool
+        b = load * b / (n + load * b)
+    return b
+"""
+
+ERLANG_C = """def my_erlang_b(load, slots):
+    b = 1.0
+    for n in range(1, slots + 1):
+        b = load * b / (n + load * b)
+    if slots <= load:
+        return 1.0
+    return slots * b / (slots - load * (1 - b))  # the share that waits, not the share refused
+"""
+
 CANDIDATES = Candidates(
     notebook="01_littles_law_sizing.ipynb",
     exercise="write_erlang_b",
@@ -203,5 +228,8 @@ CANDIDATES = Candidates(
         INTS_ONLY: "refuses numpy's integers",
         STOPS_EARLY: "stops once B is small",
         CARRIED: "the share carried, 1 - B",
+        FLOAT32: "single precision",
+        CAPPED: "stops at a thousand slots",
+        ERLANG_C: "Erlang-C, the share that waits",
     },
 )

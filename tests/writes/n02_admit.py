@@ -166,6 +166,24 @@ def my_admit(order, free, room):
     return used[0], used[1]
 """
 
+REVERSED = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in reversed(order):  # the last to arrive first
+        if taken[flow] < room[flow] and free > 0:
+            taken[flow] += 1
+            free -= 1
+    return tuple(taken)
+"""
+
+AT_THE_LIMIT = """def my_admit(order, free, room):
+    taken = [0, 0]
+    for flow in order:
+        if taken[flow] <= room[flow] and free > 0:
+            taken[flow] += 1
+            free -= 1
+    return tuple(taken)
+"""
+
 CANDIDATES = Candidates(
     notebook="02_single_pool_vs_bulkhead.ipynb",
     exercise="write_admit",
@@ -185,5 +203,7 @@ CANDIDATES = Candidates(
         ROOM_SHARES_FREE: "each flow's room against all the free slots, not what is left",
         FLOATS: "counts as floats",
         REMEMBERS: "keeps counts across rounds",
+        REVERSED: "walks the order backwards",
+        AT_THE_LIMIT: "one past the limit (<= for <)",
     },
 )

@@ -160,11 +160,18 @@ def _about(log: float) -> str:
     return f"{10 ** (log / math.log(10) - tens):.3g}e+{tens}"
 
 
-def _overflow(case: Case) -> str:
-    """What passes the largest float (or underflows to 0) at ``case``, in its numbers; empty if nothing."""
+def _overflow(case: Case, *, zero: bool = False) -> str:
+    """What passes the largest float (or underflows to 0) at ``case``, in its numbers; empty if nothing.
+    A value of 0 (``zero``) comes of a sum past it or an underflow only (a term past it gives inf or nan)."""
     load, slots = case.load, case.slots
     said = []
-    if load > 1:
+    if load > 1 and zero:
+        logs = [k * math.log(load) - math.lgamma(k + 1) for k in range(slots + 1)]
+        top = max(logs)
+        total = top + math.log(math.fsum(math.exp(x - top) for x in logs))
+        if top <= EXP_MAX < total:
+            said.append(f"the sum of {load:g}**k / k! for k = 0..{slots} is about {_about(total)}")
+    elif load > 1:
         logs = [k * math.log(load) - math.lgamma(k + 1) for k in range(slots + 1)]
         top = max(logs)
         if top > EXP_MAX:
@@ -172,9 +179,9 @@ def _overflow(case: Case) -> str:
             said.append(f"{load:g}**k / k! passes it from k = {first}")
         elif (total := top + math.log(math.fsum(math.exp(x - top) for x in logs))) > EXP_MAX:
             said.append(f"the sum of {load:g}**k / k! for k = 0..{slots} is about {_about(total)}")
-    if load > 1 and slots * math.log(load) > EXP_MAX:
+    if load > 1 and slots * math.log(load) > EXP_MAX and not zero:
         said.append(f"{load:g}**{slots} is about {_about(slots * math.log(load))}")
-    if math.lgamma(slots + 1) > EXP_MAX:
+    if math.lgamma(slots + 1) > EXP_MAX and not zero:
         said.append(f"{slots}! is about {_about(math.lgamma(slots + 1))}")
     if said:
         return f"{'; '.join(said[:2])}: past the largest float, {sys.float_info.max:.4g}"
@@ -189,7 +196,7 @@ def _boundary(case: Case) -> str:
 
 def _named(case: Case, got: float, want: float) -> str:
     """The known mistake ``got`` is at ``case``, in the case's numbers; empty when it is none of them."""
-    overflow = _overflow(case) if got == 0 or not math.isfinite(got) else ""
+    overflow = _overflow(case, zero=got == 0) if got == 0 or not math.isfinite(got) else ""
     if overflow or not math.isfinite(got):
         return f": {overflow}" if overflow else f": {got} is no share"
     if got > 1 and close(got, 100 * want, NEAR, 1e-9):
