@@ -1,0 +1,126 @@
+"""Notebook 10's exercises: in flight under a rate limit (Little's Law), a client-side adaptive throttle
+of the learner's own (:data:`write_throttle`, judged by its contract:
+:mod:`bulkhead_lab.course.judges.throttle`), and the capstone: the learner's stack proven live with a
+slowdown injected into Payment (:mod:`bulkhead_lab.live.stack.capstone`)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+from bulkhead_lab.course.judges import throttle as throttle_judge
+from bulkhead_lab.course.judges.contract import Verdict
+from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, read_code, read_number, run_trial
+from bulkhead_lab.course.ui.trial import Fault, short_repr
+from bulkhead_lab.live.stack import capstone
+from bulkhead_lab.live.stack.throttle import AdaptiveThrottle
+from bulkhead_lab.live.stack.verdict import Judged, judge
+from bulkhead_lab.live.sync import run_sync
+
+RATE, LATENCY = 60, 0.4  # exercise 1: a bucket of 60 calls/s, the dependency slowed to 400 ms
+
+exercise_1 = Exercise(
+    1,
+    "In flight under a rate limit",
+    read=lambda a: read_number(a, "a number of calls, like 12"),
+    right=lambda: RATE * LATENCY,
+    tolerance=1.0,
+    right_says="{value:g}: {rate} calls/s x {latency:g} s in flight, the bucket lets every one through.",
+    figures=lambda _: {"rate": RATE, "latency": LATENCY},
+    otherwise=(
+        "{value:g} is too many: the bucket lets {rate}/s in, each stays {latency:g} s.",
+        "{value:g} is too few: a token bucket does not count calls in flight.",
+    ),  # fmt: skip
+    hint="Little's Law: in flight = arrival rate x time each call stays.",
+    worked=(
+        lambda a: (
+            f"**{a.right:g}**: the bucket admits {RATE} calls a second whatever the dependency does, "
+            f"and each stays {LATENCY:g} s, so {RATE} x {LATENCY:g} = {a.right:g} are in flight (section 3 "
+            "measured 20 at 40/s and 0.5 s). A concurrency limit of 10 would hold it at 10."
+        ),
+    ),
+    placeholder="calls in flight",
+)
+
+
+def _worked_throttle(_: Answer) -> str:
+    code = inspect.getsource(AdaptiveThrottle)
+    return (
+        "The course's throttle (`bulkhead_lab/live/stack/throttle.py`): two counts and one formula; "
+        "`probability()` only reads them.\n\n```python\n" + code + "```"
+    )
+
+
+def judge_throttle(answer: object) -> Verdict:
+    """Exercise 2's reader: the learner's class (or its name) judged by its contract over boundaries and
+    generated scenarios (:mod:`bulkhead_lab.course.judges.throttle`)."""
+    candidate = read_code(answer, "class") if str(answer).strip().isidentifier() else answer
+
+    def check() -> Any:
+        return throttle_judge.check(candidate)
+
+    verdict: Verdict = run_trial(check)
+    return verdict
+
+
+exercise_2 = write_throttle = Exercise(
+    2,
+    "Write a client-side adaptive throttle",
+    read=judge_throttle,
+    right=lambda: None,
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
+    hint="count on_request() and on_accept() on self; probability() only computes "
+    "max(0, (requests - k * accepts) / (requests + 1)) from them and changes no count.",
+    worked=(_worked_throttle,),
+    placeholder="your class's name",
+    typed="MyThrottle",
+)
+
+
+def _stack_of(answer: object) -> object:
+    if isinstance(answer, Mapping):
+        return answer
+    if isinstance(answer, str) and answer.strip().isidentifier():
+        return read_code(answer, "class")
+    raise NotUnderstood(f"{short_repr(answer)} is not a stack: type its name, e.g. my_stack.")
+
+
+def judge_stack(answer: object) -> Judged:
+    """Exercise 3's reader: the learner's stack (a dict or its name) run live with Payment slowed by 3 s
+    behind the fault proxy (about 7 s), and judged."""
+    try:
+        return judge(run_sync(capstone.run_stack(_stack_of(answer))))
+    except (capstone.StackError, Fault) as why:
+        raise NotUnderstood(str(why)) from None
+
+
+RIGHT_STACK = (
+    "```python\nmy_stack = {\n"
+    '    "payment": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},\n'
+    '    "inventory": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},\n'
+    '    "retry_budget": {"payment": 0.1, "inventory": 0.1},\n}\n```'
+)
+
+exercise_3 = Exercise(
+    3,
+    "Prove your stack",
+    read=judge_stack,
+    right=lambda: None,
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
+    hint="a client per dependency with max_connections at most Payment's 10, a Timeout (it bounds the wait "
+    "for the pool too), and a retry budget per dependency, not one shared.",
+    worked=(
+        lambda _: (
+            "A wall per dependency, each with a bound on waiting, and a budget per compartment: "
+            "Payment's 10 connections and 1-s timeout keep it within its owners' limit and end every call; "
+            "Inventory, on its own client, never waits for Payment's pool; and Payment's retries spend its "
+            "own 10%, not the one Inventory's successes earn.\n\n" + RIGHT_STACK
+        ),
+    ),
+    placeholder="your stack's name (about 7 s live)",
+)
