@@ -8,8 +8,9 @@ the smallest failing case with a line that replays it.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from numbers import Integral, Real
+from numbers import Integral, Number
 from typing import Any
 
 from bulkhead_lab.adaptive.compare import timeout_result, working_timeouts
@@ -200,8 +201,12 @@ def python_numbers(candidate: Any) -> Any:
                 got = self.learner.on_sample(rtt, inflight, dropped)
             except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
                 raise type(type(exc).__name__, (Exception,), {})(*exc.args) from None
-            if isinstance(got, Integral) and not isinstance(got, bool):
+            if isinstance(got, bool) or not isinstance(got, Number):
+                return got
+            if isinstance(got, Integral):
                 return int(got)
-            return float(got) if isinstance(got, Real) and not isinstance(got, bool) else got
+            with contextlib.suppress(TypeError):  # a complex is no limit: the service says so
+                return float(got)  # type: ignore[arg-type]
+            return got
 
     return Limiter
