@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bulkhead_lab.course.ui.trial import Fault, close_loop, new_loop, short_repr
+from bulkhead_lab.course.ui.trial import Fault, Overtime, close_loop, new_loop, short_repr
 
 T = TypeVar("T")
 SHRINK_BUDGET = 0.6  # seconds a judge may spend making a failing scenario smaller, after finding it
@@ -81,6 +81,7 @@ def search(
     failure, or None when every scenario held. A :class:`Fault` raised by ``prop`` (the learner's code
     raised, returned nonsense) counts as a failure of that scenario, its line as ``got``."""
     found: list[Broke] = []
+    overtime: list[Overtime] = []
     stop_at = math.inf
     tracer = sys.gettrace()  # the trial's, which stops a learner's endless loop: on around each scenario only
 
@@ -97,6 +98,9 @@ def search(
         except Fault as fault:
             said = str(fault).rstrip(".")
             broke = Broke(f"on {short_repr(scenario)}", said, "where the contract expects no fault")
+        except Overtime as late:  # the trial's deadline: out of Hypothesis as it is, never wrapped by it
+            overtime.append(late)
+            raise _Enough from None
         finally:
             sys.settrace(None)
         if not found:
@@ -120,6 +124,8 @@ def search(
         pass
     finally:
         sys.settrace(tracer)
+    if overtime:
+        raise overtime[0]
     return found[-1] if found else None
 
 
