@@ -1,15 +1,104 @@
-"""Notebook 09, exercise 4: a soft partition of the learner's own, judged on lesson 000's two days."""
+"""Notebook 09, exercise 4: a soft partition of the learner's own, judged answer by answer against section
+1's rule in every reachable state of many pools."""
 
 from writes import Candidates
 
+# The partition itself a class: built with (reserved, total), each instance is the rule.
+A_CLASS = """class my_soft_partition:
+    def __init__(self, reserved, total):
+        self.reserved = list(reserved)
+        self.total = total
+
+    def __call__(self, flow, busy):
+        free = self.total - sum(busy)
+        if busy[flow] < self.reserved[flow]:
+            return free > 0
+        others_unused = sum(
+            max(0, r - b) for f, (r, b) in enumerate(zip(self.reserved, busy)) if f != flow
+        )
+        return free - others_unused >= 1
+"""
+
+# Past its own reserve a call needs a free slot that is no other flow's unused reserve.
 RIGHT = """def my_soft_partition(reserved, total):
+    def admits(flow, busy):
+        if busy[flow] < reserved[flow]:
+            return True
+        free = total - sum(busy)
+        kept = sum(r - b for f, (b, r) in enumerate(zip(busy, reserved)) if f != flow and b < r)
+        return free > kept
+
+    return admits
+"""
+
+# A class whose instances are the rule (__call__), counting the shared slots left.
+CALLABLE = """class SoftRule:
+    def __init__(self, reserved, total):
+        self.reserved, self.shared = tuple(reserved), total - sum(reserved)
+
+    def __call__(self, flow, busy):
+        if busy[flow] < self.reserved[flow]:
+            return True
+        lent = 0
+        for held, kept in zip(busy, self.reserved):
+            lent += max(0, held - kept)
+        return self.shared - lent > 0
+
+
+def my_soft_partition(reserved, total):
+    return SoftRule(reserved, total)
+"""
+
+# numpy: what each flow holds past its reserve, summed; it answers numpy's bool.
+NUMPY = """def my_soft_partition(reserved, total):
+    import numpy as np
+
+    kept = np.array(reserved)
+    shared = total - kept.sum()
+
+    def admits(flow, busy):
+        held = np.array(busy)
+        return (held[flow] < kept[flow]) | (np.maximum(held - kept, 0).sum() < shared)
+
+    return admits
+"""
+
+# One lambda over functools.partial of a module-level rule; it answers 1 or 0.
+PARTIAL = """import functools
+
+
+def _soft(reserved, total, flow, busy):
+    over = [b - r if b > r else 0 for b, r in zip(busy, reserved)]
+    return int(busy[flow] < reserved[flow] or sum(over) + sum(reserved) < total)
+
+
+def my_soft_partition(reserved, total):
+    return functools.partial(_soft, tuple(reserved), total)
+"""
+
+# The two flows by name: this flow's and the other's room, as the notebook's prose tells it.
+TWO_FLOWS = """def my_soft_partition(reserved, total):
+    shared = total - reserved[0] - reserved[1]
+
+    def admits(flow, busy):
+        other = 1 - flow
+        if busy[flow] < reserved[flow]:
+            return True
+        mine = busy[flow] - reserved[flow]
+        theirs = max(0, busy[other] - reserved[other])
+        return mine + theirs < shared
+
+    return admits
+"""
+
+# Its own borrowing under the shared rest, and a slot free: together they leave the other's reserve alone.
+OWN_BORROWING_ONLY = """def my_soft_partition(reserved, total):
     shared = total - sum(reserved)
 
     def admits(flow, busy):
         if busy[flow] < reserved[flow]:
             return True
-        borrowed = sum(b - r for b, r in zip(busy, reserved) if b > r)
-        return borrowed < shared
+        return busy[flow] - reserved[flow] < shared and sum(busy) < total
 
     return admits
 """
@@ -37,7 +126,7 @@ HALF_EACH = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Reserves only: a hard split of 21/7 that never lends the 4 shared slots.
+# Reserves only: a hard split that never lends the shared slots.
 RESERVES_ONLY = """def my_soft_partition(reserved, total):
     def admits(flow, busy):
         return busy[flow] < reserved[flow]
@@ -66,10 +155,94 @@ WHOLE_REST_EACH = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Any free slot: the single pool, no reserve kept.
+# Any free slot: the single pool, no reserve kept (the template).
 ONE_POOL = """def my_soft_partition(reserved, total):
     def admits(flow, busy):
         return sum(busy) < total
+
+    return admits
+"""
+
+# Its own reserve counted with <=: one call past it is let in even when nothing is left to borrow.
+RESERVE_AT_MOST = """def my_soft_partition(reserved, total):
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        if busy[flow] <= reserved[flow]:
+            return True
+        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
+        return borrowed < shared
+
+    return admits
+"""
+
+# The other flow's borrowing counted without max(0, ...): an unused reserve counts as negative borrowing.
+NEGATIVE_BORROWING = """def my_soft_partition(reserved, total):
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        if busy[flow] < reserved[flow]:
+            return True
+        borrowed = sum(b - r for b, r in zip(busy, reserved))
+        return borrowed < shared
+
+    return admits
+"""
+
+# The rule takes the slot itself (busy[flow] += 1): the pool then counts the call twice.
+TAKES_THE_SLOT = """def my_soft_partition(reserved, total):
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
+        if busy[flow] < reserved[flow] or borrowed < shared:
+            busy[flow] += 1
+            return True
+        return False
+
+    return admits
+"""
+
+# The pool kept in module globals: a second rule built overwrites the first one's reserves.
+GLOBAL_POOL = """POOL = {}
+
+
+def _admits(flow, busy):
+    reserved, shared = POOL["reserved"], POOL["shared"]
+    if busy[flow] < reserved[flow]:
+        return True
+    return sum(max(0, b - r) for b, r in zip(busy, reserved)) < shared
+
+
+def my_soft_partition(reserved, total):
+    POOL["reserved"], POOL["shared"] = reserved, total - sum(reserved)
+    return _admits
+"""
+
+# Returns the answer for an empty pool instead of a rule.
+NOT_A_RULE = """def my_soft_partition(reserved, total):
+    return total - sum(reserved) > 0
+"""
+
+# Section 1's numbers written in: 21/7 reserved of 32, whatever it is given.
+LESSON_WRITTEN_IN = """def my_soft_partition(reserved, total):
+    def admits(flow, busy):
+        if busy[flow] < (21, 7)[flow]:
+            return True
+        return max(0, busy[0] - 21) + max(0, busy[1] - 7) < 4
+
+    return admits
+"""
+
+# The other flow's reserve looked up for this flow: reserved[1 - flow].
+OTHER_RESERVE = """def my_soft_partition(reserved, total):
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        if busy[flow] < reserved[1 - flow]:
+            return True
+        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
+        return borrowed < shared
 
     return admits
 """
@@ -80,12 +253,20 @@ CANDIDATES = Candidates(
     number=4,
     name="my_soft_partition",
     right=RIGHT,
+    also_right=(CALLABLE, NUMPY, PARTIAL, TWO_FLOWS, OWN_BORROWING_ONLY, A_CLASS),
     broken={
-        OFF_BY_ONE: "a reserve another flow used",
-        HALF_EACH: "a shared slot never lent",
-        RESERVES_ONLY: "a hard split",
-        NO_OWN_RESERVE: "while its own reserve had a free slot",
-        WHOLE_REST_EACH: "with all 32 slots busy",
-        ONE_POOL: "a single pool",
+        OFF_BY_ONE: "where section 1's rule answers False",
+        HALF_EACH: "shared slots is free",
+        RESERVES_ONLY: "shared slots is free",
+        NO_OWN_RESERVE: "so a slot of its own reserve is free",
+        WHOLE_REST_EACH: "slot is busy",
+        ONE_POOL: "the free slot is flow 1's reserve",
+        RESERVE_AT_MOST: "where section 1's rule answers False",
+        NEGATIVE_BORROWING: "where section 1's rule answers False",
+        TAKES_THE_SLOT: "it changed busy",
+        GLOBAL_POOL: "with two rules built",
+        NOT_A_RULE: "where it returns a rule",
+        LESSON_WRITTEN_IN: "where section 1's rule answers",
+        OTHER_RESERVE: "where section 1's rule answers",
     },
 )

@@ -1,6 +1,6 @@
 """Notebook 08's exercises, one per section: predict, then run; and a shuffle shard of the learner's own,
-judged on section 2's deal (:mod:`bulkhead_lab.compartments.shard_facts`). Each right answer is
-computed by the package's models."""
+judged by its contract over generated fleets and deals (:mod:`bulkhead_lab.course.judges.shuffle_shard`).
+Each right answer is computed by the package's models."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import inspect
 import re
 from functools import partial
 
-from bulkhead_lab.compartments import breaker, isolation, production, shard_facts, shuffle
+from bulkhead_lab.compartments import breaker, isolation, production, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import views
+from bulkhead_lab.course.judges import shuffle_shard
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_choice, read_whole
-from bulkhead_lab.course.ui.trial import a_function
 
 # 1: the wall's cost at 0.1% instead of 1%
 TARGET_1 = 0.001
@@ -216,23 +216,19 @@ exercise_5 = Exercise(
     placeholder="e.g. refusals, SLO burn",
 )
 
-# 6: write the shuffle shard: section 2's deal, with the learner's function
-
-
-async def _verdict_6(fn: object) -> shard_facts.Verdict:
-    return shard_facts.verdict(a_function(fn, "check(my_shard)"))
-
+# 6: write the shuffle shard: its contract over generated fleets, tenants and seeds
 
 exercise_6 = write_shuffle_shard = Exercise(
     6,
     "Write the shuffle shard",
-    read=lambda a: ui.run_trial(partial(_verdict_6, ui.read_code(a, "function"))),
-    right=lambda: True,
+    read=lambda a: ui.run_trial(partial(shuffle_shard.check, ui.read_code(a, "function"))),
+    right=lambda: None,
     right_when=lambda a: a.value.ok,
     right_says="{value.says}",
     otherwise="{value.says}",
-    hint="seed a random.Random with the seed and the tenant, and sample size workers of range(workers): "
-    "sample never repeats one, and each tenant gets its own combination (section 2's cell).",
+    hint="seed a random.Random with the seed and the tenant (numbers, or a string made of them, never "
+    "hash() of a string: Python salts it per process), and sample size workers of range(workers): sample "
+    "never repeats one, and each tenant gets its own combination (section 2's cell).",
     worked=(
         "**The course's own shard** (section 2's cell, `bulkhead_lab.compartments.shuffle`):",
         lambda _: f"```python\n{inspect.getsource(shuffle.shuffle_shard)}```",

@@ -1,7 +1,7 @@
 """Notebook 09's exercises: predict, then move the slider; the design task, checked on a day you have
-not seen; and a soft partition of the learner's own, judged on lesson 000's two days
-(:mod:`bulkhead_lab.compartments.partition_facts`). Every right answer is computed by the package's
-models."""
+not seen; and a soft partition of the learner's own, judged answer by answer against section 1's rule in
+every state of many pools (:mod:`bulkhead_lab.course.judges.soft_partition`). Every right answer is
+computed by the package's models."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import inspect
 import re
 from functools import partial
 
-from bulkhead_lab.compartments import design, partition_facts, partitions, stops
+from bulkhead_lab.compartments import design, partitions, stops
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.compartments.stops import first_costly_share, keep_as_good_as_the_wall
+from bulkhead_lab.course.judges import soft_partition
 from bulkhead_lab.course.sharing_compartments import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_whole
-from bulkhead_lab.course.ui.trial import a_function
 
 # 1: the first reserved share at which the healthy day drops more than the single pool
 
@@ -160,18 +160,13 @@ exercise_3 = Exercise(
 )
 
 
-# 4: write the soft partition: lesson 000's two days, with the learner's rule
-
-
-async def _verdict_4(fn: object) -> partition_facts.Verdict:
-    return partition_facts.verdict(a_function(fn, "check(my_soft_partition)"))
-
+# 4: write the soft partition: every answer in every state of many pools, against section 1's rule
 
 exercise_4 = write_soft_partition = Exercise(
     4,
     "Write the soft partition",
-    read=lambda a: ui.run_trial(partial(_verdict_4, ui.read_code(a, "function"))),
-    right=lambda: True,
+    read=lambda a: ui.run_trial(partial(soft_partition.check, ui.read_code(a, "function"))),
+    right=lambda: None,
     right_when=lambda a: a.value.ok,
     right_says="{value.says}",
     otherwise="{value.says}",
