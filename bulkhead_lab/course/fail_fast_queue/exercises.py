@@ -1,8 +1,9 @@
 """Notebook 04's exercises, as data (:class:`~bulkhead_lab.course.ui.exercise.Exercise`).
 
 Exercise 1's check runs the learner's bulkhead live (Payment slowed to 0.5 s: the counts do not
-depend on it) and judges what the services counted; exercise 4's runs the facts of cockatiel's own
-bulkhead tests against the learner's class (:mod:`bulkhead_lab.live.bulkhead_facts`) in a trial.
+depend on it) and judges what the services counted; exercise 4's checks the learner's class against the
+bulkhead's contract, schedule by schedule beside section 4's (:mod:`bulkhead_lab.course.judges.bulkhead`),
+in a trial; :func:`replay` prints a schedule a verdict names, step by step, in a cell.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue import views
+from bulkhead_lab.course.judges import bulkhead as bulkhead_judge
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
     Wrong,
@@ -21,8 +24,6 @@ from bulkhead_lab.course.ui.exercise import (
     read_whole,
     run_trial,
 )
-from bulkhead_lab.course.ui.trial import build
-from bulkhead_lab.live import bulkhead_facts
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.orders.load import OrdersLoad
 from bulkhead_lab.live.orders.service import SLOW_LATENCY
@@ -163,24 +164,26 @@ exercise_3 = Exercise(
 )
 
 
-def _first_failed_fact(answer: object) -> str | None:
-    """The learner's class (or its name, looked up in the notebook) against cockatiel's facts, in a trial."""
+replay = bulkhead_judge.replay  # exercises.replay(MyBulkhead, 1, 1, "arrive | arrive | cancel 2 | arrive")
+
+
+def _judged(answer: object) -> Verdict:
+    """The learner's class (or its name, looked up in the notebook) against the contract, in a trial."""
     candidate = read_code(answer)
-    make = lambda limit, queue: build(candidate, limit, queue)  # noqa: E731
-    return run_trial(lambda: bulkhead_facts.first_failed_fact(make))
+    return run_trial(lambda: bulkhead_judge.judge(candidate))
 
 
 write_bulkhead = Exercise(
     4,
     "Write your own bulkhead",
-    read=_first_failed_fact,
+    read=_judged,
     right=lambda: None,
-    right_says=f"your bulkhead holds every fact of cockatiel's tests: {bulkhead_facts.LIMIT} run at once and "
-    f"never more, {bulkhead_facts.QUEUE} wait, the next is refused at once, the waiting start first come, "
-    "first served, a call that raises gives its place back, and each call returns its result.",
-    otherwise="{value}",
-    hint="keep a running count and a deque of waiting futures; refuse when both are full; give the place "
-    "back in a finally, to the oldest waiter first (section 4's cell).",
+    right_when=lambda a: a.value.ok,
+    right_says=lambda a: a.value.says,
+    otherwise=lambda a: a.value.says,
+    hint="keep a running count and a deque of waiting futures; refuse at once when both are full; give the "
+    "place back in a finally (whatever the call raised, cancelled too), to the oldest waiter; a waiter "
+    "cancelled leaves the line, and passes on a place handed to it just then (section 4's cell).",
     worked=(
         "**The course's own bulkhead** (section 4's cell, which the Order Service runs):",
         lambda _: f"```python\n{inspect.getsource(Bulkhead)}```",
