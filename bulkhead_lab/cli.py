@@ -2,7 +2,8 @@
 
 ``reproduce`` prints lesson 000's output; ``simulate`` runs the seeded model once;
 ``serve-pools`` and ``serve-orders`` run lesson 003's and lesson 004's services in the
-foreground. A bad value is one line on stderr and exit status 2, never a traceback.
+foreground; ``hub-setup`` and ``notebooks`` set a class up on a shared JupyterHub
+(:mod:`bulkhead_lab.classroom`). A bad value is one line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bulkhead_lab import classroom
 from bulkhead_lab.pool.params import Params
 from bulkhead_lab.pool.rounds import run
 
@@ -187,6 +189,16 @@ COMMANDS = {
         "lesson 004's Order, Payment and Inventory services",
         _serve_orders_args,
         _cmd_serve_orders,
+    ),
+    "hub-setup": (
+        "a shared JupyterHub: the lab settings and the course's notebooks into its environment",
+        classroom.hub_setup_args,
+        classroom.hub_setup,
+    ),
+    "notebooks": (
+        "your own copy of the course's notebooks, or one reset to the course's (--reset 04)",
+        classroom.notebooks_args,
+        classroom.notebooks,
     ),
 }
 
