@@ -88,7 +88,7 @@ def node_default() -> str:
     import subprocess
 
     out = subprocess.run(
-        ["node", "-e", "console.log(require('http').globalAgent.maxSockets)"],
+        ["node", "-e", "process.stdout.write(String(require('http').globalAgent.maxSockets))"],
         capture_output=True, text=True, timeout=NODE_SECONDS,
     )  # fmt: skip
     return f"maxSockets={out.stdout.strip() or '?'}"

@@ -1,0 +1,93 @@
+"""Notebook 10's live side: the clients' defaults bind nothing, HTTP/2 multiplexes past a connection
+limit, the fault proxy injects what it is told, and the capstone judges a right stack Right and the four
+broken ones Not yet, each for its own wall."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import httpx
+import pytest
+
+from bulkhead_lab.live.net.dependency import Dependency
+from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.stack import clients, h2
+from bulkhead_lab.live.stack.capstone import run_stack
+from bulkhead_lab.live.stack.proxy import FaultProxy
+from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, throttle_run
+from bulkhead_lab.live.stack.verdict import judge
+
+pytestmark = pytest.mark.live
+
+RIGHT = {
+    "payment": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},
+    "inventory": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},
+    "retry_budget": {"payment": 0.1, "inventory": 0.1},
+}
+BROKEN = {
+    "no limit": ({**RIGHT, "payment": {"limits": httpx.Limits(max_connections=None), "timeout": 1.0}},
+                 "no limit"),
+    "the default pool": ({**RIGHT, "payment": {}}, "under a limit of 100"),
+    "a limit without a timeout": (
+        {**RIGHT, "payment": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(None)}},
+        "a limit without a timeout",
+    ),
+    "a shared budget": ({**RIGHT, "retry_budget": {"shared": 0.1}}, "a shared budget"),
+}  # fmt: skip
+
+
+def test_each_clients_default_lets_all_50_through_and_a_limit_of_10_binds() -> None:
+    defaults, configured = asyncio.run(clients.both_tables())
+    peaks = {r.client: r.peak for r in defaults if not r.skipped}
+    assert peaks["aiohttp"] == peaks["httpx"] == peaks["requests"] == 50
+    assert peaks["requests, pool_block=True"] == 10
+    assert [r.discarded for r in defaults if r.client == "requests"] == [40]
+    assert all(r.peak == 10 and r.answered == 50 for r in configured if not r.skipped)
+
+
+def test_one_http2_connection_carries_50_calls_and_streams_or_a_bulkhead_bound_them() -> None:
+    runs = asyncio.run(h2.three_runs())
+    assert [(r.peak, r.connections, r.answered) for r in runs] == [(50, 1, 50), (10, 1, 50), (10, 1, 50)]
+
+
+def test_the_fault_proxy_delays_hangs_and_fails_a_share_evenly() -> None:
+    async def run() -> tuple[list[int], int, int]:
+        async with Dependency("payment", 0.0) as dep, FaultProxy(dep.url) as proxy:
+            async with aiohttp.ClientSession(headers=key_headers(proxy.url)) as session:
+
+                async def get() -> int:
+                    async with session.get(f"{proxy.url}/pay") as r:
+                        return r.status
+
+                proxy.inject(errors=0.25)
+                codes = [await get() for _ in range(8)]
+                proxy.inject(hang=True)
+                held = asyncio.ensure_future(get())
+                await asyncio.sleep(0.2)
+                was_held = proxy.held
+                proxy.clear()
+                await held
+                return codes, was_held, dep.calls
+
+    codes, held, reached = asyncio.run(run())
+    assert codes == [200, 200, 200, 503, 200, 200, 200, 503]
+    assert held == 1 and reached == 7
+
+
+def test_the_throttle_keeps_most_requests_off_a_refusing_backend() -> None:
+    plain, throttled = asyncio.run(throttle_run(None)), asyncio.run(throttle_run(AdaptiveThrottle))
+    assert plain.backend_calls == 300 and throttled.backend_calls < 60
+
+
+def test_the_capstone_calls_the_right_stack_right() -> None:
+    verdict = judge(asyncio.run(run_stack(RIGHT)))
+    assert verdict.ok, verdict.says
+
+
+@pytest.mark.parametrize("name", list(BROKEN))
+def test_the_capstone_names_each_broken_wall(name: str) -> None:
+    stack, says = BROKEN[name]
+    verdict = judge(asyncio.run(run_stack(stack)))
+    assert not verdict.ok and says in verdict.says, verdict.says
+    assert "\n" not in verdict.says
