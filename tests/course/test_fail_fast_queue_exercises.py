@@ -220,7 +220,7 @@ class CountsTheHandedWaiter:
 
 
 RIGHT = re.compile(
-    r"^Right: checked 14 schedules written out and \d+ generated: never more than limit running nor queue "
+    r"^Right: checked 16 schedules written out and \d+ generated: never more than limit running nor queue "
     r"waiting; places handed to the waiting in arrival order, never to a newcomer; .*; two bulkheads at "
     r"once stay independent\.$"
 )

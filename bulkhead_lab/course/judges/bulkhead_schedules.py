@@ -30,6 +30,7 @@ PROBES = (
     ((1, 1), (1, 1), "arrive | arrive b | arrive | arrive b | finish all"),  # two bulkheads, independent
     ((2, 2), None, "arrive, arrive, arrive, arrive, arrive | finish 2 | finish all"),
     ((1, 2), None, "arrive | arrive | arrive | finish 1 | finish all"),  # first come, first served
+    ((3, 3), None, "arrive, arrive, arrive, arrive, arrive, arrive, arrive | finish 2 | finish 1, finish 3"),
     ((1, 1), None, "arrive | arrive | fail 1 | finish all"),  # a call that raises gives its place back
     ((1, 1), None, "arrive | arrive | interrupt 1 | finish all"),  # a BaseException too
     ((1, 1), None, "arrive | arrive | cancel 1 | finish all"),  # a running call cancelled too
@@ -37,6 +38,7 @@ PROBES = (
     ((2, 2), None, "arrive, arrive, arrive | finish 1, finish 2, arrive | finish all"),  # two places freed
     ((1, 1), None, "arrive | arrive | cancel 2 | arrive | finish all"),  # a cancelled waiter costs no place
     ((1, 1), None, "arrive | arrive | cancel 2 | finish 1 | finish all"),
+    ((1, 3), None, "arrive | arrive | arrive | arrive | cancel 3 | finish 1 | finish all"),  # from mid-line
     ((1, 1), None, "arrive | arrive | finish 1, cancel 2 | finish all"),
     ((1, 1), None, "arrive | arrive | finish 1 / cancel 2 | arrive | finish all"),  # handed, then cancelled
 )
