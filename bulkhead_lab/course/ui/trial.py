@@ -110,9 +110,12 @@ def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     except BaseException:  # what the learner's code raised while cancelled is theirs, and retrieved below
         pass
     finally:
-        for task in [*_MADE.pop(loop, []), *asyncio.all_tasks(loop)]:
+        made = _MADE.pop(loop, [])
+        for task in [*made, *asyncio.all_tasks(loop)]:
             if task.done() and not task.cancelled():
                 task.exception()
+        made.clear()  # the factory's list: a loop kept by someone does not keep its tasks
+        loop.set_task_factory(None)
         loop.close()
 
 
