@@ -62,13 +62,13 @@ def test_the_margin_lets_a_random_deal_pass_and_stops_one_over_two_thirds_of_the
     of C(4, 2) = 6 pairs (a poison tenant sinks 1 in 4, not 1 in 6) does not."""
     for seed in range(300):
         for workers, size in ((2, 1), (3, 1), (4, 2), (6, 3)):
-            shards = [shuffle.shuffle_shard(t, workers, size, seed) for t in range(judge.DEAL_TENANTS)]
+            shards = [shuffle.shuffle_shard(t, workers, size, seed) for t in range(judge.FEW_SHARDS_TENANTS)]
             assert judge.pairs_alike(shards) <= judge.allowed_pairs(
-                judge.DEAL_TENANTS, math.comb(workers, size)
+                judge.FEW_SHARDS_TENANTS, math.comb(workers, size)
             )
     four = [(0, 1), (0, 2), (1, 3), (2, 3)]
-    dealt = [four[t % 4] for t in range(judge.DEAL_TENANTS)]
-    assert judge.pairs_alike(dealt) > judge.allowed_pairs(judge.DEAL_TENANTS, 6)
+    dealt = [four[t % 4] for t in range(judge.FEW_SHARDS_TENANTS)]
+    assert judge.pairs_alike(dealt) > judge.allowed_pairs(judge.FEW_SHARDS_TENANTS, 6)
 
 
 def test_another_processs_hash_differs_for_strings_only_and_is_put_back() -> None:

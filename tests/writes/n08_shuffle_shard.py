@@ -156,13 +156,31 @@ RING = """def my_shard(tenant, workers, size, seed):
     return tuple(sorted((first + i) % workers for i in range(size)))
 """
 
+# numpy's legacy generator, built anew for every call (about half a millisecond each).
+RANDOM_STATE = """def my_shard(tenant, workers, size, seed):
+    import numpy as np
+
+    return np.random.RandomState(seed + tenant).choice(workers, size, replace=False)
+"""
+
+# One shard drawn for the seed, then turned by the tenant: only `workers` different shards.
+TURNED = """def my_shard(tenant, workers, size, seed):
+    first = random.Random(seed).sample(range(workers), size)
+    return tuple(sorted((w + tenant) % workers for w in first))
+"""
+
+# Tenants folded onto four generators: every fourth tenant shares a shard.
+FOUR_TENANTS = """def my_shard(tenant, workers, size, seed):
+    return tuple(sorted(random.Random(seed + tenant % 4).sample(range(workers), size)))
+"""
+
 CANDIDATES = Candidates(
     notebook="08_choosing_compartments.ipynb",
     exercise="write_shuffle_shard",
     number=6,
     name="my_shard",
     right=RIGHT,
-    also_right=(NUMPY, RENDEZVOUS, UNRANKED, LISTED, FISHER_YATES),
+    also_right=(NUMPY, RENDEZVOUS, UNRANKED, LISTED, FISHER_YATES, RANDOM_STATE),
     broken={
         PLAIN: "(plain sharding)",
         REPEATS: "twice",
@@ -179,5 +197,7 @@ CANDIDATES = Candidates(
         ONE_GENERATOR: "where a tenant and seed always get one shard",
         LAST_LEFT_OUT: "raised ValueError",
         RING: "shards dealt at random leave about 1 in",
+        TURNED: "shards dealt at random leave about 1 in",
+        FOUR_TENANTS: "every tenant got the same shard",
     },
 )

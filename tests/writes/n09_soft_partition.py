@@ -247,6 +247,33 @@ OTHER_RESERVE = """def my_soft_partition(reserved, total):
     return admits
 """
 
+# It counts what it admitted itself instead of reading busy: its answers hang on the questions asked before.
+COUNTS_ITSELF = """def my_soft_partition(reserved, total):
+    held = [0, 0]
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        lent = sum(max(0, h - r) for h, r in zip(held, reserved))
+        if held[flow] < reserved[flow] or lent < shared:
+            held[flow] += 1
+            return True
+        return False
+
+    return admits
+"""
+
+# Only the other flow's borrowing counted: a flow may borrow the last shared slot again and again.
+OTHERS_BORROWING_ONLY = """def my_soft_partition(reserved, total):
+    shared = total - sum(reserved)
+
+    def admits(flow, busy):
+        if busy[flow] < reserved[flow]:
+            return True
+        return max(0, busy[1 - flow] - reserved[1 - flow]) < shared
+
+    return admits
+"""
+
 CANDIDATES = Candidates(
     notebook="09_sharing_compartments.ipynb",
     exercise="write_soft_partition",
@@ -268,5 +295,7 @@ CANDIDATES = Candidates(
         NOT_A_RULE: "where it returns a rule",
         LESSON_WRITTEN_IN: "where section 1's rule answers",
         OTHER_RESERVE: "where section 1's rule answers",
+        COUNTS_ITSELF: "an answer hangs on the flow and busy alone",
+        OTHERS_BORROWING_ONLY: "its one slot is busy",
     },
 )

@@ -9,10 +9,11 @@ fleet of ``workers`` (1 to :data:`MAX_WORKERS`), any ``size`` from 1 to ``worker
 2. a tenant and seed get the same shard every time: in any order of calls, and after a restart (a deal
    that hangs on ``hash()`` of a string, which Python salts per process, is found by dealing again with
    every string hashed as another process would: :func:`another_process`);
-3. a deal of :data:`DEAL_TENANTS` tenants uses every worker (judged where each should serve 20 or more),
-   and a poison tenant takes down the whole shard of about 1 in C(workers, size) of the others: the
-   tenant pairs on the very same shard are at most :data:`MARGIN` over a random deal's count, plus
-   :data:`SIGMAS` of its standard deviations, plus 2 (:func:`allowed_pairs`);
+3. a deal of :data:`DEAL_TENANTS` tenants (:data:`FEW_SHARDS_TENANTS` where there are 6 shards or fewer)
+   uses every worker (judged where each should serve 20 or more), and a poison tenant takes down the
+   whole shard of about 1 in C(workers, size) of the others: the tenant pairs on the very same shard are
+   at most :data:`MARGIN` over a random deal's count, plus :data:`SIGMAS` of its standard deviations,
+   plus 2 (:func:`allowed_pairs`);
 4. another seed deals anew: of :data:`SEED_TENANTS` tenants, no more keep their shard than chance (1 in
    C(workers, size)) allows, with the same margin (:func:`allowed`).
 
@@ -48,9 +49,9 @@ COMBINATIONS = 5000  # C(workers, size) of a generated fleet is at most this
 SEED_MAX = 2**31 - 1  # the largest seed generated
 TENANT_MAX = 10**6  # the largest tenant generated
 MARGIN, SIGMAS = 0.10, 6.0  # how far over a random deal's count a statistic may go: 10%, plus 6 sd, plus 2
-DEAL_TENANTS = 200  # tenants a deal takes
+DEAL_TENANTS, FEW_SHARDS_TENANTS = 120, 200  # tenants a deal takes; where C(workers, size) <= 6
 SEED_TENANTS = 60  # tenants dealt with a second seed (where C(workers, size) >= 6)
-CALL_EXAMPLES, DEAL_EXAMPLES = 24, 4  # generated scenarios: a few tenants each, then whole deals
+CALL_EXAMPLES, DEAL_EXAMPLES = 20, 3  # generated scenarios: a few tenants each, then whole deals
 Shard = tuple[int, ...]
 _REAL_HASH = builtins.hash
 
@@ -80,7 +81,7 @@ class Deal:
 
     @property
     def tenants(self) -> int:
-        return DEAL_TENANTS
+        return FEW_SHARDS_TENANTS if self.shards <= 6 else DEAL_TENANTS
 
 
 LESSON = Deal(WORKERS, SIZE, SEED, SEED + 1)  # section 2's fleet: 8 workers in pairs
@@ -374,9 +375,9 @@ PROPERTIES = (
     f"every shard is size different workers of range(workers) (1 to {MAX_WORKERS} workers, size 1 to "
     f"workers)",
     "a tenant and seed get the same shard in any order of calls and whatever hash() gives a string",
-    f"deals of {DEAL_TENANTS} tenants (and section 2's) use every worker, and a poison tenant takes down the "
-    f"whole shard of about 1 in C(workers, size) of the others ({MARGIN:.0%} over chance and "
-    f"{SIGMAS:g} standard deviations allowed)",
+    f"deals of {DEAL_TENANTS} to {FEW_SHARDS_TENANTS} tenants (and section 2's) use every worker, and a "
+    "poison tenant takes down the whole shard of about 1 in C(workers, size) of the others "
+    f"({MARGIN:.0%} over chance and {SIGMAS:g} standard deviations allowed)",
     "another seed deals anew",
 )
 

@@ -158,19 +158,50 @@ def _one(
 def agrees(fn: Callable[..., object], pool: Pool) -> int:
     """Every reachable state of ``pool`` asked of ``fn``'s rule ``a``, for both flows, with a rule ``b``
     (the flows' reserves swapped, one more shared) built after it: a :class:`Broke` at the first answer
-    unlike section 1's (naming ``b`` only when a rule built alone answers right there), else the number
-    of states."""
+    unlike section 1's (see :func:`_named` for which case it names), else the number of states."""
     name, other = _name(fn), Pool((pool.reserved[1], pool.reserved[0]), pool.shared + 1)
     first = _built(fn, pool)
     _built(fn, other)
     right = soft_partition(pool.reserved, pool.total)
     both = f"a = {pool.built(name)}; b = {other.built(name)}"
-    states = list(pool.states())
-    for busy in states:
+    asked: list[tuple[int, list[int]]] = []
+    for busy in pool.states():
         for flow in (0, 1):
             if broke := _one(first, right, pool, flow, busy, both):
-                raise _one(_built(fn, pool), right, pool, flow, busy, pool.built(name)) or broke
-    return len(states)
+                raise _named(fn, pool, right, asked, (flow, busy)) or broke
+            asked.append((flow, list(busy)))
+    return len(asked) // 2
+
+
+def _named(
+    fn: Callable[..., object],
+    pool: Pool,
+    right: Rule,
+    asked: list[tuple[int, list[int]]],
+    at: tuple[int, tuple[int, int]],
+) -> Broke | None:
+    """The case to name for a wrong answer ``at`` (flow, busy): a rule built alone and asked only that,
+    when it answers wrong too; else one built alone and asked everything ``asked`` before, when it does
+    (its answers hang on what it was asked before); else None (the second rule built changed the first)."""
+    built, (flow, busy) = pool.built(_name(fn)), at
+    if alone := _one(_built(fn, pool), right, pool, flow, busy, built):
+        return alone
+    again = _built(fn, pool)
+    for f, b in asked:
+        try:
+            call(again, f, list(b))
+        except Fault:
+            return None
+    if broke := _one(again, right, pool, flow, busy, built):
+        before = f"admits = {built}; [admits(f, b) for f, b in {asked}]"
+        those = "that question" if len(asked) == 1 else f"those {len(asked)} questions"
+        return Broke(
+            f"admits = {built}, asked (flow, busy) {asked} in turn, then ({flow}, {list(busy)})",
+            f"{broke.got} after {those}",
+            f"{broke.expected} (an answer hangs on the flow and busy alone)",
+            f"{before}; admits({flow}, {list(busy)})",
+        )
+    return None
 
 
 def check(candidate: object) -> Verdict:
