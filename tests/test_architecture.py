@@ -34,27 +34,38 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of every node under an ``if TYPE_CHECKING:`` (imports for annotations, never run)."""
+    return {
+        id(sub)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for sub in ast.walk(node)
+    }
+
+
 def _runtime_imports(name: str) -> set[str]:
-    """Package modules ``name`` imports when it is imported (not under TYPE_CHECKING, not in functions)."""
+    """Package modules ``name`` imports, at its top level or inside a function (a deferred import is an
+    import all the same), but not under TYPE_CHECKING."""
     path = MODULES[name]
     tree = ast.parse(path.read_text())
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped = _type_checking_only(tree)
     found: set[str] = set()
-    for node in tree.body:  # top level only: an import inside a function runs later, on demand
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+    for sub in ast.walk(tree):
+        if id(sub) in skipped:
             continue
-        for sub in [node] if not isinstance(node, (ast.If, ast.Try)) else ast.walk(node):
-            if isinstance(sub, ast.Import):
-                found |= {a.name for a in sub.names}
-            elif isinstance(sub, ast.ImportFrom):
-                base = sub.module or ""
-                if sub.level:
-                    anchor = package.split(".")[: len(package.split(".")) - (sub.level - 1)]
-                    base = ".".join([*anchor, *([base] if base else [])])
-                submodules = {f"{base}.{a.name}" for a in sub.names} & MODULES.keys()
-                found |= submodules
-                if len(submodules) < len(sub.names):  # a name defined in the module itself
-                    found.add(base)
+        if isinstance(sub, ast.Import):
+            found |= {a.name for a in sub.names}
+        elif isinstance(sub, ast.ImportFrom):
+            base = sub.module or ""
+            if sub.level:
+                anchor = package.split(".")[: len(package.split(".")) - (sub.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            submodules = {f"{base}.{a.name}" for a in sub.names} & MODULES.keys()
+            found |= submodules
+            if len(submodules) < len(sub.names):  # a name defined in the module itself
+                found.add(base)
     return {m for m in found if m in MODULES and m != name}
 
 

@@ -28,7 +28,7 @@ from bulkhead_lab.course.ui.exercise import (
     run_trial,
 )
 from bulkhead_lab.course.ui.trial import call
-from bulkhead_lab.live.orders import adaptive
+from bulkhead_lab.live.orders import steady
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import SLOW, Params
 
@@ -51,7 +51,10 @@ exercise_1 = Exercise(
     right=lambda: working_timeouts()[-1],
     figures=lambda t: timeout_result(t),
     right_when=lambda a: a.beats_24_8,
-    right_says="{value} rounds beats 24/8: " + SLOWDOWN + ", " + HEALTHY + ".",
+    right_says=lambda a: (
+        f"{a.value} rounds beats 24/8 for tracking: {SLOWDOWN.format_map(a)}, {HEALTHY.format_map(a)}. "
+        + _price(a)
+    ),
     wrong=(
         Wrong(
             lambda a: not a.keeps_the_healthy_day,
@@ -68,6 +71,7 @@ exercise_1 = Exercise(
             "normal holds and under the slow one, each slow call backs the event limit off and no normal "
             "call does."
         ),
+        lambda a: _price(timeout_result(a.right)),
         lambda a: (
             f"It assumes the failure is slower than the timeout: against {a.right}-round slow calls a "
             f"{a.right}-round timeout never fires, and tracking drops {_missed(a.right)} again "
@@ -76,6 +80,22 @@ exercise_1 = Exercise(
     ),
     placeholder="timeout in rounds",
 )
+
+
+def _price(run: Any) -> str:
+    """What a timeout that fires on every slow call costs the event flow (``run``: a TimeoutResult, or an
+    answer reading one)."""
+    pinned = run.event_pinned_from
+    stays = (
+        f"stays there to the end of the run (from round {pinned})"
+        if pinned is not None
+        else "comes back up only as slow calls stop"
+    )
+    return (
+        f"The event flow pays for it: every slow call backs its limit off, so it falls to {run.event_lowest} "
+        f"and {stays}, and events drop {run.aimd.slowdown.event_dropped} on the slowdown day "
+        f"(24/8: {run.fixed.slowdown.event_dropped})."
+    )
 
 
 def _missed(timeout: int) -> int:
@@ -172,9 +192,9 @@ def live_aimd(answer: object) -> object:
         candidate = read_code(answer, "class")
         run_trial(lambda: _tried(candidate))  # raises, hangs, is no limiter: not live
         load = views.slowdown_load(views.LIVE_SLOW_FOR)
-        run = run_sync(adaptive.learners_run(python_numbers(candidate), LIVE, load))
+        run = run_sync(steady.learners_run(python_numbers(candidate), LIVE, load))
         return views.live_table(views.live_view(run, views.LIVE_SLOW_FOR))
-    except (NotUnderstood, adaptive.LearnersFault) as why:
+    except (NotUnderstood, steady.LearnersFault) as why:
         return f"Not run live: {why}"
 
 

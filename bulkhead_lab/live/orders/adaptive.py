@@ -29,12 +29,10 @@ makes it settle at about 2 x 4 = 8 under any slowdown more than three times its 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
-from bulkhead_lab.adaptive.limits import AdaptiveLimit
 from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec
 from bulkhead_lab.live.bulkhead import InstrumentedBulkhead
 from bulkhead_lab.validation import check_int, fail
@@ -104,6 +102,31 @@ def live_spec(algorithm: str = DEFAULT_ALGORITHM, options: Mapping[str, Any] | N
     return spec
 
 
+class Limiter(Protocol):
+    """What :class:`AdaptiveControl` asks of a limiter: an
+    :class:`~bulkhead_lab.adaptive.limits.AdaptiveLimit`, or a learner's (:class:`~.steady.LearnersLimit`)."""
+
+    timed: bool
+
+    @property
+    def limit(self) -> int: ...
+
+    @property
+    def baseline(self) -> float: ...
+
+    def tick(self, now: float) -> None: ...
+
+    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int: ...
+
+
+class Builds(Protocol):
+    """Settings that build a fresh :class:`Limiter` (a learner's, :class:`~.steady.LearnersSpec`)."""
+
+    algorithm: str
+
+    def build(self) -> Limiter: ...
+
+
 def max_limit(spec: LimiterSpec) -> int:
     """The highest limit ``spec`` can reach."""
     return int(spec.get("max_limit"))
@@ -114,7 +137,7 @@ class AdaptiveControl:
 
     def __init__(
         self,
-        spec: LimiterSpec | LearnersSpec,
+        spec: LimiterSpec | Builds,
         bulkhead: InstrumentedBulkhead,
         *,
         clock: Callable[[], float] = time.monotonic,
@@ -124,7 +147,7 @@ class AdaptiveControl:
         self.clock = clock
         self.samples = 0
         self.drops = 0
-        self.limiter: AdaptiveLimit | LearnersLimit = spec.build()
+        self.limiter: Limiter = spec.build()
         self._t0 = clock()
         bulkhead.set_limit(self.limiter.limit)
 
@@ -164,97 +187,3 @@ class AdaptiveControl:
             "samples": self.samples,
             "drops": self.drops,
         }
-
-
-# --- a learner's limiter around the live Payment (notebook 05, exercise 3) ------------------------
-
-
-class LearnersFault(Exception):
-    """What a learner's limiter did wrong in the live Order Service, in one line; the run stopped."""
-
-
-class LearnersLimit:
-    """A learner's limiter (``on_sample(rtt, inflight, dropped)`` returning the new limit) as the live
-    service's :class:`AdaptiveControl` keeps it; what it raises or returns that is not a whole limit of
-    at least 1 is kept in :attr:`fault` (one line) and the limit stays where it was."""
-
-    timed = False
-    baseline = 0.0
-
-    def __init__(self, learner: Any, initial: int) -> None:
-        self.learner, self.limit = learner, initial
-        self.fault: str | None = None
-
-    def tick(self, now: float) -> None:
-        """Not timed: the time changes nothing."""
-
-    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
-        if self.fault is not None:
-            return self.limit
-        try:
-            got = self.learner.on_sample(rtt, inflight, dropped)
-        except Exception as exc:
-            why = (str(exc).splitlines() or [""])[0]
-            self.fault = f"on_sample raised {type(exc).__name__}" + (f": {why}." if why else ".")
-            return self.limit
-        if isinstance(got, bool) or not isinstance(got, (int, float)) or not got >= 1:
-            self.fault = f"on_sample returned {got!r:.30} live: return the new limit, at least 1."
-            return self.limit
-        self.limit = int(got)
-        return self.limit
-
-
-class LearnersSpec:
-    """Builds a :class:`LearnersLimit` around ``make()`` (the learner's class with its settings)."""
-
-    algorithm = "yours"
-
-    def __init__(self, make: Callable[[], Any], initial: int) -> None:
-        self.make, self.initial = make, initial
-        self.built: list[LearnersLimit] = []
-
-    def build(self) -> LearnersLimit:
-        self.built.append(LearnersLimit(self.make(), self.initial))
-        return self.built[-1]
-
-    def fault(self) -> str | None:
-        return next((b.fault for b in self.built if b.fault), None)
-
-
-async def dry_run(
-    learner: Any, settings: tuple[int, int, int], samples: list[tuple[float, int, bool]]
-) -> None:
-    """``learner(*settings)`` given each sample, nothing compared (a check under a deadline runs it first)."""
-    limiter = learner(*settings)
-    for sample in samples:
-        limiter.on_sample(*sample)
-        await asyncio.sleep(0)
-
-
-async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) -> Any:
-    """:func:`~.steady.run_steady`'s adaptive Order Service and ``load`` (a ``SteadyLoad``), its limit
-    moved by ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once,
-    every service closed: :class:`LearnersFault`, one line."""
-    from bulkhead_lab.live.orders.load import order_services  # here: load imports this module
-    from bulkhead_lab.live.orders.settings import OrderSettings
-    from bulkhead_lab.live.orders.steady import drive_steady
-
-    spec = LearnersSpec(lambda: learner(*settings), settings[0])
-    adaptive_service = OrderSettings("adaptive", algorithm="AIMD")
-    async with order_services(adaptive_service, load.slow_latency, load.fast_latency) as (service, pay, inv):
-        control = service.service.adaptive
-        if control is None:
-            raise RuntimeError("an adaptive Order Service has an adaptive control")
-        control.spec = spec
-        control.restart()
-        drive = asyncio.ensure_future(drive_steady(service.url, pay.url, inv.url, load))
-        while not drive.done() and spec.fault() is None:
-            await asyncio.wait({drive}, timeout=0.01)  # polling the learner's limiter for a fault
-        if not drive.done():
-            drive.cancel()
-            await asyncio.gather(drive, return_exceptions=True)
-        if spec.fault() is not None:
-            raise LearnersFault(spec.fault())
-        run = drive.result()
-        service.record(run)
-    return run

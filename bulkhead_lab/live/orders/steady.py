@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 
@@ -49,8 +51,10 @@ from bulkhead_lab.validation import check_int, check_real
 __all__ = [
     "MAX_PHASE",
     "MAX_RATE",
+    "LearnersFault",
     "SteadyLoad",
     "drive_steady",
+    "learners_run",
     "planned_orders",
     "run_adaptive",
     "run_steady",
@@ -249,3 +253,83 @@ async def run_adaptive(
     (Gradient2, Vegas, AIMD or Envoy; settings :func:`~.adaptive.live_spec`), 5 waiting places."""
     settings = OrderSettings(ADAPTIVE, algorithm=algorithm)
     return await run_steady(settings, load, on_progress=on_progress, allow_long=allow_long)
+
+
+# --- a learner's limiter around the live Payment (notebook 05, exercise 3) ------------------------
+
+
+class LearnersFault(Exception):
+    """What a learner's limiter did wrong in the live Order Service, in one line; the run stopped."""
+
+
+class LearnersLimit:
+    """A learner's limiter (``on_sample(rtt, inflight, dropped)`` returning the new limit) as the live
+    service's :class:`~.adaptive.AdaptiveControl` keeps it; what it raises or returns that is not a whole
+    limit of at least 1 is kept in :attr:`fault` (one line) and the limit stays where it was."""
+
+    timed = False
+    baseline = 0.0
+
+    def __init__(self, learner: Any, initial: int) -> None:
+        self.learner, self.limit = learner, initial
+        self.fault: str | None = None
+
+    def tick(self, now: float) -> None:
+        """Not timed: the time changes nothing."""
+
+    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
+        if self.fault is not None:
+            return self.limit
+        try:
+            got = self.learner.on_sample(rtt, inflight, dropped)
+        except Exception as exc:
+            why = (str(exc).splitlines() or [""])[0]
+            self.fault = f"on_sample raised {type(exc).__name__}" + (f": {why}." if why else ".")
+            return self.limit
+        if isinstance(got, bool) or not isinstance(got, (int, float)) or not got >= 1:
+            self.fault = f"on_sample returned {got!r:.30} live: return the new limit, at least 1."
+            return self.limit
+        self.limit = int(got)
+        return self.limit
+
+
+class LearnersSpec:
+    """Builds a :class:`LearnersLimit` around ``make()`` (the learner's class with its settings)."""
+
+    algorithm = "yours"
+
+    def __init__(self, make: Callable[[], Any], initial: int) -> None:
+        self.make, self.initial = make, initial
+        self.built: list[LearnersLimit] = []
+
+    def build(self) -> LearnersLimit:
+        self.built.append(LearnersLimit(self.make(), self.initial))
+        return self.built[-1]
+
+    def fault(self) -> str | None:
+        return next((b.fault for b in self.built if b.fault), None)
+
+
+async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) -> Any:
+    """:func:`run_steady`'s adaptive Order Service and ``load`` (a :class:`SteadyLoad`), its limit
+    moved by ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once,
+    every service closed: :class:`LearnersFault`, one line."""
+    spec = LearnersSpec(lambda: learner(*settings), settings[0])
+    adaptive_service = OrderSettings("adaptive", algorithm="AIMD")
+    async with order_services(adaptive_service, load.slow_latency, load.fast_latency) as (service, pay, inv):
+        control = service.service.adaptive
+        if control is None:
+            raise RuntimeError("an adaptive Order Service has an adaptive control")
+        control.spec = spec
+        control.restart()
+        drive = asyncio.ensure_future(drive_steady(service.url, pay.url, inv.url, load))
+        while not drive.done() and spec.fault() is None:
+            await asyncio.wait({drive}, timeout=0.01)  # polling the learner's limiter for a fault
+        if not drive.done():
+            drive.cancel()
+            await asyncio.gather(drive, return_exceptions=True)
+        if spec.fault() is not None:
+            raise LearnersFault(spec.fault())
+        run = drive.result()
+        service.record(run)
+    return run
