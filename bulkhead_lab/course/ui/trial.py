@@ -186,16 +186,20 @@ def a_function(candidate: object, example: str) -> Callable[..., Any]:
 def call(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
     """``fn(*args, **kwargs)`` for a check: what the learner's function raised, as a one-line
     :class:`Fault` naming the call (the deadline's :class:`Overtime` passes through)."""
-    shown = ", ".join([*map(short_repr, args), *(f"{k}={short_repr(v)}" for k, v in kwargs.items())])
-    named = f"{getattr(fn, '__name__', 'your code')}({shown})"
     try:
         result = fn(*args, **kwargs)
     except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # a learner's exit is a fault
-        raise Fault(f"{named} raised {_error(exc)}.") from None
+        raise Fault(f"{_named(fn, args, kwargs)} raised {_error(exc)}.") from None
     if inspect.iscoroutine(result):
         result.close()  # never awaited, so never warned about in a later cell
-        raise Fault(f"{named} returned a coroutine: write a plain def, not an async def.")
+        raise Fault(f"{_named(fn, args, kwargs)} returned a coroutine: write a plain def, not an async def.")
     return result
+
+
+def _named(fn: Callable[..., Any], args: tuple[object, ...], kwargs: dict[str, object]) -> str:
+    """The call as a learner would type it: ``my_fn(1, 'a', b=2)`` (made only when a message needs it)."""
+    shown = ", ".join([*map(short_repr, args), *(f"{k}={short_repr(v)}" for k, v in kwargs.items())])
+    return f"{getattr(fn, '__name__', 'your code')}({shown})"
 
 
 def short_repr(value: object) -> str:
