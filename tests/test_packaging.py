@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import sys
 from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -16,13 +20,26 @@ else:  # pragma: no cover - Python 3.10
 
 def _split(requirement: str) -> tuple[str, str]:
     name, spec = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*?)\s*$", requirement).groups()
-    return name.lower().replace("_", "-"), spec.replace(" ", "")
+    return name.lower().replace("_", "-"), ",".join(sorted(str(s) for s in SpecifierSet(spec)))
+
+
+def _with_extras(requirement: str) -> dict[str, str]:
+    """A pip requirement as conda lists it: conda has no extras, so ``httpx[http2]>=0.27`` is httpx
+    and each package its ``http2`` extra asks for, at the range the installed httpx's metadata gives."""
+    req = Requirement(requirement)
+    found = dict([_split(f"{req.name}{req.specifier}")])
+    for extra in sorted(req.extras):
+        for line in importlib.metadata.requires(req.name) or ():
+            needed = Requirement(line)
+            if needed.marker is not None and needed.marker.evaluate({"extra": extra}):
+                found.update([_split(f"{needed.name}{needed.specifier}")])
+    return found
 
 
 def pyproject_packages() -> dict[str, str]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     wanted = project["dependencies"] + project["optional-dependencies"]["dev"]
-    return dict(_split(r) for r in wanted)
+    return {name: spec for r in wanted for name, spec in _with_extras(r).items()}
 
 
 def conda_packages() -> dict[str, str]:
