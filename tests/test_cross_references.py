@@ -23,9 +23,10 @@ table row links. Each resolves against the headings of the notebook it points to
 A failure names each dangling reference: the file, the text around it, what it points to and why.
 
 The second half plans each notebook's time from its text (:func:`planned_minutes`): its words, markdown and
-code, at 150 a minute, plus 5 minutes an exercise and 2 a live run (a code cell whose stored run took 2 s
-or more: a seeded cell here takes under 1 s, a live batch 4 to 13 s), and checks the "About N minutes" at
-the notebook's top against it, within 25%. ``python tests/test_cross_references.py`` prints both.
+code, at 150 a minute, plus 5 minutes an exercise and 2 a live run (a code cell that shows a live run's
+progress bar, a widget of class ``bl-progress-*`` in the saved widget state: every live run and live panel
+of the course shows one), and checks the "About N minutes" at the notebook's top against it, within 25%.
+``python tests/test_cross_references.py`` prints both.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -138,7 +138,9 @@ def load(path: Path) -> Doc:
             if level == 2:
                 top = sub = None
                 if numbered:
-                    top = sections.setdefault(numbered.group(1), Section(numbered.group(1), numbered.group(2)))
+                    top = sections.setdefault(
+                        numbered.group(1), Section(numbered.group(1), numbered.group(2))
+                    )
             elif level == 3 and numbered and "." in numbered.group(1):
                 sub = sections.setdefault(numbered.group(1), Section(numbered.group(1), numbered.group(2)))
             elif level <= 2:
@@ -415,7 +417,6 @@ def test_the_checker_finds_what_the_issue_found() -> None:
 WORDS_PER_MINUTE = 150
 MINUTES_PER_EXERCISE = 5
 MINUTES_PER_LIVE_RUN = 2
-LIVE_RUN_S = 2.0  # a code cell whose stored run took this long or longer ran something live
 TOLERANCE = 0.25
 _STATED = re.compile(r"\bAbout (an?|\d+) (?:[^.;*]*?)(minutes?|hours?)\b")
 
@@ -442,14 +443,35 @@ class Plan:
         return int(5 * math.floor(self.minutes / 5 + 0.5))
 
 
-def _seconds(cell: dict) -> float:
-    timing = cell.get("metadata", {}).get("execution", {})
-    try:
-        start = datetime.fromisoformat(timing["iopub.execute_input"].replace("Z", "+00:00"))
-        end = datetime.fromisoformat(timing["shell.execute_reply"].replace("Z", "+00:00"))
-    except (KeyError, ValueError):
-        return 0.0
-    return (end - start).total_seconds()
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _classes(state: dict, model: str, seen: set[str]) -> set[str]:
+    """The CSS classes of a saved widget and of every widget inside it (children, Output contents)."""
+    if model in seen or model not in state:
+        return set()
+    seen.add(model)
+    s = state[model]["state"]
+    found = set(s.get("_dom_classes", []))
+    for value in s.values():
+        for ref in value if isinstance(value, list) else [value]:
+            if isinstance(ref, str) and ref.startswith("IPY_MODEL_"):
+                found |= _classes(state, ref.removeprefix("IPY_MODEL_"), seen)
+    for output in s.get("outputs", []):
+        if WIDGET_VIEW in output.get("data", {}):
+            found |= _classes(state, output["data"][WIDGET_VIEW]["model_id"], seen)
+    return found
+
+
+def _shows_a_live_run(cell: dict, state: dict) -> bool:
+    seen: set[str] = set()
+    shown = [
+        o["data"][WIDGET_VIEW]["model_id"]
+        for o in cell.get("outputs", [])
+        if WIDGET_VIEW in o.get("data", {})
+    ]
+    return any(c.startswith("bl-progress-") for m in shown for c in _classes(state, m, seen))
 
 
 def stated_minutes(first_cell: str) -> int | None:
@@ -463,12 +485,14 @@ def stated_minutes(first_cell: str) -> int | None:
 
 def planned_minutes(path: Path) -> Plan:
     """What a learner can plan by: words (markdown and code) at 150 a minute, 5 minutes an exercise (a
-    ``### Exercise N`` heading) and 2 a live run (a code cell whose stored run took 2 s or more)."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    ``### Exercise N`` heading) and 2 a live run (a code cell that shows a live run's progress bar)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cells = notebook["cells"]
+    state = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     words = sum(len("".join(c["source"]).split()) for c in cells if c["cell_type"] in ("markdown", "code"))
     markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
     exercises = sum(len(re.findall(r"^### Exercise \d+", text, re.M)) for text in markdown)
-    live = sum(1 for c in cells if c["cell_type"] == "code" and _seconds(c) >= LIVE_RUN_S)
+    live = sum(1 for c in cells if c["cell_type"] == "code" and _shows_a_live_run(c, state))
     return Plan(path.name, words, exercises, live, stated_minutes(markdown[0]) if markdown else None)
 
 

@@ -12,7 +12,7 @@ from bulkhead_lab.course.pool_placement import claims, lesson003, views
 from bulkhead_lab.live.placement import code, lesson
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import call_sites, code_facts
-from bulkhead_lab.live.placement.pooltests import PoolTestRun
+from bulkhead_lab.live.placement.pooltests import TEST_NAMES, PoolTestRun
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "03_pool_placement.ipynb"
@@ -173,3 +173,45 @@ def test_the_lessons_constants_are_what_lesson_003_prints(seeds: Path) -> None:
     assert f"is {cost.pool_for_expressions} poolFor(port) expressions" in text
     for line in lesson003.TAP:
         assert re.search(rf"^{re.escape(line)}$", text, re.M), line
+
+
+def test_the_pool_tests_table_says_what_each_test_asserts_and_how_it_did() -> None:
+    table = views.pool_tests_table(
+        PoolTestRun([None, "/run?... answered notification 11, expected 12", None])
+    )
+    assert list(table.index) == [f"{i}. {name}" for i, name in enumerate(TEST_NAMES, 1)]
+    assert list(table["here"]) == [
+        "passes",
+        "fails: /run?... answered notification 11, expected 12",
+        "passes",
+    ]
+    assert "12" in table.loc[f"2. {TEST_NAMES[1]}", "asserts"]
+    assert all(asserts in repr(table) for asserts in views.TEST_ASSERTS)  # a sentence is never cut
+
+
+def test_the_upstream_code_the_appendix_cites_does_what_it_says() -> None:
+    """aiohttp's _release_waiter shuffles the waiting hosts; Node's request with agent: false gets a new
+    Agent of default options, and removeSocket serves the same host first (read from node's own source)."""
+    import inspect
+    import shutil
+    import subprocess
+
+    import aiohttp.connector
+
+    assert "random.shuffle(queues)" in inspect.getsource(aiohttp.connector.BaseConnector._release_waiter)
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: Node's source cannot be read")
+    script = (
+        "const n = process.binding('natives');"
+        "const c = n._http_client, a = n._http_agent;"
+        "const r = a.slice(a.indexOf('Agent.prototype.removeSocket'),"
+        " a.indexOf('Agent.prototype.keepSocketAlive'));"
+        "console.log(JSON.stringify(["
+        "/agent === false\\)\\s*\\{\\s*agent = new defaultAgent\\.constructor\\(\\)/.test(c),"
+        " r.indexOf('this.requests[name][0]') < r.indexOf('ObjectKeys(this.requests)'),"
+        " /if \\(this\\.sockets\\[prop\\] && this\\.sockets\\[prop\\]\\.length\\) break;/.test(r)]))"
+    )
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30)
+    if out.returncode != 0:
+        pytest.skip(f"this node cannot show its own source: {out.stderr.strip().splitlines()[-1:]}")
+    assert json.loads(out.stdout) == [True, True, True]

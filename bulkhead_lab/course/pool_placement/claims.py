@@ -3,7 +3,7 @@
 A claim is a number or fact the lesson prints or states: its two tables, its code-cost line, its three
 tests, and the sentences that add a fact to them (one the summary repeats counts once). Durations are
 shown as floors (at least the batch's ideal) or orders (the slowest row). The two that Node's hand-off
-of a freed socket makes, and aiohttp's cannot, are explained in the notebook's section 3.
+of a freed socket makes, and aiohttp's cannot, are explained in the notebook's appendix, after the claims.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def placement_claims(rows: Rows) -> list[Claim]:
         exact(s, "shared pool: notification peak (holds all eight slots)", lesson.notification,
               single.notification),
         not_here(s, "shared pool: catalog peak (finds at most one)", lesson.catalog, "varies from run to run",
-                 f"{HANDOFF} (section 3)"),
+                 f"{HANDOFF} (the note below)"),
         not_here(s, "shared pool: duration", f"{lesson.duration_ms} ms",
                  f"near its ideal, {round(single.ideal_ms())} ms",
                  "the same hand-off: catalog's calls fill the gaps between notification's waves"),
@@ -136,7 +136,7 @@ def _within(r: PlacementResult) -> bool:
 
 
 def code_claims(facts: CodeFacts) -> list[Claim]:
-    """Where the pool sits: measure.mjs's last line, counted from the package's source (section 2's table)."""
+    """Where the pool sits: measure.mjs's last line, counted from the package's source (the appendix)."""
     return [exact("Where the pool sits", what, lesson, here) for what, here, lesson in views.code_cost(facts)]
 
 

@@ -32,6 +32,7 @@ from bulkhead_lab.live.placement.lesson import (
     waves,
 )
 from bulkhead_lab.live.placement.pools import Placement
+from bulkhead_lab.live.placement.pooltests import TEST_NAMES, PoolTestRun
 from bulkhead_lab.live.sync import run_sync
 
 __all__ = ["expected_catalog_before", "expected_notification_peak"]  # the exercises' rules, read here too
@@ -229,3 +230,28 @@ def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
     """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
     frame = pd.DataFrame(code_cost(facts or code_facts()), columns=["counted in the source", HERE, LESSON])
     return frame.set_index("counted in the source")
+
+
+# --- the lesson's three pool tests -----------------------------------------------------------
+
+#: What each of pool.test.mjs's tests asserts, all of it about what a dependency counted.
+TEST_ASSERTS = (
+    f"catalog done before: 0 / {CALLS} under one shared pool of 8, {CALLS} / {CALLS} with a pool each",
+    "notification peak: 4 with a pool of 4; 12 with that pool and 8 call sites skipped",
+    "catalog peak: 4, whether notification's pool is 1, 4 or 40",
+)
+
+
+def pool_tests_table(run: PoolTestRun) -> WideFrame:
+    """pool.test.mjs's three tests: what each asserts about the dependencies' counts, and how it did here."""
+    rows = [
+        {
+            "test": f"{i}. {name}",
+            "asserts": asserts,
+            "here": "passes" if failure is None else f"fails: {failure}",
+        }
+        for i, (name, asserts, failure) in enumerate(
+            zip(TEST_NAMES, TEST_ASSERTS, run.failures, strict=True), 1
+        )
+    ]
+    return WideFrame(pd.DataFrame(rows).set_index("test"))
