@@ -151,3 +151,23 @@ def test_a_notebook_reaches_what_it_shows_through_its_own_course_package(noteboo
     imported = set(re.findall(r"^from bulkhead_lab\.course\.(\w+) import", code, re.M))
     assert imported == {topic}, f"{notebook.name} imports course packages {imported}"
     assert not re.search(r"^from bulkhead_lab\.course import", code, re.M)
+
+
+def _imported_transitively(name: str) -> set[str]:
+    """Every package module importing ``name`` runs, itself included."""
+    seen, todo = {name}, [name]
+    while todo:
+        for nxt in _runtime_imports(todo.pop()) - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+LATER_NOTEBOOKS = ("adaptive", "retries", "queues", "compartments")  # notebooks 05 to 09's models
+
+
+def test_lesson_004s_plain_service_imports_nothing_of_the_later_notebooks() -> None:
+    """Notebook 05's adaptive limit extends lesson 004's Order Service (AdaptiveSettings), not the other way."""
+    later = tuple(f"bulkhead_lab.{p}" for p in LATER_NOTEBOOKS) + ("bulkhead_lab.live.orders.adaptive",)
+    reached = _imported_transitively("bulkhead_lab.live.orders.service")
+    assert sorted(m for m in reached if m.startswith(later)) == []

@@ -32,8 +32,15 @@ from bulkhead_lab.live.net.server import (
     check_port,
     serve_foreground,
 )
-from bulkhead_lab.live.orders.adaptive import DEFAULT_ALGORITHM
-from bulkhead_lab.live.orders.service import SLOW_LATENCY, OrderService, OrderSettings, inventory, payment
+from bulkhead_lab.live.orders.adaptive import DEFAULT_ALGORITHM, AdaptiveSettings
+from bulkhead_lab.live.orders.service import (
+    ADAPTIVE,
+    SLOW_LATENCY,
+    OrderService,
+    OrderSettings,
+    inventory,
+    payment,
+)
 from bulkhead_lab.live.placement.batch import CATALOG_LATENCY, NOTIFICATION_LATENCY, loan_app
 
 POOLS_PORTS = ("port", "notification_port", "catalog_port")
@@ -67,16 +74,17 @@ def check_orders_args(ns: argparse.Namespace) -> OrderSettings:
         for name in ("payment_timeout", "inventory_timeout")
         if (value := getattr(ns, name, None)) is not None
     }
-    return OrderSettings(
-        ns.variant,
-        ns.pool,
-        ns.limit,
-        ns.queue,
-        bool(ns.keepalive),
-        **deadlines,
+    values = dict(
+        pool=ns.pool,
+        limit=ns.limit,
+        queue=ns.queue,
+        keepalive=bool(ns.keepalive),
         pool_rule=getattr(ns, "pool_rule", "aiohttp"),
-        algorithm=getattr(ns, "algorithm", DEFAULT_ALGORITHM),
+        **deadlines,
     )
+    if ns.variant == ADAPTIVE:
+        return AdaptiveSettings(**values, algorithm=getattr(ns, "algorithm", DEFAULT_ALGORITHM))
+    return OrderSettings(ns.variant, **values)
 
 
 # --- serve-pools: the lesson's services.mjs ---------------------------------------------------

@@ -15,10 +15,9 @@ from loopback import listening_ports, until
 from outside import http, serving
 
 from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.orders.adaptive import live_spec
+from bulkhead_lab.live.orders.adaptive import AdaptiveSettings, live_spec
 from bulkhead_lab.live.orders.checks import adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
-from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive, run_steady
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
@@ -58,7 +57,7 @@ async def test_every_algorithm_runs_the_steady_load_and_keeps_payment_within_its
 
 
 async def test_a_burst_meets_the_adaptive_limit_as_it_stands() -> None:
-    run = await run_orders(OrderSettings("adaptive"), OrdersLoad(slow_latency=0.6, orders=30))
+    run = await run_orders(AdaptiveSettings(), OrdersLoad(slow_latency=0.6, orders=30))
     assert run.bulkhead_busy is not None and run.bulkhead_busy["limit"] == 20  # nothing to judge yet
     assert (run.served, run.refused) == (25, 5)  # 20 running + 5 waiting, as a bulkhead(20, 5)
     assert run.payment.peak == 20 and over_limit(run) == []
@@ -103,7 +102,7 @@ async def test_a_bad_adaptive_run_is_one_line_and_starts_nothing(
     monkeypatch.setattr(Dependency, "start", started)
     service = {k: kwargs.pop(k) for k in ("algorithm", "limiter_options") if k in kwargs}
     with pytest.raises(ValueError) as info:
-        await run_steady(OrderSettings("adaptive", **service), SteadyLoad(**kwargs))  # type: ignore[arg-type]
+        await run_steady(AdaptiveSettings(**service), SteadyLoad(**kwargs))  # type: ignore[arg-type]
     assert str(info.value).startswith(line) and "\n" not in str(info.value)
 
 
@@ -119,7 +118,7 @@ def test_the_live_settings_are_the_sources_but_the_floor_and_the_unit() -> None:
         "tolerance": 1.5,
     }
     assert live_spec("AIMD").get("timeout") == 5000.0  # the source's 5 s, in milliseconds
-    assert OrderSettings("adaptive").pool_sizes() == {"payment": 200, "inventory": 5}
+    assert AdaptiveSettings().pool_sizes() == {"payment": 200, "inventory": 5}
 
 
 async def test_an_interrupted_steady_load_leaves_nothing_listening() -> None:

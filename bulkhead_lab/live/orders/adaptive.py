@@ -31,13 +31,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec
 from bulkhead_lab.live.bulkhead import InstrumentedBulkhead
+from bulkhead_lab.live.orders.settings import ADAPTIVE, DependencyName, OrderSettings, Variant
+from bulkhead_lab.live.placement.pools import MAX_POOL_SLOTS
 from bulkhead_lab.validation import check_int, fail
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "UNIT", "AdaptiveControl", "algorithm_name", "live_spec"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "UNIT",
+    "AdaptiveControl",
+    "AdaptiveSettings",
+    "algorithm_name",
+    "live_spec",
+]
 
 DEFAULT_ALGORITHM = "Gradient2"
 UNIT = 1000.0  # the limiters' time unit: milliseconds per second
@@ -100,6 +111,65 @@ def live_spec(algorithm: str = DEFAULT_ALGORITHM, options: Mapping[str, Any] | N
     except TypeError as exc:  # a value of the wrong kind a check did not name
         raise ValueError(f"{name} settings are not valid: {str(exc).splitlines()[0]}") from None
     return spec
+
+
+Options = tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class AdaptiveSettings(OrderSettings):
+    """Lesson 004's ``limited`` Order Service with a limit an adaptive limiter moves: ``algorithm``
+    (Gradient2, Vegas, AIMD or Envoy) with ``limiter_options`` replacing any of its settings
+    (:func:`live_spec`), ``queue`` waiting places; Payment's pool is the limiter's ``max_limit``,
+    Inventory's ``limit``. Every bad value is a one-line :class:`ValueError`."""
+
+    variants: ClassVar[tuple[Variant, ...]] = (ADAPTIVE,)
+    variant: Variant = ADAPTIVE
+    algorithm: str = DEFAULT_ALGORITHM
+    limiter_options: Options = ()  # (name, value) pairs, or a mapping
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "algorithm", algorithm_name(self.algorithm))
+        object.__setattr__(self, "limiter_options", _options(self.limiter_options))
+        check_int("max_limit", max_limit(self.spec()), 1, MAX_POOL_SLOTS)  # it sizes Payment's pool
+
+    def spec(self) -> LimiterSpec:
+        """The adaptive limiter's settings."""
+        return live_spec(self.algorithm, dict(self.limiter_options))
+
+    def limit_control(self, bulkhead: InstrumentedBulkhead) -> AdaptiveControl:
+        """A fresh limiter moving ``bulkhead``'s limit."""
+        return AdaptiveControl(self.spec(), bulkhead)
+
+    def places(self) -> int:
+        """The limiter's initial limit (Envoy's: its ``min_limit``)."""
+        spec = self.spec()
+        return int(spec.get("initial") or spec.get("min_limit"))
+
+    def pool_sizes(self) -> dict[DependencyName, int]:
+        """Payment's pool: ``max_limit`` connections (never the limit that binds); Inventory's: ``limit``."""
+        return {"payment": max_limit(self.spec()), "inventory": self.limit}
+
+    def around_payment(self) -> str:
+        spec = self.spec()
+        lo, hi, start = spec.get("min_limit"), spec.get("max_limit"), spec.get("initial")
+        begin = f"from {start}" if start is not None else f"from {lo}"
+        limit = f"{spec.algorithm} limit {begin} (between {lo} and {hi})"
+        return f", {limit} + {self.queue} waiting around Payment"
+
+
+def _options(options: object) -> Options:
+    """``limiter_options`` as sorted (name, value) pairs, from a mapping or pairs."""
+    if isinstance(options, Mapping):
+        items = list(options.items())
+    elif isinstance(options, (tuple, list)) and all(isinstance(p, tuple) and len(p) == 2 for p in options):
+        items = list(options)
+    else:
+        raise ValueError(f"limiter_options must be a mapping of setting names to values (got {options!r})")
+    if not all(isinstance(k, str) for k, _ in items):
+        raise ValueError(f"limiter_options must be a mapping of setting names to values (got {options!r})")
+    return tuple(sorted(items))
 
 
 class Limiter(Protocol):

@@ -264,7 +264,7 @@ def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
         for a, b in ((0.0, start), (start, end), (end, float("inf")))
     ]
     return AdaptiveFacts(
-        algorithm=run.settings.algorithm if run.settings.spec() is not None else run.settings.variant,
+        algorithm=getattr(run.settings, "algorithm", run.settings.variant),
         limit_before=_limit_at(run, start),
         limit_lowest=min(during),
         limit_after=run.bulkhead_timeline[-1].limit,

@@ -303,10 +303,7 @@ def planned_seconds(
     longest backoffs.
     """
     call = min(latency, settings.payment_timeout)
-    spec = settings.spec()
-    places = settings.pool if settings.shared else settings.limit
-    if spec is not None:
-        places = int(spec.get("initial") or spec.get("min_limit"))
+    places = settings.places()
     served = min(orders, places + settings.queue) if settings.bounded else orders
     waves = math.ceil(served / places)
     unit = "places" if settings.bounded else "connections"

@@ -58,7 +58,6 @@ from bulkhead_lab.live.net.server import (
     bad_request,
     error_response,
 )
-from bulkhead_lab.live.orders.adaptive import AdaptiveControl
 from bulkhead_lab.live.orders.settings import (
     ADAPTIVE,
     ALL_VARIANTS,
@@ -68,6 +67,7 @@ from bulkhead_lab.live.orders.settings import (
     SLOW_LATENCY,
     VARIANTS,
     DependencyName,
+    LimitControl,
     OrderSettings,
     Variant,
 )
@@ -146,12 +146,11 @@ class OrderService(Service):
         self.payment_url = payment_url
         self.inventory_url = inventory_url
         self.bulkhead: InstrumentedBulkhead | None = None
-        self.adaptive: AdaptiveControl | None = None
+        self.limit_control: LimitControl | None = None  # notebook 05's adaptive limit
         if settings.bounded:  # settings.bulkhead: notebook 04's class, or a notebook's own copy
             self.bulkhead = instrumented(settings.bulkhead)(settings.limit, settings.queue, timeline=True)
-            spec = settings.spec()
-            if spec is not None:
-                self.adaptive = AdaptiveControl(spec, self.bulkhead)
+            self.limit_control = settings.limit_control(self.bulkhead)
+            if self.limit_control is not None:
                 self.bulkhead.reset()  # its timeline starts at the limiter's initial limit
         self._pools: dict[DependencyName, CallerPool] = {}
         self._orders = itertools.count(1)
@@ -216,8 +215,8 @@ class OrderService(Service):
         if self.bulkhead is None:
             return None
         stats: dict[str, Any] = self.bulkhead.stats()
-        if self.adaptive is not None:
-            stats |= {k: v for k, v in self.adaptive.stats().items() if k != "limit"}
+        if self.limit_control is not None:
+            stats |= {k: v for k, v in self.limit_control.stats().items() if k != "limit"}
         return stats
 
     def pool_stats(self) -> dict[str, Any]:
@@ -289,17 +288,17 @@ class OrderService(Service):
 
     async def _limited_call(self, url: str, timing: _Timing) -> None:
         """One Payment call holding a bulkhead place; an adaptive limit hears how it ended."""
-        if self.adaptive is None:
+        if self.limit_control is None:
             await self._call("payment", "POST", url, timing.ctx)
             return
-        admitted = self.adaptive.admitted()
+        admitted = self.limit_control.admitted()
         try:
             await self._call("payment", "POST", url, timing.ctx)
         except _Failed as exc:
             if exc.dropped:
-                self.adaptive.ended(admitted, dropped=True)
+                self.limit_control.ended(admitted, dropped=True)
             raise
-        self.adaptive.ended(admitted)  # a cancelled call (client left, reset) is no sample
+        self.limit_control.ended(admitted)  # a cancelled call (client left, reset) is no sample
 
     async def _stock(self, request: web.Request) -> web.Response:
         timing = _Timing()
@@ -342,8 +341,8 @@ class OrderService(Service):
         self._orders = itertools.count(1)
         self._checks = itertools.count(1)
         self.received = {"orders": 0, "stock_checks": 0}
-        if self.adaptive is not None:
-            self.adaptive.restart()
+        if self.limit_control is not None:
+            self.limit_control.restart()
         if self.bulkhead is not None:
             self.bulkhead.reset()
         for p in self._pools.values():

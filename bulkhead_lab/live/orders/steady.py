@@ -31,6 +31,7 @@ from typing import Any
 import aiohttp
 
 from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
+from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
 from bulkhead_lab.live.orders.clients import (
     Client,
     RequestResult,
@@ -43,7 +44,7 @@ from bulkhead_lab.live.orders.clients import (
 )
 from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
 from bulkhead_lab.live.orders.results import OrdersRun
-from bulkhead_lab.live.orders.service import ADAPTIVE, FAST_LATENCY, OrderSettings
+from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings
 from bulkhead_lab.retries.budgets import Budget
 from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
@@ -225,7 +226,7 @@ async def run_steady(
     ``ulimit -n`` allows is refused with one line. Nothing stays listening after it returns,
     raises or is cancelled.
     """
-    settings, load = settings or OrderSettings(ADAPTIVE), load or SteadyLoad()
+    settings, load = settings or AdaptiveSettings(), load or SteadyLoad()
     seconds = load.seconds + min(load.slow_latency, settings.payment_timeout)
     how = (
         f"{load.healthy_for:g} s healthy + {load.slow_for:g} s slow + {load.recover_for:g} s healthy "
@@ -251,7 +252,7 @@ async def run_adaptive(
 ) -> OrdersRun:
     """:func:`run_steady` of an ``adaptive`` Order Service whose limit ``algorithm`` moves
     (Gradient2, Vegas, AIMD or Envoy; settings :func:`~.adaptive.live_spec`), 5 waiting places."""
-    settings = OrderSettings(ADAPTIVE, algorithm=algorithm)
+    settings = AdaptiveSettings(algorithm=algorithm)
     return await run_steady(settings, load, on_progress=on_progress, allow_long=allow_long)
 
 
@@ -315,10 +316,10 @@ async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) 
     moved by ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once,
     every service closed: :class:`LearnersFault`, one line."""
     spec = LearnersSpec(lambda: learner(*settings), settings[0])
-    adaptive_service = OrderSettings("adaptive", algorithm="AIMD")
+    adaptive_service = AdaptiveSettings(algorithm="AIMD")
     async with order_services(adaptive_service, load.slow_latency, load.fast_latency) as (service, pay, inv):
-        control = service.service.adaptive
-        if control is None:
+        control = service.service.limit_control
+        if not isinstance(control, AdaptiveControl):
             raise RuntimeError("an adaptive Order Service has an adaptive control")
         control.spec = spec
         control.restart()
