@@ -171,3 +171,35 @@ def test_lesson_004s_plain_service_imports_nothing_of_the_later_notebooks() -> N
     later = tuple(f"bulkhead_lab.{p}" for p in LATER_NOTEBOOKS) + ("bulkhead_lab.live.orders.adaptive",)
     reached = _imported_transitively("bulkhead_lab.live.orders.service")
     assert sorted(m for m in reached if m.startswith(later)) == []
+
+
+def _private_uses(name: str) -> list[str]:
+    """Where module ``name`` uses another module's private name: ``from x import _name``, or
+    ``module._name`` on a module it imported (``import x``, ``import x as m``, ``from pkg import x``)."""
+    tree = ast.parse(MODULES[name].read_text())
+    modules: set[str] = set()  # local names bound to imported modules
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    found.append(f"line {node.lineno}: from {node.module} import {a.name}")
+                if f"{node.module}.{a.name}" in MODULES or not node.module or node.level:
+                    modules.add(a.asname or a.name)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+        ):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    uses = {name: _private_uses(name) for name in MODULES}
+    assert {name: found for name, found in uses.items() if found} == {}

@@ -135,7 +135,7 @@ class RetryRun:
 Sleep = Union[Jitter, Literal["at once"]]  # noqa: UP007  (a runtime alias, 3.10): how a retry sleeps
 
 
-class _Callers:
+class Callers:
     """One flow's callers: retries due (counts per attempt number and round), jitter RNG,
     budget and counters. Decorrelated jitter also keeps each due retry's last sleep."""
 
@@ -272,8 +272,8 @@ def run(
         check_int("stop", setup.stop, params.start, params.rounds)
     rounds, arrivals = params.rounds, (stream.tracking, stream.event)
     callers = (
-        _Callers(TRACKING, setup, rounds, arrivals[TRACKING], trace),
-        _Callers(EVENT, setup, rounds, arrivals[EVENT], trace),
+        Callers(TRACKING, setup, rounds, arrivals[TRACKING], trace),
+        Callers(EVENT, setup, rounds, arrivals[EVENT], trace),
     )
     if setup.shared and setup.budget is not None:  # one ledger over both flows' originals
         shared = ledger_for(setup.budget, [a + b for a, b in zip(*arrivals, strict=True)])
@@ -291,7 +291,7 @@ Won = tuple[int, list[int], list[set[int]] | None]  # retries admitted, lost per
 
 
 def _play(
-    params: Params, stream: ArrivalStream, callers: tuple[_Callers, _Callers], setup: RetrySetup
+    params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers], setup: RetrySetup
 ) -> int:
     """Every round through lesson 000's step: the frees, the retries the draw admits, then the
     originals as in lesson 000; returns the busy slot-rounds."""
@@ -299,7 +299,7 @@ def _play(
     tracking, event = pool.flows
     holds = event_holds(params, setup.stop)
     rngs = (random.Random(setup.seed * 4 + 2).random, random.Random(setup.seed * 4 + 3).random)
-    draw = _shared_draw if params.split is None else _split_draw
+    draw = shared_draw if params.split is None else split_draw
     ct, ce = callers
     tokens, traced = ct.tokens, ct.rows is not None
     order, n_tracking, n_event = stream.order, stream.tracking, stream.event
@@ -327,12 +327,12 @@ def _play(
     return pool.busy_rounds
 
 
-def _shared_draw(
+def shared_draw(
     pool: Pool,
     t: int,
     counts: tuple[int, int],
     due: tuple[int, int],
-    callers: tuple[_Callers, _Callers],
+    callers: tuple[Callers, Callers],
     rngs: tuple[Rng, Rng],
 ) -> tuple[Won, Won]:
     """The single pool: if its calls overflow it, the pool's RNG draws which retries win a slot."""
@@ -353,12 +353,12 @@ def _shared_draw(
     return (due[0] - sum(lost_t), lost_t, where_t), (due[1] - sum(lost_e), lost_e, where_e)
 
 
-def _split_draw(
+def split_draw(
     pool: Pool,
     t: int,
     counts: tuple[int, int],
     due: tuple[int, int],
-    callers: tuple[_Callers, _Callers],
+    callers: tuple[Callers, Callers],
     rngs: tuple[Rng, Rng],
 ) -> tuple[Won, Won]:
     """A split: each compartment whose calls overflow it draws, with its own RNG, which retries win."""

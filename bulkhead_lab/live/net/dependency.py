@@ -40,9 +40,9 @@ from bulkhead_lab.live.net.server import (
     LOOPBACK,
     LoopbackServer,
     Service,
-    _finish,
     bad_request,
     error_response,
+    finish,
 )
 from bulkhead_lab.validation import check_real, parse_int
 
@@ -222,7 +222,7 @@ class Dependency(Service):
         try:
             await self.server.stop()
         finally:
-            await _finish(self._end_serving())
+            await finish(self._end_serving())
 
     async def kill(self) -> None:
         """Die mid-run: stop listening and cut every open request off."""
@@ -231,7 +231,7 @@ class Dependency(Service):
         try:
             await self.server.kill()
         finally:
-            await _finish(self._end_serving())
+            await finish(self._end_serving())
 
     async def _end_serving(self) -> None:
         # A caller that went away leaves its handler sleeping (aiohttp does not cancel it);

@@ -49,8 +49,7 @@ from bulkhead_lab.validation import check_int
 T = TypeVar("T")
 
 LOOPBACK = "127.0.0.1"
-_GRACE = 0.25  # seconds a normal stop lets in-flight handlers finish before closing them
-_CUT = 0.001  # aiohttp reads a zero shutdown timeout as "wait forever"
+_GRACE = 0.25  # seconds a stop lets in-flight handlers finish before closing them (a kill cuts them first)
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C and a polite kill stop a command alike
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # what a Host or Origin may name: this machine
 SAME_SITE = ("same-origin", "none")  # Sec-Fetch-Site of a page on this service, or of no page at all
@@ -97,7 +96,7 @@ def bind_loopback(port: int = 0, *, host: str = LOOPBACK, name: str = "port") ->
     return sock
 
 
-async def _finish(coro: Any) -> None:
+async def finish(coro: Any) -> None:
     """Await ``coro`` to the end even if the awaiting task is cancelled meanwhile.
 
     Cleanup that a cancellation cut in half would leave a socket listening; the
@@ -259,18 +258,18 @@ class LoopbackServer(Service):
             self._runner = runner
             await web.SockSite(runner, sock).start()
         except BaseException:
-            await _finish(self._close(_CUT, abort=True))
+            await finish(self._close(abort=True))
             raise
 
     async def stop(self) -> None:
         """Stop listening, let in-flight requests finish briefly, then close every connection."""
-        await _finish(self._close(_GRACE))
+        await finish(self._close())
 
     async def kill(self) -> None:
         """Stop at once, cutting every open connection off: what a crashed dependency looks like."""
-        await _finish(self._close(_CUT, abort=True))
+        await finish(self._close(abort=True))
 
-    async def _close(self, grace: float, abort: bool = False) -> None:
+    async def _close(self, abort: bool = False) -> None:
         runner, self._runner = self._runner, None
         sock, self._sock = self._sock, None
         if sock is not None:
@@ -281,7 +280,6 @@ class LoopbackServer(Service):
                     for handler in runner.server.connections:
                         if handler.transport is not None:
                             handler.transport.abort()
-                runner._shutdown_timeout = grace  # aiohttp reads it in cleanup(); no public setter
                 await runner.cleanup()
         finally:
             if sock is not None and sock.fileno() != -1:

@@ -60,7 +60,7 @@ from bulkhead_lab.live.orders.service import (
     inventory,
     payment,
 )
-from bulkhead_lab.retries.budgets import Budget
+from bulkhead_lab.retries.budgets import Budget, RetryBudget
 from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
 
@@ -163,12 +163,14 @@ async def drive(
     *,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
+    ledger: RetryBudget | None = None,
 ) -> OrdersRun:
     """Lesson 004's ``load`` from outside, against running services; every answer recorded.
 
     Each service is reset first; Payment is switched slow (at ``load.slow_latency`` when set),
     the orders sent, the stock checks after them, and Payment switched back to normal at the
-    end, whatever happened. ``timeout``: seconds the whole drive may take.
+    end, whatever happened. ``timeout``: seconds the whole drive may take. ``ledger``, if given,
+    is the client's budget instead of ``load.budget``'s (notebook 06's learner's budget).
     """
     load = load or OrdersLoad()
     check_fd_budget(f"orders + stock_checks = {load.requests}", load.requests + 4)  # this side's ends
@@ -186,6 +188,8 @@ async def drive(
             total=load.requests,
             on_progress=on_progress,
         )
+        if ledger is not None:
+            client.budget = ledger
         async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
             results, busy = await _burst(client, order_url, load, timeout)
         duration = time.monotonic() - t0

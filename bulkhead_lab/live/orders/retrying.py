@@ -17,22 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 from dataclasses import dataclass
 
 from bulkhead_lab.live.net.server import Progress, gather_all
 from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
-from bulkhead_lab.live.orders.clients import (
-    LIVE_RETRY,
-    Client,
-    admin_json,
-    outside_client,
-    read_services,
-    slow_url,
-)
-from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, order_services, run_orders
-from bulkhead_lab.live.orders.load import _burst as burst  # the lesson's drive, its client's budget replaced
-from bulkhead_lab.live.orders.load import _drive_run as drive_run
+from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, drive, order_services, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget, RatioBudget, RetryBudget
 from bulkhead_lab.retries.policy import RetryPolicy
@@ -183,19 +173,10 @@ async def learners_run(learner: object) -> OrdersRun:
     with every order cancelled and every service closed, as a failed :func:`side_by_side` does."""
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
     load = CLIENTS[2].load()
-    async with (
-        order_services(settings, SLOW, load.fast_latency) as (service, pay, inv),
-        outside_client(service.url, pay.url, inv.url, DRIVE_TIMEOUT) as session,
-    ):
-        reset_at = time.monotonic()
-        await admin_json(session, "POST", slow_url(pay.url, SLOW))
-        t0 = time.monotonic()
-        client = Client(session, t0, retry=load.retry, seed=load.seed, total=load.requests)
-        client.budget = GuardedBudget(learner)  # the client's own budget, replaced by the learner's
-        results, busy = await burst(client, service.url, load, DRIVE_TIMEOUT)
-        duration = time.monotonic() - t0
-        read = await read_services(session, service.url, pay.url, inv.url, timeline=True)
-    return drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
+    async with order_services(settings, SLOW, load.fast_latency) as (service, pay, inv):
+        return await drive(
+            service.url, pay.url, inv.url, load, timeout=DRIVE_TIMEOUT, ledger=GuardedBudget(learner)
+        )
 
 
 def learners_line(run: OrdersRun) -> str:

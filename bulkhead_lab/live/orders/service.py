@@ -54,9 +54,9 @@ from bulkhead_lab.live.net.server import (
     LOOPBACK,
     LoopbackServer,
     Service,
-    _finish,
     bad_request,
     error_response,
+    finish,
 )
 from bulkhead_lab.live.orders.settings import (
     ADAPTIVE,
@@ -191,7 +191,7 @@ class OrderService(Service):
         No handler wakes after its pool is closed, and no connection outlives the service.
         """
         try:
-            await _finish(self._end_open("order service is stopping"))
+            await finish(self._end_open("order service is stopping"))
             await self.server.stop()
         finally:
             await self._close_pools()

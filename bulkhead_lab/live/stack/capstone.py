@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,8 @@ import httpx
 from bulkhead_lab.live.bulkhead import BulkheadRejectedError
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import cancel_all
+from bulkhead_lab.live.net.server import Progress, cancel_all
+from bulkhead_lab.live.stack.clients import HTTPX_LIMITS, HTTPX_TIMEOUT
 from bulkhead_lab.live.stack.proxy import FaultProxy
 from bulkhead_lab.retries.budgets import RetryBudget
 
@@ -41,6 +42,7 @@ CAPACITY = 10  # calls Payment's owners let one service send at once
 SLO = 0.3  # seconds: every Inventory request answered within it, and none failed
 SAMPLE = 0.1  # seconds between two readings of the compartments' counters
 NAMES = ("payment", "inventory")
+REQUESTS = len(NAMES) * int(RATE * LOAD_SECONDS)  # requests a run sends, both dependencies
 
 
 class StackError(ValueError):
@@ -92,8 +94,8 @@ def read_stack(stack: object) -> dict[str, Compartment]:
         part = stack.get(name, {}) or {}
         if not isinstance(part, Mapping):
             raise StackError(f"{name} is a dict of limits, timeout and bulkhead (got {type(part).__name__})")
-        limits = part.get("limits", httpx._config.DEFAULT_LIMITS)
-        timeout = part.get("timeout", httpx._config.DEFAULT_TIMEOUT_CONFIG)
+        limits = part.get("limits", HTTPX_LIMITS)
+        timeout = part.get("timeout", HTTPX_TIMEOUT)
         if not isinstance(limits, httpx.Limits):
             raise StackError(f"{name}'s limits is an httpx.Limits(max_connections=...)")
         timeout = timeout if isinstance(timeout, httpx.Timeout) else _timeout(name, timeout)
@@ -119,6 +121,7 @@ class StackRun:
     open_at_cutoff: dict[str, int]
     samples: tuple[tuple[float, int, int], ...]
     shared_budget: bool
+    seconds: float = 0.0  # how long the run took, from the first request to the last ended or the cutoff
 
 
 async def _attempt(part: Compartment, client: httpx.AsyncClient, url: str) -> bool:
@@ -144,7 +147,7 @@ async def _attempt(part: Compartment, client: httpx.AsyncClient, url: str) -> bo
     return ok
 
 
-async def _request(part: Compartment, client: httpx.AsyncClient, url: str) -> None:
+async def _request(part: Compartment, client: httpx.AsyncClient, url: str, ended: Callable[[], None]) -> None:
     start = time.monotonic()
     part.requests += 1
     part.budget.on_request()
@@ -155,10 +158,13 @@ async def _request(part: Compartment, client: httpx.AsyncClient, url: str) -> No
         ok = await _attempt(part, client, url)
     part.failed += not ok
     part.took.append(time.monotonic() - start)
+    ended()
 
 
-async def run_stack(stack: object) -> StackRun:
-    """One live run of the capstone with the learner's ``stack`` (about :data:`CUTOFF` s)."""
+async def run_stack(stack: object, on_progress: Progress | None = None) -> StackRun:
+    """One live run of the capstone with the learner's ``stack`` (about :data:`CUTOFF` s at most);
+    ``on_progress(ended, REQUESTS)`` as its requests end. Cancelled (Kernel > Interrupt), every request
+    is cancelled and the proxy and both dependencies close before it returns."""
     parts = read_stack(stack)
     shared = parts["payment"].budget is parts["inventory"].budget
     async with Dependency("payment", LATENCY) as payment, Dependency("inventory", LATENCY) as inventory:
@@ -172,7 +178,7 @@ async def run_stack(stack: object) -> StackRun:
                 for n in NAMES:  # a first call each, not counted: a cold client is not the wall's doing
                     await clients[n].post(urls[n], json={})
                 proxy.reset_counts()
-                return await _drive(parts, clients, urls, proxy, shared)
+                return await _drive(parts, clients, urls, proxy, shared, on_progress)
             finally:
                 for client in clients.values():
                     await client.aclose()
@@ -184,9 +190,17 @@ async def _drive(
     urls: dict[str, str],
     proxy: FaultProxy,
     shared: bool,
+    on_progress: Progress | None = None,
 ) -> StackRun:
     tasks: dict[str, list[asyncio.Task[None]]] = {n: [] for n in NAMES}
     samples: list[tuple[float, int, int]] = []
+    done = [0]
+
+    def ended() -> None:
+        done[0] += 1
+        if on_progress is not None:
+            on_progress(done[0], REQUESTS)
+
     start = time.monotonic()
     try:
         for i in range(int(RATE * LOAD_SECONDS)):
@@ -194,7 +208,7 @@ async def _drive(
             if i == int(RATE * SLOW_AT):
                 proxy.inject(delay=SLOWDOWN)
             for n in NAMES:
-                tasks[n].append(asyncio.ensure_future(_request(parts[n], clients[n], urls[n])))
+                tasks[n].append(asyncio.ensure_future(_request(parts[n], clients[n], urls[n], ended)))
             if i % int(RATE * SAMPLE) == 0 and i >= RATE * SLOW_AT:
                 samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
         every = [t for ts in tasks.values() for t in ts]
@@ -202,6 +216,7 @@ async def _drive(
             await asyncio.sleep(SAMPLE)
             samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
         open_at_cutoff = {n: sum(not t.done() for t in tasks[n]) for n in NAMES}
+        seconds = time.monotonic() - start
     finally:
         await cancel_all([t for ts in tasks.values() for t in ts])
-    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), shared)
+    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), shared, seconds)

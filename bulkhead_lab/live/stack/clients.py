@@ -39,7 +39,10 @@ CALLS = 50  # calls sent at once through each client
 LIMIT = 10  # the course's bulkhead: a limit per dependency
 DEFAULT_LATENCY = 1.0  # seconds each call is held with the defaults: all 50 overlap even on a busy machine
 LIMITED_LATENCY = 0.5  # seconds with a limit of 10: five waves, 2.5 s, inside httpx's 5 s pool timeout
-HTTPX_MAX = httpx._config.DEFAULT_LIMITS.max_connections  # what an AsyncClient uses when given no limits
+#: What an httpx.AsyncClient uses when given no limits and no timeout (its signature's defaults).
+HTTPX_LIMITS: httpx.Limits = inspect.signature(httpx.AsyncClient).parameters["limits"].default
+HTTPX_TIMEOUT: httpx.Timeout = inspect.signature(httpx.AsyncClient).parameters["timeout"].default
+HTTPX_MAX = HTTPX_LIMITS.max_connections
 NODE_SECONDS = 30.0  # the most a node run may take before it is stopped
 
 
@@ -65,8 +68,7 @@ class ClientRun:
 def defaults() -> dict[str, str]:
     """Each client's pool default, read from the installed library (Node's from ``node`` itself)."""
     connector = inspect.signature(aiohttp.TCPConnector.__init__).parameters
-    limits = httpx._config.DEFAULT_LIMITS  # what an AsyncClient uses when given no limits
-    timeout = httpx.Timeout(httpx._config.DEFAULT_TIMEOUT_CONFIG)
+    limits, timeout = HTTPX_LIMITS, httpx.Timeout(HTTPX_TIMEOUT)
     adapter = inspect.signature(requests.adapters.HTTPAdapter.__init__).parameters
     per_host, maxsize, block = (
         connector["limit_per_host"].default,
@@ -107,7 +109,7 @@ async def _aiohttp(url: str, limit: int | None) -> int:
 
 
 async def _httpx(url: str, limit: int | None) -> int:
-    limits = httpx._config.DEFAULT_LIMITS if limit is None else httpx.Limits(max_connections=limit)
+    limits = HTTPX_LIMITS if limit is None else httpx.Limits(max_connections=limit)
     async with httpx.AsyncClient(limits=limits, headers=key_headers(url)) as client:
 
         async def one() -> int:
