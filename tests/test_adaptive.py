@@ -7,6 +7,7 @@ WindowedLimit; Envoy's gradient controller), never by calling the code under tes
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from pathlib import Path
@@ -179,6 +180,45 @@ def test_an_app_limited_flow_does_not_grow_the_gradient2_limit() -> None:
 
 
 # --- Envoy's gradient controller -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gradient", [0.5, 0.6, 0.75, 0.9, 0.95, 1.0])
+def test_a_gradient2_update_shrinks_the_estimate_only_above_queue_size_over_one_minus_the_gradient(
+    gradient: float,
+) -> None:
+    """Gradient2Limit.java (f2528de): new = L (1 - s) + (g L + q) s, so new < L iff L > q / (1 - g)."""
+    g2 = Gradient2(initial=20, min_limit=1, max_limit=10_000)
+    point = g2.fixed_point(gradient)
+    assert point == (math.inf if gradient == 1 else 4 / (1 - gradient))
+    for estimate in [1.0, 3.5, 7.9, 8.0, 8.1, 16.0, 28.0, 39.0, 41.0, 90.0, 200.0, 1000.0]:
+        new = g2.next_estimate(estimate, gradient)
+        assert new == pytest.approx(estimate * 0.8 + (estimate * gradient + 4) * 0.2)
+        if abs(estimate - point) > 1e-9:
+            assert (new < estimate) == (estimate > point), (estimate, new)
+
+
+def test_gradient2_on_sample_is_next_estimate_at_the_clamped_gradient() -> None:
+    g2 = Gradient2(initial=28, min_limit=1, max_limit=200, warmup=1)
+    g2.on_sample(rtt=6, inflight=28)  # long = 6; gradient clamp(1.5 x 6 / 6) = 1: 28 x 0.8 + 32 x 0.2 = 28.8
+    assert g2.estimate == pytest.approx(28.8)
+    before, long = g2.estimate, 6 * (1 - 2 / 601) + 22 * 2 / 601
+    g2.on_sample(rtt=22, inflight=28)  # gradient clamp(1.5 x long / 22) = 0.5
+    assert g2.estimate == pytest.approx(g2.next_estimate(before, max(0.5, min(1.0, 1.5 * long / 22))))
+
+
+@pytest.mark.parametrize("gradient", [0.5, 0.6, 0.75, 0.9, 0.95, 1.0, 1.25, 2.0])
+def test_an_envoy_update_shrinks_a_whole_limit_only_above_g_over_one_minus_g_squared(gradient: float) -> None:
+    """gradient_controller.cc (c35f67f): new = (uint32)(g L + sqrt(g L)), so new < L iff L > g / (1 - g)^2;
+    at g < 1 a limit below it holds or grows: 32 at 0.9 (fixed point 90) grows."""
+    envoy = EnvoyGradient(min_limit=1, max_limit=100_000)
+    point = envoy.fixed_point(gradient)
+    assert point == (math.inf if gradient >= 1 else pytest.approx(gradient / (1 - gradient) ** 2))
+    for limit in range(1, 2000):
+        new = envoy.next_limit(limit, gradient)
+        assert new == int(limit * gradient + math.sqrt(limit * gradient))
+        if abs(limit - point) > 1e-6:
+            assert (new < limit) == (limit > point), (limit, new)
+    assert envoy.next_limit(32, 0.9) > 32 and EnvoyGradient().next_limit(3, 0.5) == 3  # min_concurrency
 
 
 def test_quantile_is_the_nearest_rank() -> None:

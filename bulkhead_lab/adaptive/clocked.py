@@ -46,6 +46,10 @@ class EnvoyGradient(AdaptiveLimit):
             limit = clamp((uint32)(g * limit + sqrt(g * limit)), min_concurrency, max)
         five windows in a row at min_concurrency open a minRTT window at once
 
+    A gradient under 1 does not by itself shrink the limit: ``g * L + sqrt(g * L)`` is below L
+    only while L is above :meth:`fixed_point`, ``g / (1 - g) ** 2`` (2 at the floor of 0.5, 90
+    at 0.9); below it the limit holds or grows at a gradient under 1 (:meth:`next_limit`).
+
     The caller's clock comes in by :meth:`tick`; a sample's send time is ``now - rtt``.
     Departures from ``gradient_controller.cc`` (commit c35f67f): the percentile is exact
     nearest-rank over the window's samples (Envoy uses circllhist's approximate quantile);
@@ -126,9 +130,21 @@ class EnvoyGradient(AdaptiveLimit):
             sample_rtt = quantile(self._samples, self.percentile)
             self._samples.clear()
             gradient = max(0.5, min(2.0, (self._min_rtt + self._min_rtt * self.buffer) / sample_rtt))
-            scaled = self._limit * gradient
-            self._set_limit(max(self.min_limit, min(self.max_limit, int(scaled + math.sqrt(scaled)))))
+            self._set_limit(self.next_limit(self._limit, gradient))
         self._next_reset = self._now + self.update_interval
+
+    def next_limit(self, limit: int, gradient: float) -> int:
+        """One update at ``gradient`` (already clamped): ``(uint32)(g L + sqrt(g L))`` within
+        [min_concurrency, max], as ``calculateNewLimit`` computes it."""
+        scaled = limit * gradient
+        return max(self.min_limit, min(self.max_limit, int(scaled + math.sqrt(scaled))))
+
+    def fixed_point(self, gradient: float) -> float:
+        """The limit an update at ``gradient`` leaves where it is, before the bounds: ``g / (1 - g) ** 2``
+        (where ``g L + sqrt(g L) = L``); ``math.inf`` at a gradient of 1 or more. A whole limit above it
+        shrinks; one at or below it stays or grows (grows once ``g L + sqrt(g L)`` reaches L + 1)."""
+        g = check_real("gradient", gradient, 0.0, math.inf)
+        return math.inf if g >= 1 else g / (1 - g) ** 2
 
     def tick(self, now: float) -> None:
         # Fire every timer due by `now`, earliest first (a tie: the sample window first).

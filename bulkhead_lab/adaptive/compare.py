@@ -19,7 +19,15 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, FlowControl, LimitTrace, model_spec, pool_run
+from bulkhead_lab.adaptive.pool import (
+    ALGORITHMS,
+    Algorithm,
+    FlowControl,
+    LimiterSpec,
+    LimitTrace,
+    model_spec,
+    pool_run,
+)
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
@@ -209,11 +217,33 @@ def explore(
 
 @dataclass(frozen=True)
 class TimeoutResult:
-    """AIMD on both flows with one timeout (rounds), and 24/8, on the lesson's two days."""
+    """AIMD on both flows with one timeout (rounds), and 24/8, on the lesson's two days; and AIMD's event
+    limit through the slowdown (``event_limit``: per round from the failure round ``start`` to the end)."""
 
     timeout: float
     aimd: ComparisonRow
     fixed: ComparisonRow
+    start: int = 0
+    event_limit: tuple[int, ...] = ()
+
+    @property
+    def event_lowest(self) -> int:
+        """The event limit's lowest from the failure on."""
+        return min(self.event_limit)
+
+    @property
+    def event_pinned_from(self) -> int | None:
+        """The round from which the event limit stays at its lowest to the end (None: it leaves it)."""
+        lowest, limits = self.event_lowest, self.event_limit
+        if limits[-1] != lowest:
+            return None
+        last_other = next((i for i in range(len(limits) - 1, -1, -1) if limits[i] != lowest), -1)
+        return self.start + last_other + 1
+
+    @property
+    def rounds(self) -> int:
+        """The run's last round + 1 (the end of the slowdown day)."""
+        return self.start + len(self.event_limit)
 
     @property
     def keeps_the_healthy_day(self) -> bool:
@@ -240,10 +270,16 @@ def timeout_result(timeout: float, base: Params = Params()) -> TimeoutResult:
     given = check_real("timeout", timeout, 0.0, math.inf, low_open=True)
     wait = min(math.floor(given) or given, longest + 1)  # rtt > 20.5 is rtt > 20 for whole holds
     specs = [model_spec("AIMD", flow, params, timeout=wait) for flow in (TRACKING, EVENT)]
-    healthy, slowdown = adaptive_days(params, *specs)
+    healthy = pool_run(params.with_(mode="healthy"), *specs).counters
+    slow = pool_run(params.with_(mode="slowdown"), *specs, trace=True)
+    assert slow.trace is not None
     fixed = [counters(params.with_(split=LESSON_SPLIT, mode=m)) for m in MODES]
     return TimeoutResult(
-        timeout, ComparisonRow("AIMD", healthy, slowdown, 0.0), ComparisonRow(FIXED, fixed[0], fixed[1], 0.0)
+        timeout,
+        ComparisonRow("AIMD", healthy, slow.counters, 0.0),
+        ComparisonRow(FIXED, fixed[0], fixed[1], 0.0),
+        params.start,
+        tuple(slow.trace.event_limit[params.start :]),
     )
 
 
@@ -279,3 +315,32 @@ def limits_at_failure(base: Params = Params()) -> tuple[LimitsAtFailure, ...]:
             )
         )
     return tuple(rows)
+
+
+# --- Envoy's first minRTT measurement: its healthy day's cost --------------------------------
+
+
+@dataclass(frozen=True)
+class FirstMeasurement:
+    """Envoy on both flows on the healthy day: the rounds its tracking limit stays pinned at
+    ``min_concurrency`` while it measures its first minRTT, and tracking's drops in them and in all."""
+
+    min_concurrency: int
+    request_count: int
+    rounds: int  # rounds 0 .. rounds - 1 at min_concurrency
+    dropped_while_pinned: int
+    dropped: int
+
+
+def envoy_first_measurement(base: Params = Params()) -> FirstMeasurement:
+    """Where Envoy's healthy-day tracking drops come from: the first minRTT window pins its limit."""
+    params = base.with_(split=None, mode="healthy")
+    tracking, event = controls("Envoy", "both", params)
+    assert isinstance(tracking, LimiterSpec)
+    run = pool_run(params, tracking, event, trace=True)
+    assert run.trace is not None
+    floor, count = tracking.get("min_limit"), tracking.get("request_count")
+    limits = run.trace.tracking_limit
+    pinned = next((t for t, limit in enumerate(limits) if limit != floor), len(limits))
+    drops = run.trace.tracking_dropped
+    return FirstMeasurement(floor, count, pinned, sum(drops[:pinned]), run.counters.tracking_dropped)

@@ -360,7 +360,9 @@ class Gradient2(SmoothedLimit):
         limit = clamp(limit * (1 - smoothing) + new * smoothing, minLimit, maxLimit)
 
     Because the long average follows every sample, a slowdown that lasts becomes the new
-    baseline and the limit climbs back (the drift users report, PR #88 and issue #137).
+    baseline and the limit climbs back (the drift users report, PR #88 and issue #137). A gradient
+    under 1 shrinks the limit only above :meth:`fixed_point`, ``queueSize / (1 - g)`` (8 at the
+    floor); at 1 each update adds ``smoothing * queueSize`` up to ``maxLimit``.
 
     Departures from ``Gradient2Limit.java`` (commit f2528de): the source has no drop branch
     (``didDrop`` is unused; issue #176) and a drop still feeds its round trip to the average
@@ -410,11 +412,19 @@ class Gradient2(SmoothedLimit):
         if inflight < estimate / 2:
             return self._limit
         gradient = max(0.5, min(1.0, self.tolerance * long / rtt))
-        new = estimate * gradient + self.queue_size
-        new = estimate * (1 - self.smoothing) + new * self.smoothing
-        self._estimate = max(self.min_limit, min(self.max_limit, new))
+        self._estimate = self.next_estimate(estimate, gradient)
         self._limit = int(self._estimate)
         return self._limit
+
+    def next_estimate(self, estimate: float, gradient: float) -> float:
+        """One update at a (clamped) ``gradient``: the source's three lines, within the bounds."""
+        new = estimate * (1 - self.smoothing) + (estimate * gradient + self.queue_size) * self.smoothing
+        return max(self.min_limit, min(self.max_limit, new))
+
+    def fixed_point(self, gradient: float) -> float:
+        """The estimate an update at ``gradient`` keeps (an update shrinks one above it, grows one below)."""
+        g = check_real("gradient", gradient, 0.0, math.inf)
+        return math.inf if g >= 1 else self.queue_size / (1 - g)
 
     def on_samples(self, rtt: float, first_inflight: int, count: int) -> int:
         # The per-sample rule above, inlined for the model's hot loop (same arithmetic, same order).

@@ -166,7 +166,21 @@ def test_exercise_1_runs_the_learners_timeout() -> None:
     assert "never fires on the slow calls" in repr(check(500))
     assert "fires on normal calls too" in repr(check(4))
     parts = ex.exercise_1.worked_answer()
-    assert "from 6 to 21 rounds" in parts[0] and "tracking drops 2333 again" in parts[1]
+    assert "from 6 to 21 rounds" in parts[0] and "tracking drops 2333 again" in parts[2]
+
+
+def test_exercise_1_says_what_a_right_timeout_costs_the_event_flow() -> None:
+    """Issue 37: a right timeout pins the event limit at 1 for the rest of the run; the verdict and the
+    worked answer say so, with the events it drops against 24/8's."""
+    for right in (6, 21):
+        said = ex.exercise_1.check(right).message
+        assert "beats 24/8 for tracking: slowdown tracking dropped 39 (24/8: 172)" in said, said
+        assert "falls to 1 and stays there to the end of the run (from round 1037)" in said, said
+        assert "events drop 2802 on the slowdown day (24/8: 2011)" in said, said
+    assert "events drop 2802 on the slowdown day (24/8: 2011)" in ex.exercise_1.worked_answer()[1]
+    result = timeout_result(12)
+    assert result.event_lowest == 1 and result.event_pinned_from == 1037 and result.rounds == 4000
+    assert timeout_result(500).event_pinned_from is None
 
 
 def test_exercise_2_runs_the_learners_slowdown_length() -> None:

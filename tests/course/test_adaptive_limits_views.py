@@ -137,3 +137,36 @@ def test_the_views_replay_the_lessons_stream_only() -> None:
     explore("Vegas")
     drift_runs(500)
     assert memo.stats()["streams"].entries == 1 and ROUNDS == 4000
+
+
+def test_the_healthy_day_is_won_by_aimd_vegas_and_gradient2_and_lost_by_envoy_on_both_flows() -> None:
+    """Issue 37: Envoy drops 300 tracking requests on the healthy day against 24/8's 172, most of them while
+    its first minRTT measurement pins its limit at min_concurrency."""
+    facts = views.healthy_facts()
+    assert "single pool 78 and 27, 24/8 172 and 406" in facts
+    assert "AIMD, Vegas and Gradient2 78 and 32 on both flows, 78 and 32 on the event flow only" in facts
+    assert "Envoy 300 and 100 on both flows, 74 and 100 on the event flow only" in facts
+    assert "min_concurrency (3) for the first 69 rounds, until 50 calls" in facts
+    assert "tracking drops 226 of its 300 there" in facts
+
+
+def test_in_flight_is_littles_law_five_point_eight_event_calls_not_the_arrivals_a_round() -> None:
+    facts = views.in_flight_facts()
+    assert "0.9722 arrivals a round x 6 rounds = 5.83 calls in flight" in facts
+    assert "20 orders a second x 0.02 s = 0.4 calls in flight" in facts
+
+
+def test_the_fixed_points_table_is_the_ports_own_update_run_to_rest() -> None:
+    table = views.gradient_fixed_points()
+    assert list(table.index) == ["0.5", "0.75", "0.9", "1"]
+    assert table["Gradient2: shrinks while L above"].tolist() == ["8", "16", "40", "never (+0.8 an update)"]
+    assert table["Gradient2 from 28: settles at"].tolist() == [8.0, 16.0, 40.0, 200.0]
+    assert table["Envoy: shrinks while L above"].tolist() == ["2", "12", "90", "never"]
+    assert table["Envoy from 32: settles at"].tolist() == [3, 12, 69, 1000]  # 3: min_concurrency
+
+
+def test_exercise_1s_answers_cost_the_event_flow_what_the_appendix_prints() -> None:
+    facts = views.tuned_aimd_facts()
+    assert "timeouts that beat 24/8: 6 to 21 rounds (each the same run)" in facts
+    assert "tracking dropped: AIMD 39, 24/8 172" in facts and "event dropped: AIMD 2802, 24/8 2011" in facts
+    assert "falls to 1 and stays there from round 1037 to the end of the run (2963 rounds)" in facts

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from bulkhead_lab.adaptive import compare
+from bulkhead_lab.adaptive.clocked import EnvoyGradient
 from bulkhead_lab.adaptive.compare import (
     FIXED,
     MAIN_SETTING,
@@ -18,17 +19,22 @@ from bulkhead_lab.adaptive.compare import (
     ComparisonRow,
     Explore,
     comparison,
+    timeout_result,
+    working_timeouts,
 )
+from bulkhead_lab.adaptive.limits import Gradient2
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.beside import WideFrame
+from bulkhead_lab.live.orders.phases import RATE, SLOW_LATENCY, LiveView, live_view, slowdown_load
 from bulkhead_lab.live.orders.phases import SLOW_FORS as SLOW_FORS  # the live panel's slider
-from bulkhead_lab.live.orders.phases import LiveView, live_view, slowdown_load
+from bulkhead_lab.live.orders.settings import FAST_LATENCY
 from bulkhead_lab.live.orders.steady import run_adaptive
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT
 from bulkhead_lab.pool.params import Params, split_label
+from bulkhead_lab.sizing import in_flight
 from bulkhead_lab.validation import check_choice
 
 LESSON = Params()  # lesson 000's knobs: 32 slots, failure at round 1000, 22-round slowdown
@@ -101,6 +107,49 @@ def comparison_facts(base: Params = LESSON) -> str:
     )
 
 
+def healthy_facts(base: Params = LESSON) -> str:
+    """The healthy day's drops (tracking, event) by layout, and where Envoy's extra tracking drops are."""
+    both, event = comparison(base, "both"), comparison(base, "event")
+    pair = lambda c: f"{c.tracking_dropped} and {c.event_dropped}"  # noqa: E731
+    same: dict[str, list[str]] = {}
+    for b, e in zip(both[2:], event[2:], strict=True):
+        said = f"{pair(b.healthy)} on both flows, {pair(e.healthy)} on the event flow only"
+        same.setdefault(said, []).append(b.name)
+    named = lambda n: n[0] if len(n) == 1 else f"{', '.join(n[:-1])} and {n[-1]}"  # noqa: E731
+    groups = "; ".join(f"{named(names)} {said}" for said, names in same.items())
+    first = compare.envoy_first_measurement(base)
+    return (
+        f"Healthy day, tracking and event dropped: single pool {pair(both[0].healthy)}, 24/8 "
+        f"{pair(both[1].healthy)}; {groups}.\n"
+        f"Envoy's tracking limit stays at min_concurrency ({first.min_concurrency}) for the first "
+        f"{first.rounds} rounds, until {first.request_count} calls have measured its minRTT: tracking drops "
+        f"{first.dropped_while_pinned} of its {first.dropped} there."
+    )
+
+
+def tuned_aimd_facts(base: Params = LESSON) -> str:
+    """Exercise 1's answers (AIMD on both flows with a timeout that beats 24/8) and what they cost."""
+    good = working_timeouts(base)
+    runs = [timeout_result(t, base) for t in good]
+    one = runs[0]
+    same = all(r.aimd == one.aimd and r.event_limit == one.event_limit for r in runs)
+    a, f = one.aimd.slowdown, one.fixed.slowdown
+    pinned = one.event_pinned_from
+    where = (
+        f"stays there from round {pinned} to the end of the run ({one.rounds - pinned} rounds)"
+        if pinned is not None
+        else "leaves it again"
+    )
+    return (
+        f"timeouts that beat 24/8: {good[0]} to {good[-1]} rounds "
+        f"({'each the same run' if same else 'runs differ'})\n"
+        f"slowdown day, tracking dropped: AIMD {a.tracking_dropped}, 24/8 {f.tracking_dropped}\n"
+        f"slowdown day, event dropped: AIMD {a.event_dropped}, 24/8 {f.event_dropped}; "
+        f"events served: AIMD {a.event_responses}, 24/8 {f.event_responses}\n"
+        f"AIMD's event limit: {one.event_limit[0]} at the failure, falls to {one.event_lowest} and {where}"
+    )
+
+
 def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
     """Where each limit stands when the slowdown starts, and where the event limit goes during it."""
     rows = {
@@ -110,6 +159,60 @@ def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
     at = "limit at the failure"
     columns = [f"tracking {at}", f"event {at}", "event limit, lowest", "event limit, mean"]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("layout")
+
+
+def in_flight_facts(base: Params = LESSON) -> str:
+    """Little's Law (in flight = arrival rate x hold) on lesson 000's normal day, and section 6's Payment."""
+    event, tracking = base.event_rate / base.cycle, base.tracking_rate / base.cycle
+    return (
+        f"event flow: {event:.4f} arrivals a round x {base.hold_event} rounds = "
+        f"{in_flight(event, base.hold_event):.2f} calls in flight "
+        f"(x {base.slow} rounds in the slowdown: {in_flight(event, base.slow):.2f})\n"
+        f"tracking flow: {tracking:.4f} a round x {base.hold_tracking} rounds = "
+        f"{in_flight(tracking, base.hold_tracking):.2f}\n"
+        f"section 6's Payment: {RATE:g} orders a second x {FAST_LATENCY:g} s = "
+        f"{in_flight(RATE, FAST_LATENCY):g} calls in flight (x {SLOW_LATENCY:g} s while slow: "
+        f"{in_flight(RATE, SLOW_LATENCY):g})"
+    )
+
+
+GRADIENTS = (0.5, 0.75, 0.9, 1.0)  # from Gradient2's and Envoy's floor to the top of Gradient2's range
+
+
+def _settles(step: Any, start: float, updates: int = 20_000) -> float:
+    """Where repeated ``step`` leaves ``start`` (after ``updates``, or once it stops moving)."""
+    value = start
+    for _ in range(updates):
+        new = step(value)
+        if abs(new - value) < 1e-9:
+            break
+        value = new
+    return value
+
+
+def gradient_fixed_points(base: Params = LESSON) -> pd.DataFrame:
+    """Gradient2's and Envoy's updates at a fixed gradient: the limit above which they shrink, and where
+    the ports' own update (``next_estimate``, ``next_limit``) settles from their event limits at the
+    failure, at the sources' defaults with the course's floor of 1 for Gradient2."""
+    at_failure = {r.name: r.event for r in compare.limits_at_failure(base)}
+    g2 = Gradient2(initial=at_failure["Gradient2"], min_limit=1)
+    envoy = EnvoyGradient(initial=at_failure["Envoy"])
+    rows = {}
+    for g in GRADIENTS:
+        grows = g2.smoothing * g2.queue_size
+        rows[f"{g:g}"] = {
+            "Gradient2: shrinks while L above": (
+                f"{g2.fixed_point(g):g}" if g < 1 else f"never (+{grows:g} an update)"
+            ),
+            f"Gradient2 from {g2.limit}: settles at": round(
+                _settles(lambda e, g=g: g2.next_estimate(e, g), g2.estimate), 1
+            ),
+            "Envoy: shrinks while L above": f"{envoy.fixed_point(g):g}" if g < 1 else "never",
+            f"Envoy from {at_failure['Envoy']}: settles at": int(
+                _settles(lambda n, g=g: envoy.next_limit(int(n), g), at_failure["Envoy"])
+            ),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("gradient")
 
 
 def gradient_floor(base: Params = LESSON) -> str:
