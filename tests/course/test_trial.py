@@ -180,3 +180,12 @@ def test_what_the_learner_s_code_prints_to_stderr_is_captured_with_its_stdout() 
         print("err", file=sys.stderr)
 
     assert trial(check).printed == "out\nerr\n"
+
+
+def test_the_deadline_counts_the_check_s_own_computing_not_the_time_others_take_on_the_machine() -> None:
+    def waits_then_answers() -> int:
+        time.sleep(0.6)  # a busy machine's delay, as the check sees it: time passing, no computing
+        return 5
+
+    assert trial(waits_then_answers, seconds=0.3).value == 5  # past 0.3 s of wall time, within its CPU
+    assert trial(lambda: asyncio.sleep(60), seconds=0.1).timed_out  # waiting forever: the wall cap

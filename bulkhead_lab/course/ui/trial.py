@@ -1,11 +1,14 @@
 """Run a learner's code for a checker: under a deadline, on its own event loop, nothing left behind.
 
-A code exercise's *check* (an ``async def`` that builds the learner's object, drives it and returns a
-verdict, or raises :class:`Fault` with one line) runs in :func:`trial`, on a fresh loop in a worker
-thread (the kernel's loop already runs on the main thread). A coroutine that never returns is
-cancelled at the deadline; a loop that never yields gets :class:`Overtime` raised into it by a trace
-function; what the learner prints is captured; what it raises is the outcome, never escaping. Only a
-call blocked in C past the deadline (``time.sleep(60)``) outlives the check, in its daemon thread.
+A code exercise's *check* (a function, or an ``async def``, that builds the learner's object, drives it
+and returns a verdict, or raises :class:`Fault` with one line) runs in :func:`trial`, in a worker thread
+(the kernel's loop already runs on the main thread), an ``async def`` on a fresh loop. The deadline is
+the worker's own CPU time (:data:`DEADLINE`): a loop that never yields gets :class:`Overtime` raised into
+it by a trace function once the check has computed that long, however busy the machine is with other
+work, so a right answer is not cut short on a loaded machine. A check that waits without computing (a
+coroutine that never returns) is stopped at :data:`WALL` times the deadline of wall-clock time. What the
+learner prints is captured; what it raises is the outcome, never escaping. Only a call blocked in C past
+the wall deadline (``time.sleep(60)``) outlives the check, in its daemon thread.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from types import FrameType
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
-DEADLINE = 2.0  # seconds a check may run
+DEADLINE = 2.0  # seconds of CPU time a check may compute
+WALL = 3.0  # times DEADLINE of wall-clock time a check may take, waiting included
 PACKAGE = Path(__file__).resolve().parents[2]  # bulkhead_lab/
 
 
@@ -61,10 +65,11 @@ _NOT_LEARNERS = tuple(
 
 
 def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
-    """A trace function that raises :class:`Overtime` in the learner's frames once ``deadline`` passed."""
+    """A trace function that raises :class:`Overtime` in the learner's frames once this thread's CPU time
+    (:func:`time.thread_time`) passed ``deadline``."""
 
     def line(frame: FrameType, event: str, arg: Any) -> Any:
-        if time.monotonic() > deadline:
+        if time.thread_time() > deadline:
             raise Overtime("the deadline passed")
         return line
 
@@ -134,17 +139,17 @@ def _run(check: Callable[[], Any], seconds: float) -> Any:
 
 
 def trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Outcome[Any]:
-    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop), at most ``seconds``;
-    never raises. What the learner's code prints, to stdout or stderr, is captured."""
+    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop), at most ``seconds`` of its CPU
+    time and :data:`WALL` times that of wall-clock time; never raises. What the learner's code prints, to
+    stdout or stderr, is captured."""
     box: dict[str, Any] = {}
     done = threading.Event()
-    deadline = time.monotonic() + seconds
     printed = io.StringIO()
 
     def target() -> None:
-        sys.settrace(_tracer(deadline + 0.2))  # a loop that never yields is stopped just after
+        sys.settrace(_tracer(time.thread_time() + seconds + 0.2))  # an endless loop stops just after
         try:
-            box["value"] = _run(check, seconds)
+            box["value"] = _run(check, seconds * WALL)
         except (asyncio.TimeoutError, Overtime):
             box["timed_out"] = True
         except BaseException as exc:  # the learner's code may raise anything: it is the outcome
@@ -156,7 +161,7 @@ def trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Outcome[Any]:
     worker = threading.Thread(target=target, name="bulkhead-lab-trial", daemon=True)
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         worker.start()
-        finished = done.wait(seconds + 1.0)
+        finished = done.wait(seconds * WALL + 1.0)
     if not finished:
         return Outcome(timed_out=True, printed=printed.getvalue())
     return Outcome(box.get("value"), box.get("error"), bool(box.get("timed_out")), printed.getvalue())
