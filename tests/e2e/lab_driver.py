@@ -597,7 +597,7 @@ def screenshot(page: Any, panel_or_slider: str, path: Path) -> Path:
     """Save the output cell holding ``bl-panel-<x>`` (or ``bl-slider-<x>``) as a PNG, the window beside it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     target = page.locator(f".bl-panel-{panel_or_slider}, .bl-slider-{panel_or_slider}").first
-    cell = page.locator(".jp-Cell", has=target).last
+    cell = page.locator(".jp-Cell", has=target).first  # the first such panel's cell (03 shows a second one)
     cell.scroll_into_view_if_needed()
     cell.screenshot(path=str(path), timeout=30_000)
     page.screenshot(path=str(path.with_name(path.stem + "-window.png")))

@@ -129,17 +129,21 @@ def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[i
     return notif, cat
 
 
-def placement_panel(*, draw: bool = True, ran: Sequence[PlacementResult] = (), **values: Any) -> SliderView:
+def placement_panel(
+    *, draw: bool = True, ran: Sequence[PlacementResult] = (), name: str = "placement", **values: Any
+) -> SliderView:
     """The "try it" panel of notebook 03: each control move runs one live batch at the controls'
     values (the bar counts calls answered) and redraws its figure and table.
 
     ``draw=False`` builds it without a first batch. ``ran``: batches already run in this kernel
     (section 3's); the first time the controls come to one's settings it is drawn instead of being
     run again; every other move runs its own. ``panel.set(...)`` moves several controls, runs once
-    and returns the :class:`~bulkhead_lab.live.placement.batch.PlacementResult`.
+    and returns the :class:`~bulkhead_lab.live.placement.batch.PlacementResult`. ``name`` goes into
+    its CSS classes (``bl-panel-<name>`` ...): a second panel on the page, one a cell drives from code,
+    takes another, so the learner's panel stays the only ``bl-panel-placement``.
     """
     controls = placement_controls(**values)
-    progress = LiveProgress("placement", unit="calls answered", total=PER_BATCH)
+    progress = LiveProgress(name, unit="calls answered", total=PER_BATCH)
     unseen = list(ran)
 
     def render(placement: str, shared: int, notif: int, cat: int, skip: int, latency_ms: int):
@@ -165,7 +169,7 @@ def placement_panel(*, draw: bool = True, ran: Sequence[PlacementResult] = (), *
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
 
-    panel = SliderView("placement", controls, render, extra=(progress.widget,), draw=False)
+    panel = SliderView(name, controls, render, extra=(progress.widget,), draw=False)
     panel.progress = progress
     if draw:
         panel.redraw()
