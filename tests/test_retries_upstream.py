@@ -21,8 +21,8 @@ from bulkhead_lab.retries.budgets import (
     AWS_TIMEOUT_RETRY_COST,
     ENVOY_BUDGET,
     EnvoyBudget,
+    InFlightLedger,
     RatioBudget,
-    RatioLedger,
     RetryQuota,
     TokenBucket,
     envoy_retry_limit,
@@ -159,9 +159,10 @@ def test_js_sdk_delay_grows_exponentially_is_capped_and_randomised() -> None:
 
 
 def test_envoy_rounds_the_retry_limit_down_before_comparing() -> None:
-    # max() = std::max<uint64_t>(budget_percent / 100.0 * current_active, min_retry_concurrency)
-    assert envoy_retry_limit(17) == 3  # 0.2 * 17 = 3.4 -> 3
-    assert not ENVOY_BUDGET.allows(retries=3, calls=17)  # count() < max(): 3 < 3 fails
+    # max() = std::max<uint64_t>(budget_percent / 100.0 * current_active, min_retry_concurrency);
+    # canCreate() = count() < max(), count() the retries in flight
+    assert envoy_retry_limit(17) == 3 == ENVOY_BUDGET.limit(17)  # 0.2 * 17 = 3.4 -> 3
+    assert not ENVOY_BUDGET.allows(in_flight=3, active=17)  # count() < max(): 3 < 3 fails
     assert RatioBudget(0.2, 3).allows(3, 17)  # the unrounded ratio would let it go
     assert ENVOY_BUDGET.allows(3, 20) and not ENVOY_BUDGET.allows(4, 20)  # 0.2 * 20 = 4
     assert envoy_retry_limit(100, percent=29) == 28  # 29 / 100.0 * 100 = 28.999999999999996, as in C++
@@ -175,11 +176,23 @@ def test_envoy_resource_manager_tests_min_retry_concurrency_with_no_active_reque
     assert envoy_retry_limit(0, percent=20.0, minimum=5) == 5
     five = EnvoyBudget(0.2, 5)
     assert five.allows(0, 0) and five.allows(4, 0) and not five.allows(5, 0)
-    ledger = RatioLedger(ENVOY_BUDGET, [17])  # the same rule through the seeded runs' ledger
-    assert ledger.grant(0, 10) == 4  # 17, 18, 19 calls allow 3; 20 calls allow 4: 0..3 granted
 
 
-# --- Brooker's simulator: src/backoff_simulator.py (its five backoffs) -----------------------------
+def test_envoy_counts_a_retry_in_flight_from_its_decision_through_its_backoff_to_its_answer() -> None:
+    # retry_state_impl.cc (e78906c5cbf579e412a7ca76ecabeee0e11d977f): shouldRetry() calls retries().inc()
+    # before enableBackoffTimer(); resetRetry() calls dec() at the next shouldRetry(), when the retry's own
+    # answer is judged. The ledger: granted in round 0, answered in round 5, in flight rounds 0..4.
+    ledger = InFlightLedger(ENVOY_BUDGET)
+    ledger.open(0, active=17)  # the same rule through the seeded runs' ledger: 3 of 17 active
+    assert ledger.grant(0, 10) == 3  # only max(3, int(3.4)) = 3 at once
+    for _ in range(3):
+        ledger.answered_in(0, 5)
+    for t in range(1, 5):
+        ledger.open(t, active=0)
+        assert ledger.grant(t, 1) == 0  # still in flight: in their backoff
+    ledger.open(5, active=0)  # their answers come back: the count drops before this round's decisions
+    assert ledger.grant(5, 4) == 3
+    assert (ledger.peak, ledger.highest, ledger.mean_in_flight) == (3, 3, 5.0)
 
 
 def test_brookers_backoffs_at_his_5_ms_base_and_2_s_cap() -> None:

@@ -10,13 +10,19 @@ class between the saved-cells markers is notebook 06's: :class:`RetryBudget`, th
   client retries only while fewer than 10% of its requests are retries. :class:`RatioBudget`
   (:data:`SRE_BUDGET`) is its rule with a floor and a window: the book names no window, so
   the seeded runs count the last :data:`BUDGET_WINDOW` rounds (10 s) and the live client 1000 s.
-- **Envoy** ``retry_budget`` (``source/common/upstream/resource_manager_impl.h``): a retry may
-  start while the retries *in flight* are fewer than ``max(budget_percent / 100 x (active +
-  pending requests), min_retry_concurrency)``, the product rounded down to an integer first
-  (``count() < max()``, ``max`` a ``uint64_t``); defaults 20% and 3. :class:`EnvoyBudget`
-  keeps that arithmetic exactly (3 retries of 17 calls: 0.2 x 17 = 3.4, rounded down to 3,
-  refused), but counts retries and calls *over a window* where Envoy counts those in flight:
-  a departure, stated where the notebook shows it.
+- **Envoy** ``retry_budget`` (``source/common/upstream/resource_manager_impl.h``,
+  ``RetryBudgetImpl``; ``api/envoy/config/cluster/v3/circuit_breaker.proto``): a cap on
+  *concurrent* retries, no share of calls. A retry may start while the retries *in flight* are
+  fewer than ``max(budget_percent / 100 x (active + pending requests), min_retry_concurrency)``,
+  the product rounded down to an integer first (``count() < max()``, ``max`` a ``uint64_t``);
+  defaults 20% and 3. A retry is in flight from the moment it is decided, through its backoff,
+  until its own answer is judged (``source/common/router/retry_state_impl.cc``: ``shouldRetry``
+  calls ``retries().inc()`` before arming the backoff timer, ``resetRetry`` calls ``dec()`` at
+  the next answer or when the request ends). :class:`EnvoyBudget` keeps that arithmetic exactly
+  (3 retries in flight beside 17 active requests: 0.2 x 17 = 3.4, rounded down to 3, refused);
+  :class:`InFlightLedger` keeps it over a run's rounds. It is no :class:`RatioBudget`: the
+  seeded storm (:mod:`bulkhead_lab.retries.storm`), which counts no retries in flight, takes
+  ratio budgets and token buckets only.
 - **AWS SDK retry quota** (``standard`` mode: botocore ``botocore/retries/quota.py`` and
   ``standard.py``, aws-sdk-js-v3 ``middleware-retry/src/defaultRetryQuota.ts``): 500 tokens; a
   retry takes 5 (10 after a timeout), refused when fewer are left; a success puts back 1, or
@@ -100,19 +106,29 @@ class RatioBudget:
 
 
 @dataclass(frozen=True)
-class EnvoyBudget(RatioBudget):
-    """Envoy's ``retry_budget``: its limit ``max(int(ratio x calls), minimum)`` is a whole number
-    (``uint64_t`` in Envoy), so a retry goes while ``retries < that``, over a window here."""
+class EnvoyBudget:
+    """Envoy's ``retry_budget``: a retry may start while the retries in flight are fewer than
+    ``max(int(ratio x active), minimum)`` (a whole number, ``uint64_t`` in Envoy), ``active`` the
+    requests open at the upstream or pending a connection. Retries, not calls, are capped."""
 
     ratio: float = ENVOY_BUDGET_PERCENT / 100.0  # Envoy divides budget_percent by 100.0 first
     minimum: int = ENVOY_MIN_RETRY_CONCURRENCY
 
-    def allows(self, retries: int, calls: int) -> bool:
-        return retries < max(int(self.ratio * calls), self.minimum)
+    def __post_init__(self) -> None:
+        check_real("ratio", self.ratio, 0.0, 1.0)
+        check_int("minimum", self.minimum, 0)
+
+    def limit(self, active: int) -> int:
+        """Envoy's ``max()``: the retries that may be in flight beside ``active`` requests."""
+        return max(int(self.ratio * active), self.minimum)
+
+    def allows(self, in_flight: int, active: int) -> bool:
+        """Envoy's ``canCreate()``: may one more retry start, ``in_flight`` already, ``active`` open?"""
+        return in_flight < self.limit(active)
 
     @property
     def label(self) -> str:
-        return f"retries < {self.ratio:.0%} of calls rounded down, at least {self.minimum} (Envoy)"
+        return f"retries in flight < {self.ratio:.0%} of active requests, at least {self.minimum} (Envoy)"
 
 
 SRE_BUDGET = RatioBudget(SRE_RETRY_RATIO, 0)
@@ -279,6 +295,43 @@ class QuotaLedger(Ledger, RetryQuota):
         allowed = min(n, self.tokens // self.bucket.retry_cost)
         self.tokens -= allowed * self.bucket.retry_cost
         return allowed
+
+
+class InFlightLedger(Ledger):
+    """An :class:`EnvoyBudget` over a run's rounds, as Envoy keeps it: a retry granted in round ``t``
+    is in flight until the round its own call is answered (:meth:`answered_in`), and one more may
+    start while those in flight are under the budget's :meth:`~EnvoyBudget.limit` of the round's
+    open calls (:meth:`open`). It records the most in flight at once, the highest limit, and how
+    long the retries were in flight."""
+
+    def __init__(self, budget: EnvoyBudget) -> None:
+        self.budget = budget
+        self.in_flight = self.active = 0
+        self.ends: dict[int, int] = {}  # round -> retries answered then (their count goes)
+        self.peak = self.highest = self.granted = self.rounds_in_flight = 0
+
+    def open(self, t: int, active: int) -> None:
+        """Round ``t`` begins: its retries answered now leave the count; ``active`` calls are open."""
+        self.in_flight -= self.ends.pop(t, 0)
+        self.active = active
+        self.highest = max(self.highest, self.budget.limit(active))
+
+    def grant(self, t: int, n: int) -> int:
+        allowed = max(0, min(n, self.budget.limit(self.active) - self.in_flight))
+        self.in_flight += allowed
+        self.peak = max(self.peak, self.in_flight)
+        return allowed
+
+    def answered_in(self, t: int, when: int) -> None:
+        """A retry granted in round ``t`` is sent, and answered, in round ``when``."""
+        self.ends[when] = self.ends.get(when, 0) + 1
+        self.granted += 1
+        self.rounds_in_flight += when - t
+
+    @property
+    def mean_in_flight(self) -> float:
+        """Rounds a granted retry was in flight on average (its backoff, then its answer)."""
+        return self.rounds_in_flight / self.granted if self.granted else 0.0
 
 
 def ledger_for(budget: Budget | None, originals: Sequence[int]) -> Ledger:

@@ -24,7 +24,14 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bulkhead_lab.retries.budgets import Budget, RetryBudget, ledger_for
+from bulkhead_lab.retries.budgets import (
+    Budget,
+    EnvoyBudget,
+    InFlightLedger,
+    Ledger,
+    RetryBudget,
+    ledger_for,
+)
 from bulkhead_lab.retries.policy import (
     JITTER_SEED,
     REFUSED,
@@ -69,38 +76,68 @@ class WorstCase:
         return self.attempts / self.requests
 
 
+@dataclass(frozen=True)
+class InFlightCase(WorstCase):
+    """The worst case under Envoy's cap on retries in flight, with what the cap saw: the most retries
+    in flight at once, the highest limit any round had, and the rounds a retry was in flight on
+    average (its backoff, then its answer)."""
+
+    peak_in_flight: int = 0
+    highest_limit: int = 0
+    mean_in_flight: float = 0.0
+
+
 def worst_case_load(
     policy: RetryPolicy = RetryPolicy(SRE_MAX_ATTEMPTS, Backoff()),
-    budget: Budget | None = None,
+    budget: Budget | EnvoyBudget | None = None,
     *,
     requests_per_round: int = 10,
     rounds: int = 2000,
+    every: int = 1,
     seed: int = JITTER_SEED,
 ) -> WorstCase:
     """The SRE book's worst case: a dependency that refuses every call.
 
-    ``requests_per_round`` requests arrive in each of ``rounds`` rounds; every call is refused;
-    each refusal retries under ``policy`` while ``budget`` allows, until none is pending. So
-    without a budget the factor is ``policy.attempts`` (3.00x for 3); with the SRE 10% budget
-    retries settle at 1/9 of the originals, 1.11x (the book's "about 1.1x"); a token bucket
-    with no success to refill it allows ``capacity // retry_cost`` retries in all.
+    ``requests_per_round`` requests arrive in each of ``rounds`` rounds (in every ``every``-th round
+    of them: 1 every 10 rounds is 10 a second); every call is refused
+    in the round it is sent; each refusal retries under ``policy`` while ``budget`` allows, until
+    none is pending. So without a budget the factor is ``policy.attempts`` (3.00x for 3); with
+    the SRE 10% budget retries settle at 1/9 of the originals, 1.11x (the book's "about 1.1x"); a
+    token bucket with no success to refill it allows ``capacity // retry_cost`` retries in all.
+    Envoy's budget (:class:`~bulkhead_lab.retries.budgets.EnvoyBudget`) caps the retries in flight,
+    each from its refusal to its own answer, beside the round's calls as the open requests
+    (an :class:`InFlightCase`).
     """
     check_int("requests_per_round", requests_per_round, 1)
     check_int("rounds", rounds, 1)
+    check_int("every", every, 1, rounds)
     rng, backoff = random.Random(seed).random, policy.backoff
     horizon = rounds + (policy.attempts - 1) * delay_rounds(backoff.cap if backoff else 0.0) + 1
-    ledger = ledger_for(budget, [requests_per_round] * rounds + [0] * (horizon - rounds))
+    originals = [requests_per_round if t < rounds and t % every == 0 else 0 for t in range(horizon)]
+    envoy: InFlightLedger | None = None
+    if isinstance(budget, EnvoyBudget):
+        ledger: Ledger = (envoy := InFlightLedger(budget))
+    else:
+        ledger = ledger_for(budget, originals)
     due: dict[int, list[tuple[int, float]]] = {}
     attempts = 0
     for t in range(horizon):
-        calls = [(1, backoff.base if backoff else 0.0)] * (requests_per_round if t < rounds else 0)
+        calls = [(1, backoff.base if backoff else 0.0)] * originals[t]
         calls += due.pop(t, [])
         attempts += len(calls)
+        if envoy is not None:
+            envoy.open(t, len(calls))
         retrying = [c for c in calls if c[0] < policy.attempts]
         for tried, sleep in retrying[: ledger.grant(t, len(retrying)) if retrying else 0]:
             d = 0.0 if backoff is None else backoff.delay(tried, rng(), sleep)
-            due.setdefault(t + delay_rounds(d), []).append((tried + 1, d))
-    return WorstCase(requests_per_round * rounds, attempts)
+            when = t + delay_rounds(d)
+            due.setdefault(when, []).append((tried + 1, d))
+            if envoy is not None:
+                envoy.answered_in(t, when)
+    requests = sum(originals)
+    if envoy is None:
+        return WorstCase(requests, attempts)
+    return InFlightCase(requests, attempts, envoy.peak, envoy.highest, envoy.mean_in_flight)
 
 
 async def every_call_refused(

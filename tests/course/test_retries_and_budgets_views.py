@@ -30,6 +30,26 @@ def test_the_worst_case_is_3x_without_a_budget_and_about_1_1x_with_the_sres() ->
     assert frame.loc[aws, "retries"] == AWS_QUOTA.capacity // AWS_QUOTA.retry_cost
 
 
+def test_envoys_row_caps_retries_in_flight_so_it_binds_by_the_rate_not_by_a_share() -> None:
+    # Envoy's retry_budget (resource_manager_impl.h, retry_state_impl.cc): at most max(20% of active, 3)
+    # retries in flight, a retry in flight through its backoff. Refusals answered in their round leave
+    # the floor of 3, so the cap is a rate of retries: nothing at 1 request a second, tight at 1000.
+    frame = views.worst_case_table()
+    assert frame.loc[views.ENVOY, "here: calls/request"] < frame.loc["SRE 10%", "here: calls/request"]
+    rates = views.envoy_table()
+    envoy, sre = rates["Envoy"], rates["SRE 10%"]
+    assert envoy["1 a second"] == 3.0 == rates["no budget"]["1 a second"]  # never 3 in flight: never binds
+    assert list(envoy) == sorted(envoy, reverse=True)  # the faster the refusals, the harder it binds
+    assert envoy["1000 a second"] < sre["1000 a second"] and all(1.1 <= x <= 1.2 for x in sre)
+    fact = views.envoy_fact()
+    assert "Envoy's limit was 3 in every round" in fact and f"{envoy['1000 a second']:.3f} calls" in fact
+
+
+def test_no_budget_on_the_panels_is_envoys_modelled_as_a_share_of_calls() -> None:
+    assert not any("Envoy" in name for name in views.BUDGETS)
+    assert max(len(name) for name in views.BUDGETS) <= len("10% (SRE)")  # a readout that shows whole
+
+
 def test_a_wide_table_shows_its_sentences_whole() -> None:
     table = views.beside_the_sources()
     assert "..." not in repr(table) and "..." not in table._repr_html_()
@@ -48,6 +68,14 @@ def test_without_jitter_50_clients_make_n_n_plus_1_over_2_calls(contention) -> N
     assert (
         at.loc["exponential, no jitter", "last success (step)"] > at.loc["full jitter", "last success (step)"]
     )
+
+
+def test_decorrelated_jitter_finishes_soonest_of_the_jittered_and_no_backoff_sooner_still(contention) -> None:
+    # the takeaway's words: "of the jittered strategies", since no backoff at all finishes first
+    done = contention.at(50)["last success (step)"]
+    jittered = done[[s for s in done.index if s.endswith("jitter") and "no jitter" not in s]]
+    assert jittered.idxmin() == "decorrelated jitter"
+    assert done["no backoff"] < jittered.min() and done.idxmin() == "no backoff"
 
 
 # --- retrying callers in lesson 000's rounds ----------------------------------------------------------

@@ -187,7 +187,7 @@ class StormFigure(KeptFigure):
         return [*self._lines, *self._backs, *spines(*self._axes), *self._titles, self._summary]
 
 
-# Section 8's layers, each in its own colour: the clients in the guides' grey, the Order Service in
+# Section 7's layers, each in its own colour: the clients in the guides' grey, the Order Service in
 # the further series' green, Payment (the dependency that slows) orange.
 LAYER_COLOURS = (NEUTRAL, EXTRA[0], EVENT)
 

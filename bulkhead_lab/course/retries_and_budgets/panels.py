@@ -1,5 +1,5 @@
 """Notebook 06's slider panels over the split slider and the callers' sliders (every run kept, one
-figure redrawn in place), and section 8's live clients under a progress bar (``bl-progress-clients``).
+figure redrawn in place), and section 7's live clients under a progress bar (``bl-progress-clients``).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def storm_panel(
     return _panel("storm", controls_, render)
 
 
-# --- 8. live: retrying clients against lesson 004's Order Service ------------------------------
+# --- 7. live: retrying clients against lesson 004's Order Service ------------------------------
 
 LAYERS = {
     "client sent": "client sent",
@@ -139,7 +139,7 @@ def live_facts(runs: tuple[OrdersRun, ...]) -> str:
 
 
 def live_runs(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:
-    """Section 8's four kinds of client side by side (:func:`.retrying.side_by_side`); an
+    """Section 7's four kinds of client side by side (:func:`.retrying.side_by_side`); an
     interrupted cell stops them and their services."""
     return run_sync(retrying.side_by_side(on_progress))
 
@@ -160,7 +160,7 @@ def live_beside(runs: tuple[OrdersRun, ...]) -> views.Table:
 
 
 def live_progress() -> tuple[OrdersRun, ...]:
-    """Section 8's four kinds of client side by side (:func:`live_runs`), under a progress bar that
+    """Section 7's four kinds of client side by side (:func:`live_runs`), under a progress bar that
     counts the orders answered; it says done, or where an interrupt stopped them."""
     progress = LiveProgress("clients", unit="orders answered", total=retrying.ORDERS * len(retrying.CLIENTS))
     with progress.shown("Run this cell to run the live clients (a bar counts the orders answered)."):
