@@ -143,7 +143,10 @@ PANELS: dict[str, tuple[Callable[[], SliderView], Moves]] = {
             "bound": (("no bound", "20"), ["32", "40", "10", "5", "80"]),
             "attempts": ((3, 4), [2, 5, 1]),
             "budget": (("none", "10% (SRE)"), ["5%", "20%"]),
-            "fix": (("no fix", "CoDel"), ["drop expired", "deadline drop", "adaptive LIFO", "bulkhead"]),
+            "fix": (
+                ("no fix", "CoDel-like timeout"),
+                ["drop expired", "deadline drop", "adaptive LIFO", "bulkhead"],
+            ),
         },
     ),
     # Notebook 08: the target has seven stops, the fleet a few dozen; the breaker replays the adaptive pool.

@@ -22,13 +22,26 @@ def _trace(goodput: list[int]) -> Trace:
     return Trace(**{name: tuple(goodput) if name == "goodput" else zeros for name in SERIES})
 
 
-def test_recovery_is_the_first_window_after_the_trigger_back_to_a_share_of_the_healthy_day() -> None:
+def test_recovery_is_from_the_window_after_the_trigger_back_to_a_share_of_the_healthy_day_for_good() -> None:
     sick, healthy = _trace([1, 1, 0, 0, 0, 0, 1, 1, 1, 1]), _trace([1] * 10)
     # window 2, share 0.75: a window needs both its rounds answered. From round 3: windows 3-4 and
-    # 4-5 have none, 5-6 has one, 6-7 two: back 3 rounds after the end.
+    # 4-5 have none, 5-6 has one, 6-7 two and every one after: back 3 rounds after the end.
     assert recovery(sick, healthy, stop=3, window=2, share=0.75) == 3
     assert collapse(sick, healthy, start=0, stop=3, window=2, share=0.75) == 1  # rounds 1-2: one of two
     assert recovery(_trace([0] * 10), healthy, stop=3, window=2) is None
+    # back in rounds 3-4, then down again in 5-6, back for good from 7: a first good window is no recovery
+    relapse = _trace([1, 1, 0, 1, 1, 0, 0, 1, 1, 1])
+    assert recovery(relapse, healthy, stop=3, window=2, share=0.75) == 4
+    assert recovery(_trace([1] * 8 + [0, 0]), healthy, stop=3, window=2) is None  # down at the end: never
+    # half of nothing is no recovery: a healthy day with no goodput cannot make a storm "back"
+    assert recovery(_trace([0] * 10), _trace([0] * 10), stop=3, window=2) is None
+
+
+def test_a_storm_that_relapses_is_not_back_until_it_stays_back() -> None:
+    # the panel's "drop expired" behind a queue of 40: a good window soon after the end, then the storm again
+    s = storm(with_fix(DEFAULT.with_(dependency=Dependency(queue=40)), "drop expired"))
+    assert s.recovery is None
+    assert s.run.trace.total("goodput", 3000) < 0.1 * s.healthy.trace.total("goodput", 3000)
 
 
 def test_with_no_fix_the_storm_outlives_its_trigger_to_the_end_of_the_run() -> None:
@@ -65,7 +78,7 @@ def test_dropping_only_expired_work_does_not_end_the_storm_under_fifo() -> None:
 
 
 def test_fixes_that_shed_work_at_the_dependency_waste_none_after_the_trigger() -> None:
-    for fix in ("deadline drop", "CoDel"):
+    for fix in ("deadline drop", "CoDel-like timeout"):
         assert storm(with_fix(DEFAULT, fix)).after("wasted") == 0, fix
 
 

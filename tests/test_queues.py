@@ -11,7 +11,7 @@ import pytest
 from bulkhead_lab.queues.calls import Call
 from bulkhead_lab.queues.dependency import Server
 from bulkhead_lab.queues.rounds import SERIES, run
-from bulkhead_lab.queues.settings import Bulkhead, Callers, CoDel, Dependency, Setup, Slowdown
+from bulkhead_lab.queues.settings import Bulkhead, Callers, Dependency, QueueTimeout, Setup, Slowdown
 from bulkhead_lab.retries.budgets import RatioBudget
 from bulkhead_lab.retries.policy import NO_RETRIES, RetryPolicy
 
@@ -89,11 +89,11 @@ def test_a_queue_bound_of_zero_refuses_at_once_and_the_last_attempt_gives_up() -
     )
 
 
-def test_codel_drops_what_waited_past_its_target_once_the_queue_has_stood_its_interval() -> None:
+def test_the_queue_timeout_drops_what_waited_past_its_target_once_the_queue_has_stood_its_interval() -> None:
     # 1 worker, 3 rounds a call, 3 calls at round 0. Round 3: the queue (B, C) has not been empty
     # since round 0, more than the interval (2): a call may wait 0.5 rounds; B and C waited 3.
     never = Callers(20, NO_RETRIES)
-    tight = _tiny([3, 0, 0, 0, 0, 0, 0], Dependency(1, 3, codel=CoDel(0.5, 2)), never)
+    tight = _tiny([3, 0, 0, 0, 0, 0, 0], Dependency(1, 3, queue_timeout=QueueTimeout(0.5, 2)), never)
     _expect(
         tight,
         offered=[3, 0, 0, 0, 0, 0, 0],
@@ -106,7 +106,7 @@ def test_codel_drops_what_waited_past_its_target_once_the_queue_has_stood_its_in
     )
     # With an interval of 5, round 3 is within it: B (waited 3 <= 5) starts; round 6: C waited 6,
     # the queue has stood 6 > 5 rounds, so C may wait 0.5 only: dropped.
-    loose = _tiny([3, 0, 0, 0, 0, 0, 0], Dependency(1, 3, codel=CoDel(0.5, 5)), never)
+    loose = _tiny([3, 0, 0, 0, 0, 0, 0], Dependency(1, 3, queue_timeout=QueueTimeout(0.5, 5)), never)
     assert loose["served"] == [0, 0, 0, 1, 0, 0, 1] and loose["dropped"] == [0, 0, 0, 0, 0, 0, 1]
 
 
@@ -189,7 +189,7 @@ def test_the_healthy_day_is_the_same_setup_with_no_trigger() -> None:
             lambda: Dependency(deadline="soon"),
             "deadline must be one of ignored, expired, cannot finish (got 'soon')",
         ),
-        (lambda: CoDel(interval=0), "interval must be a number > 0 and <= 1000 (got 0)"),
+        (lambda: QueueTimeout(interval=0), "interval must be a number > 0 and <= 1000 (got 0)"),
         (lambda: Callers(timeout=0), "timeout must be an integer in 1..1000 (got 0)"),
         (lambda: Callers(budget=0.1), "budget must be None, a RatioBudget or a TokenBucket (got 0.1)"),
         (lambda: Bulkhead(limit=0), "limit must be an integer in 1..10000 (got 0)"),

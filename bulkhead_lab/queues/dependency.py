@@ -3,9 +3,10 @@
 :class:`Server` is a :class:`~bulkhead_lab.queues.settings.Dependency` running, one round at a
 time. :meth:`Server.finish` frees the workers whose calls end now; :meth:`Server.serve` lets the
 free workers take waiting calls (oldest or newest first), dropping those that waited too long
-(CoDel) or whose caller's deadline rules them out, then starts, queues or refuses the round's new
-calls. The dependency never knows whether a caller still waits: a call whose caller has gone is
-served all the same unless a rule drops it. That is the work a storm wastes.
+(Fail at Scale's CoDel-like queue timeout) or whose caller's deadline rules them out, then starts,
+queues or refuses the round's new calls. The dependency never knows whether a caller still waits: a
+call whose caller has gone is served all the same unless a rule drops it. That is the work a storm
+wastes.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ def may_start(d: Dependency, call: Call, t: int, service: int, emptied: int) -> 
         return False  # its caller has already given up
     if d.deadline == "cannot finish" and t + service > call.deadline:
         return False  # its caller would give up before it is done
-    if d.codel is not None and t > call.queued:
-        stood = t - emptied > d.codel.interval  # the queue has not been empty for an interval
-        return t - call.queued <= (d.codel.target if stood else d.codel.interval)
+    if d.queue_timeout is not None and t > call.queued:
+        stood = t - emptied > d.queue_timeout.interval  # the queue has not been empty for an interval
+        return t - call.queued <= (d.queue_timeout.target if stood else d.queue_timeout.interval)
     return True
 
 
@@ -42,7 +43,7 @@ class Server:
         self.busy = 0  # workers serving a call
         self.ends: list[list[Call]] = [[] for _ in range(rounds + longest + 1)]  # by the round they end
         self.emptied = 0  # the last round its queue was empty
-        self.strict = dependency.deadline != "ignored" or dependency.codel is not None  # it drops calls
+        self.strict = dependency.deadline != "ignored" or dependency.queue_timeout is not None  # drops calls
 
     def finish(self, t: int) -> list[Call]:
         """The calls whose service ends in round ``t``: their workers are free again."""

@@ -23,19 +23,26 @@ def design(bound: int, timeout: int) -> Setup:
     return DEFAULT.with_(dependency=Dependency(queue=bound), callers=Callers(timeout=timeout))
 
 
-def refused_share(bound: int, timeout: int) -> float:
-    """The share of calls the dependency refuses on a healthy day with this design."""
-    trace = kept_run(design(bound, timeout).healthy).trace
+def healthy_refused(setup: Setup) -> float:
+    """The share of calls the dependency refuses on a healthy day (``setup`` with no slowdown)."""
+    trace = kept_run(setup.healthy).trace
     return trace.total("refused") / max(1, trace.total("offered"))
 
 
+def refused_share(bound: int, timeout: int) -> float:
+    """The share of calls the dependency refuses on a healthy day with this design."""
+    return healthy_refused(design(bound, timeout))
+
+
 def recovers(bound: int, timeout: int) -> int | None:
-    """Rounds after the slowdown's end until goodput is back with this design (None: never in the run)."""
+    """Rounds after the slowdown's end until goodput is back for good with this design (None: not in
+    the run)."""
     return storm(design(bound, timeout)).recovery
 
 
 def works(bound: int, timeout: int) -> bool:
-    """Does this design refuse at most 1% on a healthy day and recover within :data:`WITHIN` rounds?"""
+    """Does this design refuse at most 1% on a healthy day and recover for good within :data:`WITHIN`
+    rounds?"""
     back = recovers(bound, timeout)
     return refused_share(bound, timeout) <= REFUSED_AT_MOST and back is not None and back <= WITHIN
 

@@ -7,7 +7,7 @@ fix                what changes                                                 
 ``drop expired``   the dependency drops a call whose caller's deadline passed     (the half-fix)
 ``deadline drop``  ... and one that cannot finish before it                      AWS; gRPC deadlines
 ``adaptive LIFO``  newest first once a queue has stood 100 ms                    Fail at Scale
-``CoDel``          a call may wait 5 ms once the queue has not emptied in 100 ms  Fail at Scale
+``CoDel-like``     a call may wait 5 ms once the queue has not emptied in 100 ms  Fail at Scale
 ``retry budget``   retries while under 10% of the calls (notebook 06's SRE)      SRE book ch. 21
 ``bulkhead``       8 calls in flight from the callers, 8 waiting, refuse beyond  notebooks 04 and 06
 =================  ============================================================  ======================
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal, get_args
 
-from bulkhead_lab.queues.settings import SRE_BUDGET, WORKERS, Bulkhead, CoDel, Setup
+from bulkhead_lab.queues.settings import SRE_BUDGET, WORKERS, Bulkhead, QueueTimeout, Setup
 from bulkhead_lab.validation import check_choice
 
 Fix = Literal[
@@ -30,7 +30,7 @@ Fix = Literal[
     "drop expired",
     "deadline drop",
     "adaptive LIFO",
-    "CoDel",
+    "CoDel-like timeout",
     "retry budget",
     "bulkhead",
 ]
@@ -52,8 +52,8 @@ def with_fix(setup: Setup, fix: Fix) -> Setup:
         d = replace(d, deadline="cannot finish")
     elif fix == "adaptive LIFO":
         d = replace(d, order="adaptive lifo")
-    elif fix == "CoDel":
-        d = replace(d, codel=CoDel())
+    elif fix == "CoDel-like timeout":
+        d = replace(d, queue_timeout=QueueTimeout())
     elif fix == "retry budget":
         c = replace(c, budget=SRE_BUDGET if c.budget is None else c.budget)
     elif fix == "bulkhead":

@@ -2,11 +2,14 @@
 
 The healthy day is :attr:`~bulkhead_lab.queues.settings.Setup.reference`: the same requests with no
 slowdown and no fix, the dependency and callers as they are by default (so every fix of one load is
-measured against one day, kept once). Goodput is
-*back* from round ``r`` when, over the ``window`` rounds from ``r``, the calls answered in time
-are at least ``share`` of the healthy day's in the same rounds. :func:`recovery` is the first such
-``r`` from the slowdown's end, minus that end (``None``: never in the run); :func:`collapse` is the
-first such window from the slowdown's start where goodput is *not* back (``None``: it never fell).
+measured against one day, kept once). Goodput is *back* over the ``window`` rounds from round ``r``
+when the calls answered in time there are at least ``share`` of the healthy day's in the same rounds,
+and some were (half of nothing is no recovery: at 130 calls/s the reference day itself collapses).
+:func:`recovery` counts how long it takes for good: the first round ``r`` from the slowdown's end from
+which goodput is back in *every* window to the end of the run, minus that end (``None``: not back for
+good in the run). A storm that comes back after a first good window is not over, so a first window back
+is never called a recovery. :func:`collapse` is the first window from the slowdown's start where
+goodput is *not* back (``None``: it never fell).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def _back(trace: Trace, healthy: Trace, window: int, share: float) -> list[bool]
         raise fail("healthy", f"{healthy.rounds} rounds", f"a run of {trace.rounds} rounds")
     got, want = [0, *accumulate(trace.goodput)], [0, *accumulate(healthy.goodput)]
     return [
-        got[r + window] - got[r] >= share * (want[r + window] - want[r])
+        got[r + window] > got[r] and got[r + window] - got[r] >= share * (want[r + window] - want[r])
         for r in range(trace.rounds - window + 1)
     ]
 
@@ -40,10 +43,14 @@ def _back(trace: Trace, healthy: Trace, window: int, share: float) -> list[bool]
 def recovery(
     trace: Trace, healthy: Trace, stop: int, window: int = WINDOW, share: float = SHARE
 ) -> int | None:
-    """Rounds from ``stop`` (the trigger's end) until goodput is back; ``None``: not in the run."""
+    """Rounds from ``stop`` (the trigger's end) until goodput is back for good: in every window from
+    then to the end of the run; ``None``: not in the run (the last window is not back)."""
     back = _back(trace, healthy, window, share)
     check_int("stop", stop, 0, trace.rounds)
-    return next((r - stop for r in range(stop, len(back)) if back[r]), None)
+    first = len(back)  # the first round of the run's last unbroken stretch of windows back
+    while first > stop and back[first - 1]:
+        first -= 1
+    return None if first == len(back) else first - stop
 
 
 def collapse(
@@ -63,7 +70,7 @@ class Storm:
     healthy: QueueRun
     trigger: Slowdown
     fell: int | None  # the first round of the trigger from which goodput was under half (None: never)
-    recovery: int | None  # rounds after the trigger's end until it was back (None: not in the run)
+    recovery: int | None  # rounds after the trigger's end until it was back for good (None: not in the run)
 
     @property
     def below_half(self) -> int | None:

@@ -39,7 +39,7 @@ SERIES = (
     "goodput",  # of them, answered in time for a caller still waiting
     "wasted",  # of them, served for a caller who had already given up
     "refused",  # refused at once: the dependency's queue or the bulkhead was full
-    "dropped",  # taken off the dependency's queue unserved (a deadline rule or CoDel)
+    "dropped",  # taken off the dependency's queue unserved (a deadline rule or the queue timeout)
     "queue",  # calls waiting in the dependency's queue at the round's end
     "waiting",  # calls whose callers wait for them at the round's end (in flight, or in line)
     "gave_up",  # requests that ended unanswered (no attempt left, or the budget said no)

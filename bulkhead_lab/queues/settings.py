@@ -33,8 +33,8 @@ ROUNDS = 4000  # lesson 000's 40 s run
 MAX_ROUNDS = 100_000  # 1000 s of model time; keeps a run (and a slider's memo) small
 MAX_RATE = 400.0  # calls/s: at most 4 new requests a round
 MAX_SERVICE = 1000  # rounds (10 s) a call may take
-CODEL_TARGET = 0.5  # Fail at Scale's M = 5 ms, in rounds
-CODEL_INTERVAL = 10.0  # Fail at Scale's N = 100 ms, in rounds
+QUEUE_TIMEOUT_TARGET = 0.5  # Fail at Scale's M = 5 ms, in rounds
+QUEUE_TIMEOUT_INTERVAL = 10.0  # Fail at Scale's N = 100 ms, in rounds
 
 Order = Literal["fifo", "lifo", "adaptive lifo"]
 ORDERS: tuple[Order, ...] = ("fifo", "lifo", "adaptive lifo")
@@ -43,12 +43,14 @@ DEADLINE_RULES: tuple[DeadlineRule, ...] = ("ignored", "expired", "cannot finish
 
 
 @dataclass(frozen=True)
-class CoDel:
-    """Fail at Scale's controlled delay: a call may wait ``interval`` rounds in the queue if the
-    queue was empty at some round of the last ``interval``, else only ``target`` (M and N)."""
+class QueueTimeout:
+    """Fail at Scale's CoDel-like queue timeout: a call may wait ``interval`` rounds in the queue if
+    the queue was empty at some round of the last ``interval``, else only ``target`` (its fixed M and
+    N). Inspired by CoDel, it is not RFC 8289's CoDel, whose control law drops at a growing rate
+    while the delay stays above target; here the two timeouts never change."""
 
-    target: float = CODEL_TARGET
-    interval: float = CODEL_INTERVAL
+    target: float = QUEUE_TIMEOUT_TARGET
+    interval: float = QUEUE_TIMEOUT_INTERVAL
 
     def __post_init__(self) -> None:
         check_real("target", self.target, 0.0, MAX_SERVICE)
@@ -64,7 +66,8 @@ class Dependency:
     the oldest until a queue has stood ``interval`` rounds, then the newest (``adaptive lifo``,
     Fail at Scale's). ``deadline`` says what the dependency does with a call whose caller's deadline
     it knows (sent with the call): nothing, drop it when it has passed (``expired``), or drop it when
-    the call ``cannot finish`` before it. ``codel`` drops calls that waited too long (:class:`CoDel`).
+    the call ``cannot finish`` before it. ``queue_timeout`` drops calls that waited too long
+    (:class:`QueueTimeout`).
     A dropped call's caller, if still waiting, hears of it at once, as of a refusal.
     """
 
@@ -73,8 +76,8 @@ class Dependency:
     queue: int | None = None
     order: Order = "fifo"
     deadline: DeadlineRule = "ignored"
-    codel: CoDel | None = None
-    interval: int = int(CODEL_INTERVAL)  # rounds a queue must stand before adaptive LIFO turns
+    queue_timeout: QueueTimeout | None = None
+    interval: int = int(QUEUE_TIMEOUT_INTERVAL)  # rounds a queue must stand before adaptive LIFO turns
 
     def __post_init__(self) -> None:
         check_int("workers", self.workers, 1, 10_000)
@@ -83,8 +86,8 @@ class Dependency:
             check_int("queue", self.queue, 0, 1_000_000)
         check_choice("order", self.order, ORDERS)
         check_choice("deadline", self.deadline, DEADLINE_RULES)
-        if self.codel is not None and not isinstance(self.codel, CoDel):
-            raise fail("codel", self.codel, "None or a CoDel")
+        if self.queue_timeout is not None and not isinstance(self.queue_timeout, QueueTimeout):
+            raise fail("queue_timeout", self.queue_timeout, "None or a QueueTimeout")
         check_int("interval", self.interval, 1, MAX_SERVICE)
 
     @property

@@ -269,7 +269,7 @@ def _measure(view: ld.View, name: str) -> str:
 
 
 def no_fix_leaves_the_storm(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("CoDel", "no fix")
+    assert (was, now) == ("CoDel-like timeout", "no fix")
     assert number(_measure(before, "rounds to recover")) >= 0
     assert _measure(after, "rounds to recover") == "never in the run"
     assert number(_measure(after, "wasted after it")) > 0 == number(_measure(before, "wasted after it"))
@@ -513,7 +513,8 @@ MOVES: dict[str, tuple[Move, ...]] = {
              longer_slowdown_sends_more_orders_while_slow, live=True),
     ),
     "07_timeouts_and_queues.ipynb": (
-        # Run All leaves the panel at section 3's last cell: CoDel, no queue bound, timeout 30, 3 attempts.
+        # Run All leaves the panel at section 3's last cell: CoDel-like timeout, no queue bound, timeout 30,
+        # 3 attempts.
         Move("storm", "fix", "storm", "ArrowLeft", 4,
              "with no fix the storm outlives the slowdown to the end of the run", no_fix_leaves_the_storm),
         Move("storm", "queue-bound", "storm", "ArrowRight", 3,

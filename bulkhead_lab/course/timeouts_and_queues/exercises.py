@@ -19,26 +19,56 @@ from bulkhead_lab.course.timeouts_and_queues import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
 from bulkhead_lab.course.ui.trial import a_function
+from bulkhead_lab.pool.params import CYCLE
 from bulkhead_lab.queues import design, timeouts
 from bulkhead_lab.queues.settings import WORKERS
 
 # --- exercise 1: a queue and a timeout that end the storm ------------------------------------------
 
 
+_PART = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|rounds?|calls?)?(?![a-z\d])", re.I)
+_TO_ROUNDS = {"ms": 0.1, "s": CYCLE, "sec": CYCLE, "secs": CYCLE, "second": CYCLE, "seconds": CYCLE}
+
+
+def _timeout_rounds(number: str, unit: str) -> object:
+    """A typed timeout in rounds: bare or in rounds as typed, in ms or s converted (10 ms a round)."""
+    unit = unit.lower()
+    if unit in ("", "round", "rounds"):
+        return number
+    if unit.startswith("call"):
+        raise NotUnderstood(
+            f"the timeout is a time, not {number} {unit}: give it in rounds, like 30, or in ms."
+        )
+    rounds = float(number) * _TO_ROUNDS[unit]
+    if abs(rounds - round(rounds)) > 1e-9:
+        raise NotUnderstood(
+            f"{number} {unit} is {rounds:g} rounds, not a whole number of rounds (a round is 10 ms)."
+        )
+    return round(rounds)
+
+
 def read_design(answer: object) -> tuple[int, int]:
-    """(queue bound, timeout) from what a learner typed: ``'10, 30'``, ``'bound 10 timeout 30'``, (10, 30)."""
+    """(queue bound in calls, timeout in rounds) from what a learner typed: ``'10, 30'``,
+    ``'bound 10 timeout 30'``, ``'10, 300 ms'``, ``'10 calls, 0.3 s'``, (10, 30). A timeout in ms or s
+    is converted at 10 ms a round; a bound is a number of calls, never a time."""
     if isinstance(answer, (tuple, list)) and len(answer) == 2:
         parts: list[object] = list(answer)
-    elif isinstance(answer, str) and len(found := re.findall(r"\d+(?:\.\d+)?", answer)) == 2:
-        parts = list(found)
+    elif isinstance(answer, str) and len(found := _PART.findall(answer)) == 2:
+        (bound, bound_unit), (timeout, timeout_unit) = found
+        if bound_unit and not bound_unit.lower().startswith("call"):
+            raise NotUnderstood(
+                f"the queue bound is a number of calls, not {bound} {bound_unit}; answer like 10, 30 "
+                "(the bound in calls, then the timeout in rounds)."
+            )
+        parts = [bound, _timeout_rounds(timeout, timeout_unit)]
     else:
         raise NotUnderstood(
             f"I could not find a number for both the queue bound and the timeout in {answer!r:.40}; "
-            "this asks for two, like 10, 30."
+            "this asks for two, like 10, 30 (the bound in calls, then the timeout in rounds)."
         )
     bound = read_whole(parts[0], 0, 1000, "a queue bound in calls (0..1000)")
     timeout = read_whole(
-        parts[1], 1, design.SLO, f"a timeout in rounds, at most {design.SLO} (the callers' 300 ms)"
+        parts[1], 1, design.SLO, f"a timeout in rounds of 10 ms, at most {design.SLO} (the callers' 300 ms)"
     )
     return bound, timeout
 
@@ -61,8 +91,9 @@ def design_table() -> pd.DataFrame:
 
 def _design_figures(value: tuple[int, int]) -> dict[str, object]:
     bound, timeout = value
-    return {"bound": bound, "timeout": timeout, "back": design.recovers(bound, timeout),
-            "refused": design.refused_share(bound, timeout), "within": design.WITHIN}  # fmt: skip
+    return {"bound": bound, "timeout": timeout, "ms": timeout * 1000 // CYCLE,
+            "back": design.recovers(bound, timeout), "refused": design.refused_share(bound, timeout),
+            "within": design.WITHIN}  # fmt: skip
 
 
 def _worked_1(a: Answer) -> str:
@@ -71,8 +102,9 @@ def _worked_1(a: Answer) -> str:
         "A queue that drains inside the timeout ends the storm: at most (timeout - service) x workers / "
         f"service calls may wait ({timeouts.longest_queue(d, design.SLO)} at {design.SLO} rounds), and the "
         "fewer wait, the sooner a queue of abandoned calls is gone; too short a queue refuses a normal "
-        f"day's bursts. Any design in the table with at most 1% refused and back within {design.WITHIN} "
-        f"rounds is right, for example `{bound}, {timeout}`."
+        f"day's bursts. Any design in the table with at most 1% refused and back for good within "
+        f"{design.WITHIN} rounds is right, for example `{bound}, {timeout}` ({bound} calls, {timeout} "
+        "rounds)."
     )
 
 
@@ -83,21 +115,24 @@ exercise_1 = Exercise(
     right=lambda: design.a_right_design(),
     right_when=lambda a: design.works(*a.value),
     figures=_design_figures,
-    right_says="queue {bound}, timeout {timeout}: back {back} rounds after the end, {refused:.1%} refused "
-    "when healthy.",
+    right_says="queue {bound} calls, timeout {timeout} rounds ({ms} ms): back for good {back} rounds "
+    "after the end, {refused:.1%} refused when healthy.",
     wrong=(
         Wrong(
             lambda a: a.refused > design.REFUSED_AT_MOST,
-            "queue {bound}, timeout {timeout}: a healthy day refuses {refused:.1%} of the calls, over 1%.",
+            "queue {bound} calls, timeout {timeout} rounds ({ms} ms): a healthy day refuses {refused:.1%} of "
+            "the calls, over 1%.",
         ),
         Wrong(
             lambda a: a.back is None,
-            "queue {bound}, timeout {timeout}: the storm stays to the end of the run.",
+            "queue {bound} calls, timeout {timeout} rounds ({ms} ms): goodput is not back for good in the "
+            "run.",
         ),
     ),
-    otherwise="queue {bound}, timeout {timeout}: goodput is back {back} rounds after the end, not {within}.",
+    otherwise="queue {bound} calls, timeout {timeout} rounds ({ms} ms): goodput is back for good {back} "
+    "rounds after the end, not within {within}.",
     hint="the last call in a full queue waits about bound x service / workers rounds; it must be answered "
-    "inside the timeout. Try your design in section 3's panel first.",
+    "inside the timeout. Try your design in section 3's panel first: its table shows both conditions.",
     worked=(_worked_1, lambda _: design_table()),
     placeholder="bound, timeout",
 )

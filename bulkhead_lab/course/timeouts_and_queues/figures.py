@@ -120,14 +120,17 @@ def live_figure(storms: tuple[LiveStorm, ...]) -> Figure:
     seconds shaded, the load dotted."""
     fig = figure(10, 3.6, left=0.07, right=0.74, top=0.86, bottom=0.16)
     ax = fig.subplots()
-    for storm, colour in zip(storms, (REFUSED, EXTRA[0]), strict=True):
+    # Where both runs answer the same (before the slowdown) the lines would lie on one another: the
+    # first is drawn wide underneath, the second narrow on top, so both show; 0 sits above the axis.
+    for storm, colour, width in zip(storms, (REFUSED, EXTRA[0]), (5, 2), strict=True):
         label = f"goodput, {live.NAMES[storm.fix]}"
-        ax.step(*live.series(storm), where="post", color=colour, linewidth=2, label=label)
+        ax.step(*live.series(storm), where="post", color=colour, linewidth=width, label=label)
     plan = storms[0].plan
     ax.axhline(plan.rate, color=NEUTRAL, linestyle=":", linewidth=1.5, label="orders sent (the load)")
     ax.axvspan(plan.before, plan.healed, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
     ax.set_xlim(0, plan.seconds)
-    ax.set_ylim(0, plan.rate * 1.6)
+    ax.set_ylim(-plan.rate * 0.06, plan.rate * 1.6)
+    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= plan.rate * 1.6])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("orders answered in time / s")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
