@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.littles_law_sizing import exercises, views
+from bulkhead_lab.course.littles_law_sizing import exercises, figures, views
 
 
 def test_the_little_view_follows_littles_law_and_erlang_b() -> None:
@@ -77,3 +77,21 @@ def test_a_bad_slider_value_is_one_line_naming_the_parameter(call, name) -> None
     with pytest.raises(ValueError) as err:
         call()
     assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
+
+
+def test_nothing_above_exercise_2_shows_its_answer() -> None:
+    """Issue 37: section 4's rows, the blocking figure's titles and the panel's table showed the 12 slots
+    exercise 2 asks for; they show the curve around the pool, and no pool sized for 1%."""
+    answer = exercises.smallest_pool_2()
+    view = views.littles_law_view(exercises.RATE_2, exercises.HOLD_2, 8)
+    rows = view.rows_around_pool()
+    assert list(rows.index) == [5, 6, 7, 8, 9, 10] and answer not in rows.index
+    assert (rows["Erlang-B"] > views.TARGET).all()  # none of them is a pool sized for 1%
+    assert answer in view.rows_that_matter().index  # the worked answer, shown once asked, does
+    table = view.table()["value"]
+    assert answer not in [v for k, v in table.items() if k != "arrival rate (calls/s)"]
+    assert not [k for k in table.index if "1%" in k or "blocking (Erlang-B)" in k and "pool" in k]
+    kept = figures.BlockingFigure().update(view)
+    assert not [
+        t.get_text() for t in kept.figure.texts if "1%" in t.get_text() or f" {answer} slots" in t.get_text()
+    ]

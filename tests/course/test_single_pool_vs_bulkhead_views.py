@@ -155,3 +155,28 @@ def test_the_model_reproduces_all_14_figures_lesson_000_states_exactly() -> None
     ]
     other_day = views.lesson_claims(Params(slow=30))  # another slowdown: the lesson's figures no longer hold
     assert [c.verdict for c in other_day[:2]] == ["NO", "yes"]  # one pool suffers; 24/8's tracking does not
+
+
+def test_the_bulkheads_lower_utilization_is_the_work_it_refuses_not_the_same_work_done_with_less() -> None:
+    """Issue 37: section 4 said 24/8 "does the same work with less of the same resource". It serves 20000
+    requests against 20473, and the busy slot-rounds it saves are exactly the holds of what it refuses more
+    (busy slots are read after a round's frees, so a served call counts hold - 1 rounds)."""
+    base = Params()
+    single, bulk = run(base), run(base.with_(split=24))
+    table = views.healthy_cost(single, bulk)
+    served = [int(v) for v in table.loc["served"]]
+    assert served[:2] == [20473, 20000] and served[2] == served[1] - served[0]
+    more = (bulk.tracking_dropped - single.tracking_dropped, bulk.event_dropped - single.event_dropped)
+    assert more == (94, 379) and served[0] - served[1] == sum(more)
+    held = more[0] * (base.hold_tracking - 1) + more[1] * (base.hold_event - 1)
+    assert single.busy_rounds - bulk.busy_rounds == held
+    assert list(table.loc["utilization"][:2]) == ["0.541", "0.524"]
+
+
+def test_the_counters_table_holds_every_counter_of_the_four_days() -> None:
+    days = {(s, m): counters(Params(split=s, mode=m)) for s in (None, 24) for m in ("healthy", "slowdown")}
+    frame = views.counters_table(days)
+    assert list(frame.index) == [("single pool (32)", "healthy"), ("single pool (32)", "slowdown"),
+                                 ("24/8", "healthy"), ("24/8", "slowdown")]  # fmt: skip
+    assert frame.loc[("24/8", "healthy"), "idle slots"] == 4239
+    assert frame.loc[("single pool (32)", "slowdown"), "tracking dropped"] == 2654

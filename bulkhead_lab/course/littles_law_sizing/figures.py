@@ -77,8 +77,7 @@ class BlockingFigure(KeptFigure):
         )
         self._subtitle.set_text(
             f"this pool's headroom {view.pool_headroom:.2f}x; suggested limit {view.suggested_limit} "
-            f"(headroom {view.target_headroom:g}x); 1% blocking takes {view.sized} slots; "
-            f"hold {view.hold_rounds} rounds in the model"
+            f"(headroom {view.target_headroom:g}x); hold {view.hold_rounds} rounds in the model"
         )
         return self
 

@@ -30,7 +30,7 @@ def littles_law_panel(
         "target_headroom": slider(
             w.FloatSlider,
             "headroom",
-            "target headroom (x in flight)",
+            "target headroom (×)",  # times the calls in flight; a longer label is cut at 13em
             min=1,
             max=5,
             step=0.5,

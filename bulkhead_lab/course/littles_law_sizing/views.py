@@ -66,7 +66,6 @@ class LittleView:
             "utilization (busy share of the slots)": round(load * (1 - self.erlang_b) / self.slots, 3),
             "headroom of this pool (slots / in flight)": round(self.pool_headroom, 2),
             f"suggested limit (headroom {self.target_headroom:g}x)": self.suggested_limit,
-            f"pool for {TARGET:.0%} blocking (Erlang-B)": self.sized,
             "arrival rate (calls/s)": self.arrival_rate,
             "hold (s)": self.hold,
             "hold (rounds)": self.hold_rounds,
@@ -74,8 +73,15 @@ class LittleView:
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
 
     def rows_that_matter(self) -> pd.DataFrame:
-        """The curve from a little below the pool to just past the size that refuses 1%."""
+        """The curve from a little below the pool to just past the size that refuses 1% (exercise 2's
+        worked answer: it shows the answer)."""
         low, high = max(1, min(self.slots, self.sized) - 3), min(len(self.curve), self.sized + 1)
+        return self.curve.loc[low:high].round(4)
+
+    def rows_around_pool(self) -> pd.DataFrame:
+        """The curve from 3 slots below the pool to 2 above it, and no further: section 4 shows it above
+        exercise 2, whose answer (the first size refusing 1%) it must not show for lesson 000's events."""
+        low, high = max(1, self.slots - 3), min(len(self.curve), self.slots + 2)
         return self.curve.loc[low:high].round(4)
 
 

@@ -23,7 +23,9 @@ from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, 
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.pool.params import MODES, TOTAL, split_label
 
-SPLIT_MARK = dict(rotation=90, ha="right", va="top", fontsize=8, color=NEUTRAL)  # a lesson's split, named
+# A lesson's split, named beside its line at the tick labels' size, on its left; the last one on its right,
+# so that 27/5 and 28/4, a slot apart, stand a slot apart instead of touching.
+SPLIT_MARK = dict(rotation=90, va="top", fontsize=10, color=NEUTRAL)
 LAYOUT_NAME: dict[str, Any] = dict(ha="center", weight="bold")  # over each layout's compartments
 
 
@@ -63,9 +65,11 @@ class TradeoffFigure(KeptFigure):
                 self._levels[col] = ax.axhline(
                     0, color=color, linestyle="--", linewidth=1, label=f"{flow} dropped (single pool)"
                 )
-            for s in (*LESSON_SPLITS, SENSITIVITY_SPLIT):
+            marked = sorted({*LESSON_SPLITS, SENSITIVITY_SPLIT})
+            for s in marked:
                 ax.axvline(s, color=NEUTRAL, linestyle=":", linewidth=1)
-                ax.text(s, 0.99, split_label(s), transform=ax.get_xaxis_transform(), **SPLIT_MARK)
+                side = "left" if s == marked[-1] else "right"
+                ax.text(s, 0.99, split_label(s), transform=ax.get_xaxis_transform(), ha=side, **SPLIT_MARK)
             self._marks.append(ax.axvline(0, color=LIMIT, linewidth=2, alpha=0.35))
             for flow, color in (("tracking", TRACKING), ("event", EVENT)):
                 (self._markers[f"{day} {flow} dropped"],) = ax.plot([0], [0], "o", color=color, ms=9)

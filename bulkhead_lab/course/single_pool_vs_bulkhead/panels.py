@@ -38,14 +38,15 @@ def tradeoff_panel(split: int | None = LESSON_SPLIT) -> SliderView:
 def step_through(split: int | None = LESSON_SPLIT) -> SliderView:
     """A Play control walking the rounds around the failure, each pool drawn as a compartment.
 
-    The Play button is linked to the round slider in the browser (``jslink``), so each tick
-    moves the slider and the slider's change redraws the compartments.
+    Each tick of Play reaches the kernel, which draws that round and only then moves the round slider to
+    it, so the slider's readout and the figure's caption change together. (A link in the browser moved
+    the slider at once and the caption a redraw later: one round behind while playing.) Moving the slider
+    moves Play too, so Play goes on from there.
     """
     first, last = START - 50, START + 250
     round_slider = slider(w.IntSlider, "round", "round", min=first, max=last, value=first)
     play = w.Play(min=first, max=last, step=1, interval=200, value=first, description="play")
     play.add_class("bl-play-round")
-    link = w.jslink((play, "value"), (round_slider, "value"))
     figure = figures.CompartmentFigure()  # kept, and recoloured in place on every round
 
     def render(round: int, split: int | None) -> Any:
@@ -54,5 +55,16 @@ def step_through(split: int | None = LESSON_SPLIT) -> SliderView:
 
     controls_ = {"round": round_slider, "split": controls.split_slider(split)}
     panel = _panel("step-through", controls_, render, extra=(w.HBox([play]),))
-    panel.play, panel.link = play, link  # kept so the link lives as long as the panel
+
+    def tick(change: dict[str, Any]) -> None:
+        if change["new"] != round_slider.value:
+            with round_slider.hold_sync():  # the slider's new value leaves after the redrawn figure
+                panel.set(round=change["new"])
+
+    def moved(change: dict[str, Any]) -> None:
+        play.value = change["new"]
+
+    play.observe(tick, names="value")
+    round_slider.observe(moved, names="value")
+    panel.play = play
     return panel

@@ -17,7 +17,7 @@ import pandas as pd
 
 from bulkhead_lab.course.ui.beside import Claim, count, exact, table
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, ROUNDS, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters, occupancy
 from bulkhead_lab.pool.sweep import split_counters
 from bulkhead_lab.validation import check_int
@@ -25,6 +25,64 @@ from bulkhead_lab.validation import check_int
 LESSON_SPLITS: tuple[int, ...] = tuple(s for s in lesson000.SIZING_SPLITS if s is not None)  # 28, 24, 20, 16
 SENSITIVITY_SPLIT = lesson000.SENSITIVITY_SPLIT  # 27/5
 LESSON = Params(split=LESSON_SPLIT)  # the lesson's knobs with its 24/8 bulkhead
+
+
+def counters_table(days: Mapping[tuple[int | None, str], Counters], rounds: int = ROUNDS) -> pd.DataFrame:
+    """Lesson 000's counters, one row per layout and day (``days``: ``(split, mode)`` to its counters):
+    a table, so that no row wraps in a narrow window."""
+    rows = {
+        (split_label(split), mode): {
+            "tracking served": c.tracking_responses,
+            "tracking dropped": c.tracking_dropped,
+            "events served": c.event_responses,
+            "events dropped": c.event_dropped,
+            "idle slots": c.idle,
+            "average busy slots": round(c.busy_rounds / rounds, 2),
+        }
+        for (split, mode), c in days.items()
+    }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index = pd.MultiIndex.from_tuples(list(rows), names=["layout", "day"])
+    return frame
+
+
+def healthy_cost(
+    single: Counters, bulkhead: Counters, split: int = LESSON_SPLIT, params: Params = Params()
+) -> pd.DataFrame:
+    """The healthy day in one pool and under the bulkhead, and the bulkhead's difference, a column each:
+    what each served and refused, the idle slots beside its refusals, and how many slots were busy.
+
+    The busy slots fall under the bulkhead because it serves fewer requests (it refuses more), not
+    because it does the same work with fewer slots: the difference column says both.
+    """
+    slots = params.total
+    rounds = params.rounds
+
+    def numbers(c: Counters) -> dict[str, float]:
+        refused = c.tracking_dropped + c.event_dropped
+        return {
+            "served": c.tracking_responses + c.event_responses,
+            "refused": refused,
+            "tracking refused": c.tracking_dropped,
+            "events refused": c.event_dropped,
+            "idle slots": c.idle,
+            "idle slots per refusal": c.idle / refused if refused else 0.0,
+            "average busy slots": c.busy_rounds / rounds,
+            "utilization": c.busy_rounds / rounds / slots,
+        }
+
+    places = {"idle slots per refusal": 2, "average busy slots": 2, "utilization": 3}
+    one, wall = numbers(single), numbers(bulkhead)
+
+    def shown(values: dict[str, float], signed: bool = False) -> dict[str, str]:
+        sign = "+" if signed else ""
+        return {k: f"{v:{sign}.{places.get(k, 0)}f}" for k, v in values.items()}
+
+    difference = shown({k: wall[k] - one[k] for k in one}, signed=True)
+    difference["idle slots per refusal"] = ""  # a difference of two ratios says nothing here
+    label = split_label(split, slots)
+    columns = {split_label(None, slots): shown(one), label: shown(wall), f"{label} - single pool": difference}
+    return pd.DataFrame(columns).rename_axis("healthy day")  # a figure a row: narrow enough for any window
 
 
 def _share(dropped: int, served: int) -> str:
