@@ -128,6 +128,14 @@ def small() -> OrdersRun:
     return _run(s, orders + _stock(), slow=False, latency=None, payment=DependencyStats(2, 0, 2))
 
 
+def right_sized() -> OrdersRun:
+    """The lesson's bulkhead, 5 running and 5 waiting, Payment healthy: the burst still loses 10."""
+    s = OrderSettings("limited", limit=5, queue=5)
+    orders = [answer("order", i, 200, 0.0, 0.0 if i <= 5 else PAYMENT, PAYMENT) for i in range(1, 11)]
+    orders += [answer("order", i, 503, 0.0, 0.004, 0.0) for i in range(11, 21)]
+    return _run(s, orders + _stock(), slow=False, latency=None, payment=DependencyStats(5, 0, 10))
+
+
 def big(latency: float = 1.0) -> OrdersRun:
     """A limit of 15 and 5 waiting places, Payment slow: Payment holds 15 and nothing is refused."""
     s = OrderSettings("limited", limit=15, queue=5)

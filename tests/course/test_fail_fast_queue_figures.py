@@ -72,3 +72,12 @@ def test_the_keepalive_figure_puts_three_runs_on_one_axis_and_shades_the_idle_so
     assert len(node_waits) == 10  # every stock check waited out the idle sockets
     assert not [p for p in _bars(axes[1], IDLE) if p.get_width() > 1]
     to_png(fig)
+
+
+def test_the_figures_alt_text_describes_the_figure_not_a_parameter() -> None:
+    from bulkhead_lab.book import alt
+
+    for source, from_panel in (("figures.orders_figure(r)", False), ("panel = panels.orders_panel()", True)):
+        text = alt.alt_text("fail_fast_queue", source, "5. The bulkhead", from_panel)
+        assert text.startswith("The lesson's 20 orders and 10 stock checks on one time axis: above, each")
+        assert "xmax" not in text and "axis' end" not in text  # issue 37: the docstring's parameter stays out

@@ -461,7 +461,8 @@ MOVES: dict[str, tuple[Move, ...]] = {
              shared_pool_slots_size_the_one_pool, live=True),
     ),
     "04_fail_fast_queue.ipynb": (
-        # Run All leaves the panel at the bulkhead, 3 running + 2 waiting, Payment slow at 0.5 s.
+        # Run All leaves the panel where section 9's text says it opens: the lesson's bulkhead, 5 running +
+        # 5 waiting, Payment slow at 1 s (the cell below it drives a panel of its own).
         Move("orders", "queue", "orders", "ArrowRight", 2,
              "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer,
              shown=("limit", "queue"), hidden=("pool", "pool-rule"), live=True,

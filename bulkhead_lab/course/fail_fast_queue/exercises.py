@@ -152,8 +152,8 @@ exercise_3 = Exercise(
         ),
     ),
     otherwise="{value} places refuse {b:.2%} at {load:g} in flight: {over}",
-    hint="the headroom needed is not a fixed ratio: section 7's table gives the limit for 2, 5, 20 and "
-    "100 in flight; try numbers between 20 and 50.",
+    hint="the headroom needed is not a fixed ratio: section 7's table gives the limit for 2, 5, 50 and "
+    "100 in flight, and 20 lies between 5 and 50; try numbers between 20 and 50.",
     worked=(
         "**{right}.** Erlang-B (bulkhead_lab.sizing.smallest_pool) for {load:g} calls in flight: {right} "
         "places refuse {b:.2%}, {fewer} refuse {b_fewer:.2%}. That is {ratio:.1f} times the load; the 2.5x "

@@ -126,7 +126,10 @@ def title(r: OrdersRun) -> str:
 
 
 def orders_figure(r: OrdersRun, xmax: float | None = None) -> Figure:
-    """Above: each request's wait and call. Below: calls running and waiting over time, refusals.
+    """The lesson's 20 orders and 10 stock checks on one time axis: above, each request as a bar, its wait
+    for a connection and then its call, a refused order a cross; below, Payment's calls running, orders
+    waiting and refusals over time, and Inventory's calls running and stock checks waiting.
+
     ``xmax``: the time axis' end (s), one value for runs that compare by eye; by default past this run's."""
     end = xmax if xmax is not None else nice_end(r.duration)
     fig = figure(10, 7.6, left=0.1, right=0.74, top=0.92, bottom=0.07, hspace=0.45)

@@ -1,4 +1,5 @@
-"""Notebook 04's widgets: a progress bar for the lesson's runs, and the "try it" panel.
+"""Notebook 04's widgets: a progress bar for the lesson's runs (:func:`lesson_runs`: every run the
+notebook shows, at once), and the "try it" panel.
 
 :func:`orders_panel` shows only the sizes that mean something for the chosen variant; a burst of
 moves runs the lesson's load once, at the last values (:class:`~bulkhead_lab.course.ui.panel.SliderView`).
@@ -70,6 +71,16 @@ def run_together(
         )
     progress.done(f"done: {len(runs)} runs, {sum(len(r.requests) for r in runs.values())} answered")
     return runs
+
+
+def lesson_runs(planned: Mapping[str, views.Planned] = views.LESSON_RUNS) -> dict[str, OrdersRun]:
+    """Every live run the notebook shows (:data:`.views.LESSON_RUNS`), each on its own services and free
+    ports, under one bar: those that must run by themselves first, one after another, then the others at
+    once, their loads :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart, so Run All waits about as long
+    as the longest run (a pool per dependency's four waves of 3 s), not the sum. The runs with a bulkhead
+    run the package's copy of section 4's class (:mod:`bulkhead_lab.live.bulkhead`)."""
+    alone = {name: p.setup() for name, p in planned.items() if p.alone}
+    return run_together({name: p.setup() for name, p in planned.items() if not p.alone}, alone)
 
 
 VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)
