@@ -16,9 +16,9 @@ from outside import http, serving
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.orders.adaptive import AdaptiveSettings, live_spec
-from bulkhead_lab.live.orders.checks import adaptive_facts, over_limit
+from bulkhead_lab.live.orders.adaptive_reading import adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
-from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive, run_steady
+from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -102,7 +102,7 @@ async def test_a_bad_adaptive_run_is_one_line_and_starts_nothing(
     monkeypatch.setattr(Dependency, "start", started)
     service = {k: kwargs.pop(k) for k in ("algorithm", "limiter_options") if k in kwargs}
     with pytest.raises(ValueError) as info:
-        await run_steady(AdaptiveSettings(**service), SteadyLoad(**kwargs))  # type: ignore[arg-type]
+        await run_orders(AdaptiveSettings(**service), SteadyLoad(**kwargs))  # type: ignore[arg-type]
     assert str(info.value).startswith(line) and "\n" not in str(info.value)
 
 

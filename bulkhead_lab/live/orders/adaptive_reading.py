@@ -1,8 +1,11 @@
 """An adaptive limit around lesson 004's Payment, read: one steady run's phases and its timing-free facts.
 
-One run (:func:`.steady.run_adaptive`): a steady load of :data:`RATE` orders a second through
-an algorithm's limit around Payment, Payment healthy for :data:`HEALTHY_FOR` s, slow
-(:data:`SLOW_LATENCY` s a call) for a while, then healthy for :data:`RECOVER_FOR` s.
+:func:`adaptive_facts` reads a steady load's limit and Payment's peak before, during and after the
+slowdown; :func:`over_limit` lists every moment Payment held more calls than the limit in force let
+in (none, when the bulkhead works). One run (:func:`.steady.run_adaptive`): a steady load of
+:data:`RATE` orders a second through an algorithm's limit around Payment, Payment healthy for
+:data:`HEALTHY_FOR` s, slow (:data:`SLOW_LATENCY` s a call) for a while, then healthy for
+:data:`RECOVER_FOR` s.
 :func:`live_view` reads it: the series a figure draws, each phase's numbers, and the facts
 that hold on any machine, busy or not (:meth:`LiveView.checked`, what notebook 05's checked
 cell prints). Pure: the load's shape (:func:`slowdown_load`) and the reading of a finished run, no I/O.
@@ -14,7 +17,6 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bulkhead_lab.live.orders.checks import AdaptiveFacts, adaptive_facts, over_limit
 from bulkhead_lab.live.orders.load import OrdersRun
 from bulkhead_lab.live.orders.steady import SteadyLoad
 
@@ -38,6 +40,91 @@ def value_at(steps: Sequence[tuple[float, int]], t: float) -> int:
 def span(steps: Sequence[tuple[float, int]], start: float, end: float) -> list[int]:
     """Every value a step series takes in ``[start, end)``, the one in force at ``start`` first."""
     return [value_at(steps, start)] + [n for t, n in steps if start < t < end]
+
+
+def over_limit(run: OrdersRun) -> list[tuple[float, int, int]]:
+    """Every moment Payment held more calls than the bulkhead had let in under the limit in force:
+    ``(t, Payment's calls, the bulkhead's running calls or limit)``. Empty when the limit held.
+
+    Two things are checked on the run's one clock: the bulkhead's running count never rose
+    above its limit at that moment (a lowered limit admits nothing until enough calls end;
+    calls already running go on), and Payment's own count never exceeded the calls the
+    bulkhead was running (each Payment call is counted there from before it is sent until
+    after its answer arrives).
+    """
+    points = run.bulkhead_timeline
+    if not points:
+        raise ValueError("run must have a bulkhead timeline (a limited or adaptive run from run_orders)")
+    found = [
+        (p.t, p.running, p.limit)
+        for k, p in enumerate(points)
+        if k and p.running > points[k - 1].running and p.running > p.limit
+    ]
+    times = [p.t for p in points]
+    for t, n in run.timelines.get("payment", []):
+        k = bisect_right(times, t) - 1
+        if k >= 0 and n > points[k].running:
+            found.append((t, n, points[k].running))
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class AdaptiveFacts:
+    """A steady load through a slowdown: the limit and Payment's own peak before, during and after it.
+
+    ``during`` runs from the switch to slow until the last slow call could end (the switch
+    back plus one slow latency); ``after`` from then to the end.
+    """
+
+    algorithm: str
+    limit_before: int  # when Payment was switched slow
+    limit_lowest: int  # the lowest during the slowdown
+    limit_after: int  # at the end of the run
+    limit_highest_after: int
+    peak_before: int  # Payment's own peak before, during and after
+    peak_during: int
+    peak_after: int
+    refused: tuple[int, int, int]  # refused orders sent before, during and after
+    peak_within_limit: bool  # over_limit(run) is empty
+
+    def lines(self) -> list[str]:
+        before, during, after = self.refused
+        return [
+            f"{self.algorithm}: limit {self.limit_before} before the slowdown, as low as {self.limit_lowest} "
+            f"during it, {self.limit_after} at the end (up to {self.limit_highest_after} after it)",
+            f"Payment's peak: {self.peak_before} before, {self.peak_during} during, {self.peak_after} after",
+            f"orders refused: {before} before, {during} during, {after} after",
+            f"Payment never held more calls than the limit in force let in: {self.peak_within_limit}",
+        ]
+
+
+def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
+    """Read a steady load's facts (:func:`~.load.run_orders` of a :class:`~.steady.SteadyLoad`, as
+    :func:`~.steady.run_adaptive` runs)."""
+    if run.slow_window is None or not run.bulkhead_timeline or run.settings is None:
+        raise ValueError(
+            "run must be a steady load with a bulkhead from run_orders or run_adaptive (got another)"
+        )
+    start, stop = run.slow_window
+    end = stop + (run.slow_latency or 0.0)
+    limits = run.limit_over_time()
+    pay = run.timelines.get("payment", [])
+    phase = [
+        sum(1 for r in run.orders if r.outcome == "refused" and a <= r.start < b)
+        for a, b in ((0.0, start), (start, end), (end, float("inf")))
+    ]
+    return AdaptiveFacts(
+        algorithm=getattr(run.settings, "algorithm", run.settings.variant),
+        limit_before=value_at(limits, start),
+        limit_lowest=min(span(limits, start, end)),
+        limit_after=run.bulkhead_timeline[-1].limit,
+        limit_highest_after=max(span(limits, end, float("inf"))),
+        peak_before=max(span(pay, 0.0, start)),
+        peak_during=max(span(pay, start, end)),
+        peak_after=max(span(pay, end, float("inf"))),
+        refused=(phase[0], phase[1], phase[2]),
+        peak_within_limit=not over_limit(run),
+    )
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,17 @@
-"""What lesson 004 and issues 11, 13 and 14 conclude from a run: check.js's four checks, the
-keep-alive experiment's facts, an adaptive limit's facts and retrying clients' amplification.
+"""What lesson 004 and issues 11 and 14 conclude from a run: check.js's four checks, the
+keep-alive experiment's facts and retrying clients' amplification (an adaptive limit's facts:
+:mod:`.adaptive_reading`).
 
 Each reads an :class:`~.load.OrdersRun` that has already happened; nothing here touches
 a socket. :func:`check_orders` is ``check.js``: stock checks fast, Payment's peak
 bounded, some orders refused, refusals fast. :func:`keepalive_facts` reads what a shared
 pool with keep-alive did while Payment was healthy, under either pool rule.
-:func:`adaptive_facts` reads a steady load's limit and Payment's peak before, during and
-after the slowdown; :func:`over_limit` lists every moment Payment held more calls than the
-limit in force let in (none, when the bulkhead works). :func:`retry_facts` counts what
+:func:`retry_facts` counts what
 retrying clients sent, what Order Service received and what Payment counted.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -173,107 +171,6 @@ def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
         slowest_stock=run.slowest("stock"),
         pool_rule=run.pools.pool_rule,
         idle_wait=idle_wait,
-    )
-
-
-# --- an adaptive limit through a slowdown -----------------------------------------------------
-
-
-def over_limit(run: OrdersRun) -> list[tuple[float, int, int]]:
-    """Every moment Payment held more calls than the bulkhead had let in under the limit in force:
-    ``(t, Payment's calls, the bulkhead's running calls or limit)``. Empty when the limit held.
-
-    Two things are checked on the run's one clock: the bulkhead's running count never rose
-    above its limit at that moment (a lowered limit admits nothing until enough calls end;
-    calls already running go on), and Payment's own count never exceeded the calls the
-    bulkhead was running (each Payment call is counted there from before it is sent until
-    after its answer arrives).
-    """
-    points = run.bulkhead_timeline
-    if not points:
-        raise ValueError("run must have a bulkhead timeline (a limited or adaptive run from run_orders)")
-    found = [
-        (p.t, p.running, p.limit)
-        for k, p in enumerate(points)
-        if k and p.running > points[k - 1].running and p.running > p.limit
-    ]
-    times = [p.t for p in points]
-    for t, n in run.timelines.get("payment", []):
-        k = bisect_right(times, t) - 1
-        if k >= 0 and n > points[k].running:
-            found.append((t, n, points[k].running))
-    return sorted(found)
-
-
-def _limit_at(run: OrdersRun, t: float) -> int:
-    k = bisect_right([p.t for p in run.bulkhead_timeline], t) - 1
-    return run.bulkhead_timeline[max(k, 0)].limit
-
-
-def _peak(points: list[tuple[float, int]], start: float, end: float) -> int:
-    """The most calls held at once in [start, end), from a step timeline."""
-    held = [n for t, n in points if start <= t < end]
-    before = [n for t, n in points if t < start]
-    return max(held + before[-1:], default=0)
-
-
-@dataclass(frozen=True)
-class AdaptiveFacts:
-    """A steady load through a slowdown: the limit and Payment's own peak before, during and after it.
-
-    ``during`` runs from the switch to slow until the last slow call could end (the switch
-    back plus one slow latency); ``after`` from then to the end.
-    """
-
-    algorithm: str
-    limit_before: int  # when Payment was switched slow
-    limit_lowest: int  # the lowest during the slowdown
-    limit_after: int  # at the end of the run
-    limit_highest_after: int
-    peak_before: int  # Payment's own peak before, during and after
-    peak_during: int
-    peak_after: int
-    refused: tuple[int, int, int]  # refused orders sent before, during and after
-    peak_within_limit: bool  # over_limit(run) is empty
-
-    def lines(self) -> list[str]:
-        before, during, after = self.refused
-        return [
-            f"{self.algorithm}: limit {self.limit_before} before the slowdown, as low as {self.limit_lowest} "
-            f"during it, {self.limit_after} at the end (up to {self.limit_highest_after} after it)",
-            f"Payment's peak: {self.peak_before} before, {self.peak_during} during, {self.peak_after} after",
-            f"orders refused: {before} before, {during} during, {after} after",
-            f"Payment never held more calls than the limit in force let in: {self.peak_within_limit}",
-        ]
-
-
-def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
-    """Read a steady load's facts (:func:`~.steady.run_steady`, :func:`~.steady.run_adaptive`)."""
-    if run.slow_window is None or not run.bulkhead_timeline or run.settings is None:
-        raise ValueError(
-            "run must be a steady load with a bulkhead from run_steady or run_adaptive (got another)"
-        )
-    start, stop = run.slow_window
-    end = stop + (run.slow_latency or 0.0)
-    limits = run.limit_over_time()
-    during = [limit for t, limit in limits if start <= t < end] + [_limit_at(run, start)]
-    after = [limit for t, limit in limits if t >= end] + [_limit_at(run, end)]
-    pay = run.timelines.get("payment", [])
-    phase = [
-        sum(1 for r in run.orders if r.outcome == "refused" and a <= r.start < b)
-        for a, b in ((0.0, start), (start, end), (end, float("inf")))
-    ]
-    return AdaptiveFacts(
-        algorithm=getattr(run.settings, "algorithm", run.settings.variant),
-        limit_before=_limit_at(run, start),
-        limit_lowest=min(during),
-        limit_after=run.bulkhead_timeline[-1].limit,
-        limit_highest_after=max(after),
-        peak_before=_peak(pay, 0.0, start),
-        peak_during=_peak(pay, start, end),
-        peak_after=_peak(pay, end, float("inf")),
-        refused=(phase[0], phase[1], phase[2]),
-        peak_within_limit=not over_limit(run),
     )
 
 

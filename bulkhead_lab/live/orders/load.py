@@ -33,7 +33,7 @@ import aiohttp
 from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.net.lag import watch_lag
+from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
 from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress
 from bulkhead_lab.live.orders.clients import (
@@ -50,6 +50,7 @@ from bulkhead_lab.live.orders.clients import (
     slow_url,
 )
 from bulkhead_lab.live.orders.results import OrdersRun, Recorder, exact_timelines
+from bulkhead_lab.live.orders.schedule import Schedule, Sent
 from bulkhead_lab.live.orders.service import (
     FAST_LATENCY,
     KEEPALIVE_TIMEOUT,
@@ -133,6 +134,54 @@ class OrdersLoad:
         """Payment's latency in this run: the slowdown, or its healthy latency."""
         return self.slowdown if self.slow else self.fast_latency
 
+    # -- as a schedule (:class:`Schedule`): a burst ---------------------------------------------
+    @property
+    def what(self) -> str:
+        return f"orders + stock_checks = {self.requests}"
+
+    @property
+    def in_flight(self) -> int:
+        return self.requests
+
+    def started(self) -> OrdersLoad:
+        """This load in a run that starts Payment: at the lesson's slowdown unless it names one."""
+        return self if self.slow_latency is not None else replace(self, slow_latency=SLOW_LATENCY)
+
+    def planned(self, settings: OrderSettings) -> tuple[float, str]:
+        seconds, how = planned_seconds(settings, self.orders, self.latency, self.retry)
+        return self.stock_delay + seconds, how
+
+    def timeout(self, seconds: float) -> float:
+        return max(120.0, 4 * (self.orders + 1) * self.slowdown + seconds)
+
+    async def prepare(self, session: aiohttp.ClientSession, payment_url: str) -> None:
+        """Payment slow (at ``slow_latency`` when set) before the orders are sent."""
+        if self.slow:
+            await admin_json(session, "POST", slow_url(payment_url, self.slow_latency))
+
+    async def send(
+        self, client: Client, session: aiohttp.ClientSession, urls: tuple[str, str], timeout: float
+    ) -> Sent:
+        """The orders at once, the stock checks ``stock_delay`` later; the bulkhead once it is busy, and
+        every answer. Every request still open is cancelled if the drive fails or is cancelled."""
+        order_url = urls[0]
+        tasks: list[asyncio.Task[RequestResult]] = []
+        try:
+            tasks += [
+                asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
+                for i in range(self.orders)
+            ]
+            await asyncio.sleep(self.stock_delay)
+            tasks += [
+                asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
+                for i in range(self.stock_checks)
+            ]
+            busy = await _bulkhead_when_busy(session, order_url, tasks[: self.orders], timeout)
+        except BaseException:
+            await cancel_all(tasks)
+            raise
+        return Sent(await gather_all(tasks), busy)
+
 
 def _set(settings: object, name: str, value: object) -> None:
     object.__setattr__(settings, name, value)  # a frozen dataclass's checked value, once
@@ -159,25 +208,25 @@ async def drive(
     order_url: str,
     payment_url: str,
     inventory_url: str,
-    load: OrdersLoad | None = None,
+    load: Schedule | None = None,
     *,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
     ledger: RetryBudget | None = None,
 ) -> OrdersRun:
-    """Lesson 004's ``load`` from outside, against running services; every answer recorded.
+    """Send ``load`` (a :class:`Schedule`: lesson 004's burst by default) to running services from
+    outside; every answer recorded.
 
-    Each service is reset first; Payment is switched slow (at ``load.slow_latency`` when set),
-    the orders sent, the stock checks after them, and Payment switched back to normal at the
-    end, whatever happened. ``timeout``: seconds the whole drive may take. ``ledger``, if given,
-    is the client's budget instead of ``load.budget``'s (notebook 06's learner's budget).
+    Each service is reset first; a burst switches Payment slow (at ``load.slow_latency`` when set)
+    before its orders, a steady load while it runs; Payment is switched back to normal at the end,
+    whatever happened. ``timeout``: seconds the whole drive may take. ``ledger``, if given, is the
+    client's budget instead of ``load.budget``'s (notebook 06's learner's budget).
     """
     load = load or OrdersLoad()
-    check_fd_budget(f"orders + stock_checks = {load.requests}", load.requests + 4)  # this side's ends
+    check_fd_budget(load.what, load.in_flight + 4)  # this side's ends
     async with outside_client(order_url, payment_url, inventory_url, timeout) as session:
         reset_at = time.monotonic()  # Order Service's clock starts within this reset's round trip
-        if load.slow:
-            await admin_json(session, "POST", slow_url(payment_url, load.slow_latency))
+        await load.prepare(session, payment_url)
         t0 = time.monotonic()
         client = Client(
             session,
@@ -191,46 +240,14 @@ async def drive(
         if ledger is not None:
             client.budget = ledger
         async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
-            results, busy = await _burst(client, order_url, load, timeout)
+            sent = await load.send(client, session, (order_url, payment_url), timeout)
         duration = time.monotonic() - t0
         read = await read_services(session, order_url, payment_url, inventory_url, timeline=True)
-    run = _drive_run(load, read, results, busy, duration, t0, shift=reset_at - t0)
-    run.lag = lag
-    return run
-
-
-async def _burst(
-    client: Client, order_url: str, load: OrdersLoad, timeout: float
-) -> tuple[list[RequestResult], dict[str, int] | None]:
-    """The orders at once, the stock checks ``stock_delay`` later; the bulkhead once it is busy, and
-    every answer. Every request still open is cancelled if the drive fails or is cancelled."""
-    tasks: list[asyncio.Task[RequestResult]] = []
-    try:
-        tasks += [
-            asyncio.create_task(client.send("order", i + 1, "POST", order_url + "/orders"))
-            for i in range(load.orders)
-        ]
-        await asyncio.sleep(load.stock_delay)
-        tasks += [
-            asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
-            for i in range(load.stock_checks)
-        ]
-        busy = await _bulkhead_when_busy(client.session, order_url, tasks[: load.orders], timeout)
-    except BaseException:
-        await cancel_all(tasks)
-        raise
-    return await gather_all(tasks), busy
+    return _drive_run(load, read, sent, duration, t0, shift=reset_at - t0, lag=lag)
 
 
 def _drive_run(
-    load: OrdersLoad,
-    read: Readings,
-    results: list[RequestResult],
-    busy: dict[str, int] | None,
-    duration: float,
-    t0: float,
-    *,
-    shift: float,
+    load: Schedule, read: Readings, sent: Sent, duration: float, t0: float, *, shift: float, lag: LagWatch
 ) -> OrdersRun:
     """The drive's :class:`OrdersRun`; the bulkhead's timeline moved by ``shift`` onto the drive's clock."""
     after = read.bulkhead
@@ -243,10 +260,10 @@ def _drive_run(
         settings=None,
         slow=load.slow,
         slow_latency=load.slow_latency,
-        requests=results,
+        requests=sent.results,
         payment=read.payment,
         inventory=read.inventory,
-        bulkhead_busy=busy,
+        bulkhead_busy=sent.busy,
         bulkhead_after=after,
         pools=read.pools,
         duration=duration,
@@ -255,7 +272,9 @@ def _drive_run(
         order_service=read.order_service,
         retry=load.retry,
         budget=load.budget,
+        slow_window=sent.slow_window,
         t0=t0,
+        lag=lag,
     )
 
 
@@ -359,7 +378,7 @@ def orders_experiments(
 
 async def run_orders(
     settings: OrderSettings | None = None,
-    load: OrdersLoad | None = None,
+    load: Schedule | None = None,
     *,
     on_progress: Progress | None = None,
     allow_long: bool = False,
@@ -376,19 +395,17 @@ async def run_orders(
     with one line saying how to raise it, before anything starts. ``when_up``, if given, is awaited
     once the three services listen, before the load starts (so runs side by side start together).
     """
-    settings, load = settings or OrderSettings(), load or OrdersLoad()
-    if load.slow_latency is None:  # this run starts Payment: at the lesson's slowdown
-        load = replace(load, slow_latency=SLOW_LATENCY)
-    seconds, how = planned_seconds(settings, load.orders, load.latency, load.retry)
-    check_planned(load.stock_delay + seconds, how, allow_long)
-    check_fd_budget(f"orders + stock_checks = {load.requests}", run_sockets(settings, load.requests))
+    settings, load = settings or OrderSettings(), (load or OrdersLoad()).started()
+    seconds, how = load.planned(settings)
+    check_planned(seconds, how, allow_long)
+    check_fd_budget(load.what, run_sockets(settings, load.in_flight))
     # Check.js's bounds (a refusal under 200 ms, a stock check under 300 ms) are read off this
     # run: a full collection over a notebook's kept runs must not stall the loop in the middle.
     with heap_frozen():
         async with order_services(settings, load.slowdown, load.fast_latency) as (service, pay, inv):
             if when_up is not None:
                 await when_up()
-            timeout = max(120.0, 4 * (load.orders + 1) * load.slowdown + seconds)
+            timeout = load.timeout(seconds)
             run = await drive(service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout)
             service.record(run)
     return run

@@ -1,6 +1,6 @@
 """What one drive of lesson 004's Order Service measured: :class:`OrdersRun`, and its timelines.
 
-:func:`~.load.drive`, :func:`~.load.run_orders` and :func:`~.steady.run_steady` return an
+:func:`~.load.drive` and :func:`~.load.run_orders` (a burst or a steady load) return an
 :class:`OrdersRun`. Times are seconds on the drive's clock (0 = the first order sent).
 In-process runners record each dependency's open calls with a :class:`Recorder` and
 place them, and the bulkhead's own timeline, on that one clock (:func:`exact_timelines`).

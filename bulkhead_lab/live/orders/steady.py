@@ -3,10 +3,10 @@
 Issue 13's live scenario. A :class:`SteadyLoad` is ``rate`` orders a second, evenly spaced,
 for ``healthy_for + slow_for + recover_for`` seconds, Payment switched slow (``slow_latency``)
 after ``healthy_for`` seconds and healthy again ``slow_for`` seconds later; every value is
-checked once, when it is made. :func:`drive_steady` sends one to a running Order Service;
-:func:`run_steady` starts Payment, Inventory and an Order Service of any variant, drives it
-once and stops them; :func:`run_adaptive` is :func:`run_steady` of an ``adaptive`` Order
-Service whose limit an algorithm moves.
+checked once, when it is made. It is a schedule for the one driver: :func:`~.load.drive` sends
+one to a running Order Service, :func:`~.load.run_orders` starts Payment, Inventory and an Order
+Service of any variant, drives it once and stops them; :func:`run_adaptive` is that of an
+``adaptive`` Order Service whose limit an algorithm moves.
 
 What it returns is an :class:`~.load.OrdersRun` on the load's clock (0 = the first
 order): ``run.limit_over_time()`` (the bulkhead's limit at each change),
@@ -26,11 +26,11 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import aiohttp
 
-from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
+from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
 from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
 from bulkhead_lab.live.orders.clients import (
     Client,
@@ -38,11 +38,16 @@ from bulkhead_lab.live.orders.clients import (
     admin_json,
     check_budget,
     check_policy,
-    outside_client,
-    read_services,
     slow_url,
 )
-from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, order_services, run_sockets
+from bulkhead_lab.live.orders.load import (
+    MAX_REQUESTS,
+    MAX_SLOW_LATENCY,
+    Sent,
+    drive,
+    order_services,
+    run_orders,
+)
 from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings
 from bulkhead_lab.retries.budgets import Budget
@@ -54,11 +59,9 @@ __all__ = [
     "MAX_RATE",
     "LearnersFault",
     "SteadyLoad",
-    "drive_steady",
     "learners_run",
     "planned_orders",
     "run_adaptive",
-    "run_steady",
 ]
 
 MAX_RATE = 200.0  # orders a second
@@ -114,6 +117,48 @@ class SteadyLoad:
         """The most orders open at once: those sent during one slow call and a second more."""
         return min(self.orders, int(self.rate * (self.slow_latency + 1)) + 1)
 
+    # -- as a schedule (:class:`~.load.Schedule`): a steady rate --------------------------------
+    slow: ClassVar[bool] = True  # Payment is slow for a while
+    stock_delay: ClassVar[float] = 0.0  # no stock checks
+
+    @property
+    def requests(self) -> int:
+        return self.orders
+
+    @property
+    def slowdown(self) -> float:
+        return self.slow_latency
+
+    @property
+    def what(self) -> str:
+        return f"a steady load of {self.orders} orders"
+
+    def started(self) -> SteadyLoad:
+        return self
+
+    def planned(self, settings: OrderSettings) -> tuple[float, str]:
+        how = (
+            f"{self.healthy_for:g} s healthy + {self.slow_for:g} s slow + {self.recover_for:g} s healthy "
+            "+ the last slow call"
+        )
+        return self.seconds + min(self.slow_latency, settings.payment_timeout), how
+
+    def timeout(self, seconds: float) -> float:
+        return max(120.0, 4 * seconds)
+
+    async def prepare(self, session: aiohttp.ClientSession, payment_url: str) -> None:
+        """Nothing: Payment is switched slow while the orders go."""
+
+    async def send(
+        self, client: Client, session: aiohttp.ClientSession, urls: tuple[str, str], timeout: float
+    ) -> Sent:
+        """One order every ``1 / rate`` s, Payment switched slow at ``healthy_for`` and healthy
+        ``slow_for`` later; every answer, and when Payment was slow."""
+        window = [0.0, 0.0]
+        switch = asyncio.create_task(_slowdown(session, urls[1], client.t0, self, window))
+        results = await _steadily(client, urls[0] + "/orders", self, client.t0, switch)
+        return Sent(results, None, (window[0], window[1]))
+
 
 def _set(load: SteadyLoad, name: str, value: object) -> None:
     object.__setattr__(load, name, value)  # a frozen dataclass's checked value, once
@@ -122,58 +167,6 @@ def _set(load: SteadyLoad, name: str, value: object) -> None:
 def planned_orders(rate: float, seconds: float) -> int:
     """Orders a load of ``rate`` a second sends in ``seconds`` (one at 0, then every 1/rate s)."""
     return max(1, int(rate * seconds + 1e-9))
-
-
-async def drive_steady(
-    order_url: str,
-    payment_url: str,
-    inventory_url: str,
-    load: SteadyLoad | None = None,
-    *,
-    on_progress: Progress | None = None,
-    timeout: float = 120.0,
-) -> OrdersRun:
-    """Send ``load.rate`` orders a second while Payment is healthy, slow, then healthy; record every answer.
-
-    Each service is reset first; Payment is switched back to normal at the end, whatever happened.
-    """
-    load = load or SteadyLoad()
-    check_fd_budget(f"a steady load of {load.orders} orders", load.in_flight + 4)
-    async with outside_client(order_url, payment_url, inventory_url, timeout) as session:
-        t0 = time.monotonic()
-        client = Client(
-            session,
-            t0,
-            retry=load.retry,
-            budget=load.budget,
-            seed=load.seed,
-            total=load.orders,
-            on_progress=on_progress,
-        )
-        window = [0.0, 0.0]
-        switch = asyncio.create_task(_slowdown(session, payment_url, t0, load, window))
-        results = await _steadily(client, order_url + "/orders", load, t0, switch)
-        duration = time.monotonic() - t0
-        read = await read_services(session, order_url, payment_url, inventory_url, timeline=False)
-    return OrdersRun(
-        variant=read.pools.variant,
-        settings=None,
-        slow=True,
-        slow_latency=load.slow_latency,
-        requests=results,
-        payment=read.payment,
-        inventory=read.inventory,
-        bulkhead_busy=None,
-        bulkhead_after=read.bulkhead,
-        pools=read.pools,
-        duration=duration,
-        stock_delay=0.0,
-        order_service=read.order_service,
-        retry=load.retry,
-        budget=load.budget,
-        slow_window=(window[0], window[1]),
-        t0=t0,
-    )
 
 
 async def _steadily(
@@ -212,37 +205,6 @@ async def _slowdown(
     window[1] = time.monotonic() - t0
 
 
-async def run_steady(
-    settings: OrderSettings | None = None,
-    load: SteadyLoad | None = None,
-    *,
-    on_progress: Progress | None = None,
-    allow_long: bool = False,
-) -> OrdersRun:
-    """Start Payment, Inventory and an Order Service of ``settings`` (``adaptive`` by default), drive
-    ``load`` once (:func:`drive_steady`), stop them.
-
-    A load planned over two minutes needs ``allow_long=True``; one that needs more sockets than
-    ``ulimit -n`` allows is refused with one line. Nothing stays listening after it returns,
-    raises or is cancelled.
-    """
-    settings, load = settings or AdaptiveSettings(), load or SteadyLoad()
-    seconds = load.seconds + min(load.slow_latency, settings.payment_timeout)
-    how = (
-        f"{load.healthy_for:g} s healthy + {load.slow_for:g} s slow + {load.recover_for:g} s healthy "
-        "+ the last slow call"
-    )
-    check_planned(seconds, how, allow_long)
-    check_fd_budget(f"a steady load of {load.orders} orders", run_sockets(settings, load.in_flight))
-    async with order_services(settings, load.slow_latency, load.fast_latency) as (service, pay, inv):
-        timeout = max(120.0, 4 * seconds)
-        run = await drive_steady(
-            service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout
-        )
-        service.record(run)
-    return run
-
-
 async def run_adaptive(
     algorithm: str = "Gradient2",
     load: SteadyLoad | None = None,
@@ -250,10 +212,11 @@ async def run_adaptive(
     on_progress: Progress | None = None,
     allow_long: bool = False,
 ) -> OrdersRun:
-    """:func:`run_steady` of an ``adaptive`` Order Service whose limit ``algorithm`` moves
-    (Gradient2, Vegas, AIMD or Envoy; settings :func:`~.adaptive.live_spec`), 5 waiting places."""
+    """:func:`~.load.run_orders` of ``load`` (a :class:`SteadyLoad` by default) against an ``adaptive``
+    Order Service whose limit ``algorithm`` moves (Gradient2, Vegas, AIMD or Envoy; settings
+    :func:`~.adaptive.live_spec`), 5 waiting places."""
     settings = AdaptiveSettings(algorithm=algorithm)
-    return await run_steady(settings, load, on_progress=on_progress, allow_long=allow_long)
+    return await run_orders(settings, load or SteadyLoad(), on_progress=on_progress, allow_long=allow_long)
 
 
 # --- a learner's limiter around the live Payment (notebook 05, exercise 3) ------------------------
@@ -312,7 +275,7 @@ class LearnersSpec:
 
 
 async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) -> Any:
-    """:func:`run_steady`'s adaptive Order Service and ``load`` (a :class:`SteadyLoad`), its limit
+    """The adaptive Order Service of :func:`run_adaptive` and ``load`` (a :class:`SteadyLoad`), its limit
     moved by ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once,
     every service closed: :class:`LearnersFault`, one line."""
     spec = LearnersSpec(lambda: learner(*settings), settings[0])
@@ -323,14 +286,14 @@ async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) 
             raise RuntimeError("an adaptive Order Service has an adaptive control")
         control.spec = spec
         control.restart()
-        drive = asyncio.ensure_future(drive_steady(service.url, pay.url, inv.url, load))
-        while not drive.done() and spec.fault() is None:
-            await asyncio.wait({drive}, timeout=0.01)  # polling the learner's limiter for a fault
-        if not drive.done():
-            drive.cancel()
-            await asyncio.gather(drive, return_exceptions=True)
+        driving = asyncio.ensure_future(drive(service.url, pay.url, inv.url, load))
+        while not driving.done() and spec.fault() is None:
+            await asyncio.wait({driving}, timeout=0.01)  # polling the learner's limiter for a fault
+        if not driving.done():
+            driving.cancel()
+            await asyncio.gather(driving, return_exceptions=True)
         if spec.fault() is not None:
             raise LearnersFault(spec.fault())
-        run = drive.result()
+        run = driving.result()
         service.record(run)
     return run

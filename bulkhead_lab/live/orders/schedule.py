@@ -1,0 +1,77 @@
+"""What the one driver of a live run (:func:`~.load.drive`, :func:`~.load.run_orders`) asks of a load:
+a :class:`Schedule`, and what sending it gave (:class:`Sent`).
+
+Lesson 004's burst (:class:`~.load.OrdersLoad`) and notebook 05's steady rate
+(:class:`~.steady.SteadyLoad`) are the two schedules; either may send retrying callers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+import aiohttp
+
+from bulkhead_lab.live.orders.clients import Client, RequestResult
+from bulkhead_lab.live.orders.settings import OrderSettings
+from bulkhead_lab.retries.budgets import Budget
+from bulkhead_lab.retries.policy import RetryPolicy
+
+
+class Sent(NamedTuple):
+    """What a schedule sent: every answer, the bulkhead's counters once busy (a burst), and when Payment
+    was slow (a schedule that switches it mid-run)."""
+
+    results: list[RequestResult]
+    busy: dict[str, int] | None = None
+    slow_window: tuple[float, float] | None = None
+
+
+class Schedule(Protocol):
+    """A load the one driver (:func:`drive`, :func:`run_orders`) sends: :class:`OrdersLoad` (a burst,
+    Payment slow from the start) or :class:`~.steady.SteadyLoad` (a steady rate, Payment slow for a
+    while); either with retrying callers (``retry``, ``budget``)."""
+
+    @property
+    def slow(self) -> bool: ...
+
+    @property
+    def slow_latency(self) -> float | None: ...
+
+    @property
+    def fast_latency(self) -> float: ...
+
+    @property
+    def stock_delay(self) -> float: ...
+
+    @property
+    def retry(self) -> RetryPolicy | None: ...
+
+    @property
+    def budget(self) -> Budget | None: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def requests(self) -> int: ...  # the requests the client sends, retries aside
+
+    @property
+    def slowdown(self) -> float: ...  # Payment's slow latency in a run that starts it
+
+    @property
+    def what(self) -> str: ...  # the load in words, for a refused socket budget
+
+    @property
+    def in_flight(self) -> int: ...  # the most requests open at once
+
+    def started(self) -> Schedule: ...  # the load in a run that starts Payment
+
+    def planned(self, settings: OrderSettings) -> tuple[float, str]: ...  # seconds, and the sum in words
+
+    def timeout(self, seconds: float) -> float: ...  # seconds the drive may take, planned ``seconds``
+
+    async def prepare(self, session: aiohttp.ClientSession, payment_url: str) -> None: ...  # before t0
+
+    async def send(
+        self, client: Client, session: aiohttp.ClientSession, urls: tuple[str, str], timeout: float
+    ) -> Sent: ...  # urls: the Order Service's and Payment's
