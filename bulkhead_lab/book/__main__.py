@@ -1,7 +1,8 @@
 """``python -m bulkhead_lab.book [--out DIR]``: build the course's book, print the path of its index.html.
 
 A bad argument is one line naming it, and exit status 2; a failed build is Jupyter Book's own output and
-exit status 1.
+exit status 1. A notebook the lab saved without its widget state gets one line on stderr (built from its
+last commit, or which of its panels cannot be shown and why: :func:`.source.book_source`).
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ def _jupyter_book() -> str | None:
     return shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or shutil.which("jupyter-book")
 
 
-def build(notebooks_dir: Path, out: Path) -> Path:
-    """Write the source tree under ``out/src`` and build it into ``out/_build/html``; its index.html."""
+def build(notebooks_dir: Path, out: Path, said: list[str] | None = None) -> Path:
+    """Write the source tree under ``out/src`` and build it into ``out/_build/html``; its index.html.
+
+    ``said`` gets a line for each notebook not built from its working copy as it is (:mod:`.source`)."""
     source = out / "src"
-    write_source(notebooks_dir, CONFIG, source)
+    write_source(notebooks_dir, CONFIG, source, say=(said if said is not None else []).append)
     command = _jupyter_book()
     if command is None:
         raise FileNotFoundError("jupyter-book is not installed here: run bash scripts/book.sh")
@@ -63,14 +66,18 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.out.exists() and not args.out.is_dir():
         parser.error(f"--out must be a folder (or not exist yet): {args.out} is a file")
+    said: list[str] = []
     try:
-        index = build(args.notebooks.resolve(), args.out.resolve())
+        index = build(args.notebooks.resolve(), args.out.resolve(), said)
     except FileNotFoundError as exc:
         print(f"book: {exc}", file=sys.stderr)
         return 1
     except subprocess.CalledProcessError as exc:
         print(f"book: jupyter-book build failed (exit status {exc.returncode}, above)", file=sys.stderr)
         return 1
+    finally:  # after Jupyter Book's output, so they are seen; the last line stays the index's path
+        for line in said:
+            print(line, file=sys.stderr, flush=True)
     print(index)
     return 0
 

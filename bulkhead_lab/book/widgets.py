@@ -22,6 +22,7 @@ Models = dict[str, dict[str, Any]]
 
 _CHOICES = ("SelectionSliderModel", "ToggleButtonsModel", "DropdownModel", "RadioButtonsModel")
 _NUMBERS = ("IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "BoundedIntTextModel")
+_READOUT = {"IntSliderModel": "d", "FloatSliderModel": ".2f", "FloatLogSliderModel": ".3g"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,19 @@ def saved_models(notebook: dict[str, Any]) -> Models:
     return state
 
 
+def missing_models(models: Models, model_id: str) -> list[str]:
+    """The ids of ``model_id`` and the models under it that the saved state does not hold.
+
+    Not empty when the lab saved the notebook after its cells ran without saving the widget state (its
+    default): the outputs name the new widgets, the state still holds those of the last full save.
+    """
+    model = models.get(model_id)
+    if model is None:
+        return [model_id]
+    children = model.get("state", {}).get("children", [])
+    return [m for child in children for m in missing_models(models, str(child).removeprefix("IPY_MODEL_"))]
+
+
 def _descendants(models: Models, model_id: str) -> list[dict[str, Any]]:
     """The model and every model under it, in the order a page draws them."""
     model = models.get(model_id)
@@ -53,12 +67,18 @@ def _descendants(models: Models, model_id: str) -> list[dict[str, Any]]:
 
 
 def _setting(model: dict[str, Any]) -> str | None:
-    """``description = value`` for a slider or a choice; ``None`` for anything else."""
+    """``description = value`` for a slider or a choice; ``None`` for anything else.
+
+    The lab saves widget state without the values left at their defaults (``drop_defaults``): a missing
+    ``index`` or ``value`` is 0, a missing ``readout_format`` ipywidgets' own.
+    """
     state = model["state"]
-    if model["model_name"] in _CHOICES and state.get("index") is not None:
-        value = str(state["_options_labels"][state["index"]])
+    labels = state.get("_options_labels", [])
+    if model["model_name"] in _CHOICES and state.get("index", 0) is not None and labels:
+        value = str(labels[state.get("index", 0)])
     elif model["model_name"] in _NUMBERS:
-        value = format(state["value"], state.get("readout_format", "") or "")
+        default = _READOUT.get(model["model_name"], "")
+        value = format(state.get("value", 0), state.get("readout_format", default) or "")
     else:
         return None
     return f"{state.get('description') or 'value'} = {value}"
@@ -98,10 +118,16 @@ EXERCISE_NOTE = (
     f"gives a hint and **Show answer** the worked answer. Open the lab with `{LAB_COMMAND}`.*"
 )
 CONTROL_NOTE = f"*An interactive control: it runs in the lab, opened with `{LAB_COMMAND}`.*"
+UNSAVED_NOTE = (
+    "*A panel or control whose last drawing this copy of the notebook does not hold (the lab saved it "
+    f"without its widget state): it runs in the lab, opened with `{LAB_COMMAND}`.*"
+)
 
 
 def static_outputs(models: Models, model_id: str) -> list[Output]:
     """What a page shows in place of the widget view ``model_id``."""
+    if model_id not in models:
+        return [note(UNSAVED_NOTE)]
     widget = read_widget(models, model_id)
     if widget.is_exercise:
         return [note(EXERCISE_NOTE)]

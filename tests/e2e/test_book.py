@@ -11,7 +11,6 @@ page go to ``test-artifacts/screenshots/book/``.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import subprocess
@@ -25,6 +24,8 @@ from typing import Any
 
 import lab_driver as ld
 import pytest
+
+from bulkhead_lab.book.source import book_source
 
 NOTEBOOKS = sorted((ld.REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -42,8 +43,9 @@ _FIGURES_JS = """
 
 
 def stored_figures(notebook: Path) -> tuple[int, int]:
-    """(figures in the cells' outputs, figures inside the saved slider panels), read from the notebook."""
-    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    """(figures in the cells' outputs, figures inside the saved slider panels), read from the notebook the
+    page is built from (its last commit's where the lab saved it without its widget state)."""
+    nb = book_source(notebook).notebook
     in_cells = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
     state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     in_panels = sum(
