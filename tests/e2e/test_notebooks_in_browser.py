@@ -582,8 +582,32 @@ def _interrupt_a_placement_batch(page: Any, screenshots: Path) -> None:
     ld.screenshot(page, "placement", screenshots / "placement-interrupted.png")
 
 
+def _check_the_capstone_live(page: Any, screenshots: Path) -> None:
+    """Notebook 10: exercise 3's Check runs the capstone live with section 6's right stack, typed by name;
+    the bar under its box counts the run's requests to the end and the line says Right (its counts are a
+    live run's, so only its kind is read here; _every_line_shows_whole measures it)."""
+    box = page.locator(".bl-answer-3 input").first
+    box.scroll_into_view_if_needed()
+    box.fill("right_stack")
+    box.press("Enter")  # then Check, as a learner does: the exercise runs the capstone once for both
+    page.locator(".bl-check-3").first.click()
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel);"
+        " return el && /^(Right|Not yet):/.test(el.innerText.trim()); }",
+        arg=".bl-feedback-3",
+        timeout=90_000,
+    )
+    said = page.locator(".bl-feedback-3").first.inner_text().strip()
+    assert said.startswith("Right: with Payment slowed by 3 s"), said
+    status = page.locator(".bl-status-exercise-3").first.inner_text().strip()
+    assert status.startswith("done: 200 requests sent in "), status
+    cell = page.locator(".jp-Cell", has=page.locator(".bl-exercise-3")).last
+    cell.screenshot(path=str(screenshots / "exercise-3-live.png"))
+
+
 AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
     "03_pool_placement.ipynb": _interrupt_a_placement_batch,
+    "10_your_own_stack.ipynb": _check_the_capstone_live,
 }
 
 
@@ -602,6 +626,7 @@ def _right_answers() -> dict[str, dict[int, str]]:
     from bulkhead_lab.course.retries_and_budgets import exercises as ex06
     from bulkhead_lab.course.sharing_compartments import exercises as ex09
     from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
+    from bulkhead_lab.course.your_own_stack import exercises as ex10
     from bulkhead_lab.queues import design as design07
 
     return {
@@ -647,6 +672,8 @@ def _right_answers() -> dict[str, dict[int, str]]:
             1: f"{ex09.first_costly_share()}/8",
             2: str(ex09.keep_as_good_as_the_wall()),
         },
+        # 2 takes a class (_write_it_yourself types one), 3 a stack's name (_check_the_capstone_live)
+        "10_your_own_stack.ipynb": {1: f"{ex10.exercise_1.right():g}"},
     }
 
 

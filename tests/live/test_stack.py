@@ -5,6 +5,7 @@ broken ones Not yet, each for its own wall."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import aiohttp
 import httpx
@@ -13,7 +14,7 @@ import pytest
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.stack import clients, h2
-from bulkhead_lab.live.stack.capstone import run_stack
+from bulkhead_lab.live.stack.capstone import SLO, StackRun, run_stack
 from bulkhead_lab.live.stack.proxy import FaultProxy
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, throttle_run
 from bulkhead_lab.live.stack.verdict import judge
@@ -91,3 +92,21 @@ def test_the_capstone_names_each_broken_wall(name: str) -> None:
     verdict = judge(asyncio.run(run_stack(stack)))
     assert not verdict.ok and says in verdict.says, verdict.says
     assert "\n" not in verdict.says
+
+
+def test_time_the_machine_stalls_the_run_is_not_counted_against_inventorys_slo() -> None:
+    async def stalled() -> StackRun:
+        async def stall() -> None:
+            await asyncio.sleep(1.5)  # Payment slow since 0.5 s
+            time.sleep(0.5)  # the whole loop stands still, as a starved machine or a full collection makes it
+
+        staller = asyncio.ensure_future(stall())
+        run = await run_stack(RIGHT)
+        await staller
+        return run
+
+    run = asyncio.run(stalled())
+    inv = run.compartments["inventory"]
+    assert max(inv.took) > SLO and run.lag > 0.45  # the requests open then waited it out ...
+    assert inv.late(SLO) == 0  # ... which the SLO does not count
+    assert judge(run).ok, judge(run).says

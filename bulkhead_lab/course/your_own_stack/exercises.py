@@ -6,17 +6,31 @@ slowdown injected into Payment (:mod:`bulkhead_lab.live.stack.capstone`)."""
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+import ipywidgets as w
 
 from bulkhead_lab.course.judges import throttle as throttle_judge
 from bulkhead_lab.course.judges.contract import Verdict
-from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, read_code, read_number, run_trial
+from bulkhead_lab.course.ui.exercise import (
+    Answer,
+    Exercise,
+    Feedback,
+    NotUnderstood,
+    read_code,
+    read_number,
+    run_trial,
+)
+from bulkhead_lab.course.ui.panel import LiveProgress
 from bulkhead_lab.course.ui.trial import Fault, short_repr
+from bulkhead_lab.course.your_own_stack import views
 from bulkhead_lab.live.stack import capstone
-from bulkhead_lab.live.stack.throttle import AdaptiveThrottle
+from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, ThrottleFault
 from bulkhead_lab.live.stack.verdict import Judged, judge
-from bulkhead_lab.live.sync import run_sync
+from bulkhead_lab.live.sync import Interrupted, run_sync
 
 RATE, LATENCY = 60, 0.4  # exercise 1: a bucket of 60 calls/s, the dependency slowed to 400 ms
 
@@ -80,6 +94,26 @@ exercise_2 = write_throttle = Exercise(
 )
 
 
+def your_throttle(answer: object) -> str:
+    """Section 5's runs with the learner's throttle (class or name): 06's storm model, then lesson 004's
+    Order Service live (about 3 s, a bar counting the orders). Only a throttle the checker calls Right
+    runs; one that breaks, raises or runs over :data:`STORM_SECONDS` in the model is its one line."""
+    try:
+        verdict = judge_throttle(answer)
+        if not verdict.ok:
+            return f"Not run: the checker says Not yet: {verdict.says}"
+        candidate = read_code(answer, "class")
+        runs = run_trial(lambda: views.storm_runs(candidate), STORM_SECONDS)  # type: ignore[arg-type]
+        live = views.orders_live(candidate)  # type: ignore[arg-type]
+    except (NotUnderstood, Fault, ThrottleFault) as why:
+        return f"Not run: {why}"
+    whose = "with your throttle"
+    return views.storm_facts(runs, whose) + "\n" + views.orders_facts(live, whose)
+
+
+STORM_SECONDS = 30.0  # the learner's throttle in the storm model: the course's takes under a second
+
+
 def _stack_of(answer: object) -> object:
     if isinstance(answer, Mapping):
         return answer
@@ -90,11 +124,68 @@ def _stack_of(answer: object) -> object:
 
 def judge_stack(answer: object) -> Judged:
     """Exercise 3's reader: the learner's stack (a dict or its name) run live with Payment slowed by 3 s
-    behind the fault proxy (about 7 s), and judged."""
+    behind the fault proxy (about 7 s), and judged; the answer box's bar counts the run's requests."""
     try:
-        return judge(run_sync(capstone.run_stack(_stack_of(answer))))
+        stack = _stack_of(answer)
+        capstone.read_stack(stack)  # a stack the run cannot build is one line before anything starts
+        exercise_3.running()
+        run = run_sync(capstone.run_stack(stack, exercise_3.on_progress))
     except (capstone.StackError, Fault) as why:
         raise NotUnderstood(str(why)) from None
+    exercise_3.finished(f"done: {capstone.REQUESTS} requests sent in {run.seconds:.1f} s")
+    return judge(run)
+
+
+REPEAT_S = 0.5  # a Check this soon after the same answer's live run ended is that run's, not another
+
+
+@dataclass(frozen=True, eq=False)
+class LiveExercise(Exercise):
+    """An exercise whose Check runs live for seconds: a progress bar under its answer box counts the run
+    (the reader reports to :meth:`on_progress`), and Kernel > Interrupt stops it, closes every service it
+    started and says so in one line, in the box and on the bar. Pressing Enter and then Check sends the
+    answer twice: a check of the same answer arriving within :data:`REPEAT_S` of a live run's end (it
+    queued behind it) answers that run's line rather than running again."""
+
+    live_unit: str = "answered"
+    live_total: int = 1
+    _state: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def widget(self) -> w.VBox:
+        panel = super().widget()
+        progress = LiveProgress(f"exercise-{self.number}", self.live_unit, self.live_total)
+        progress.status.value = "Check runs it live"
+        self._state["bar"] = progress
+        first, *rest = panel.children
+        panel.children = (first, progress.widget, *rest)
+        return panel
+
+    def running(self) -> None:
+        if "bar" in self._state:
+            self._state["bar"].running()
+
+    def on_progress(self, done: int, total: int) -> None:
+        if "bar" in self._state:
+            self._state["bar"].on_progress(done, total)
+
+    def finished(self, text: str) -> None:
+        if "bar" in self._state:
+            self._state["bar"].done(text)
+
+    def check(self, answer: object) -> Feedback:
+        key = answer if isinstance(answer, str) else None
+        last = self._state.get("last")
+        if key is not None and last is not None and last[0] == key and time.monotonic() - last[1] < REPEAT_S:
+            return last[2]
+        try:
+            said = super().check(answer)
+        except KeyboardInterrupt as stop:  # Interrupted: the run's services are closed already
+            why = stop.why if isinstance(stop, Interrupted) else Interrupted().why
+            if "bar" in self._state:
+                self._state["bar"].interrupted(why)
+            said = Feedback(None, f"Interrupted: {why}. Press Check to run it again.")
+        self._state["last"] = (key, time.monotonic(), said)
+        return said
 
 
 RIGHT_STACK = (
@@ -104,7 +195,7 @@ RIGHT_STACK = (
     '    "retry_budget": {"payment": 0.1, "inventory": 0.1},\n}\n```'
 )
 
-exercise_3 = Exercise(
+exercise_3 = LiveExercise(
     3,
     "Prove your stack",
     read=judge_stack,
@@ -123,4 +214,6 @@ exercise_3 = Exercise(
         ),
     ),
     placeholder="your stack's name (about 7 s live)",
+    live_unit="requests ended",
+    live_total=capstone.REQUESTS,
 )

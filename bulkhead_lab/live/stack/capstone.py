@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from bulkhead_lab.live.bulkhead import BulkheadRejectedError
+from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import Progress, cancel_all
@@ -41,6 +42,7 @@ CUTOFF = 7.0  # seconds after the start: a request still open then waited withou
 CAPACITY = 10  # calls Payment's owners let one service send at once
 SLO = 0.3  # seconds: every Inventory request answered within it, and none failed
 SAMPLE = 0.1  # seconds between two readings of the compartments' counters
+TICK = 0.02  # seconds between two wake-ups of the ticker that measures the loop's own stalls
 NAMES = ("payment", "inventory")
 REQUESTS = len(NAMES) * int(RATE * LOAD_SECONDS)  # requests a run sends, both dependencies
 
@@ -67,6 +69,13 @@ class Compartment:
     refused: int = 0
     failed: int = 0  # requests that failed after their retries
     took: list[float] = field(default_factory=list)  # seconds, every request that ended
+    spans: list[tuple[float, float]] = field(default_factory=list)  # (start, end), monotonic, the same
+    stalled: list[float] = field(default_factory=list)  # seconds of each the run's own loop stood still
+
+    def late(self, slo: float) -> int:
+        """Requests that took over ``slo`` s beyond the time the machine stalled the run's own event loop
+        while they were open (a busy machine's doing, not a dependency's: :func:`_ticker` measures it)."""
+        return sum(took - stalled > slo for took, stalled in zip(self.took, self.stalled, strict=True))
 
     @property
     def limit(self) -> int | None:
@@ -122,6 +131,7 @@ class StackRun:
     samples: tuple[tuple[float, int, int], ...]
     shared_budget: bool
     seconds: float = 0.0  # how long the run took, from the first request to the last ended or the cutoff
+    lag: float = 0.0  # seconds: the longest the run's own event loop stood still while it drove
 
 
 async def _attempt(part: Compartment, client: httpx.AsyncClient, url: str) -> bool:
@@ -157,14 +167,16 @@ async def _request(part: Compartment, client: httpx.AsyncClient, url: str, ended
         part.retries += 1
         ok = await _attempt(part, client, url)
     part.failed += not ok
-    part.took.append(time.monotonic() - start)
+    end = time.monotonic()
+    part.took.append(end - start)
+    part.spans.append((start, end))
     ended()
 
 
 async def run_stack(stack: object, on_progress: Progress | None = None) -> StackRun:
     """One live run of the capstone with the learner's ``stack`` (about :data:`CUTOFF` s at most);
-    ``on_progress(ended, REQUESTS)`` as its requests end. Cancelled (Kernel > Interrupt), every request
-    is cancelled and the proxy and both dependencies close before it returns."""
+    ``on_progress(ended, REQUESTS)`` every :data:`SAMPLE` s while it runs. Cancelled (Kernel > Interrupt),
+    every request is cancelled and the proxy and both dependencies close before it returns."""
     parts = read_stack(stack)
     shared = parts["payment"].budget is parts["inventory"].budget
     async with Dependency("payment", LATENCY) as payment, Dependency("inventory", LATENCY) as inventory:
@@ -178,7 +190,8 @@ async def run_stack(stack: object, on_progress: Progress | None = None) -> Stack
                 for n in NAMES:  # a first call each, not counted: a cold client is not the wall's doing
                     await clients[n].post(urls[n], json={})
                 proxy.reset_counts()
-                return await _drive(parts, clients, urls, proxy, shared, on_progress)
+                with heap_frozen():  # a full collection over the kernel's heap would stall the loop
+                    return await _drive(parts, clients, urls, proxy, shared, on_progress)
             finally:
                 for client in clients.values():
                     await client.aclose()
@@ -198,9 +211,13 @@ async def _drive(
 
     def ended() -> None:
         done[0] += 1
+
+    def report() -> None:  # every SAMPLE s, not per request: a progress bar's messages cost the loop time
         if on_progress is not None:
             on_progress(done[0], REQUESTS)
 
+    ticks: list[tuple[float, float]] = []
+    ticker = asyncio.ensure_future(_ticker(ticks))
     start = time.monotonic()
     try:
         for i in range(int(RATE * LOAD_SECONDS)):
@@ -209,14 +226,38 @@ async def _drive(
                 proxy.inject(delay=SLOWDOWN)
             for n in NAMES:
                 tasks[n].append(asyncio.ensure_future(_request(parts[n], clients[n], urls[n], ended)))
-            if i % int(RATE * SAMPLE) == 0 and i >= RATE * SLOW_AT:
-                samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
+            if i % int(RATE * SAMPLE) == 0:
+                report()
+                if i >= RATE * SLOW_AT:
+                    samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
         every = [t for ts in tasks.values() for t in ts]
         while any(not t.done() for t in every) and time.monotonic() - start < CUTOFF:
             await asyncio.sleep(SAMPLE)
+            report()
             samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
+        report()
         open_at_cutoff = {n: sum(not t.done() for t in tasks[n]) for n in NAMES}
         seconds = time.monotonic() - start
     finally:
-        await cancel_all([t for ts in tasks.values() for t in ts])
-    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), shared, seconds)
+        await cancel_all([ticker, *(t for ts in tasks.values() for t in ts)])
+    for part in parts.values():
+        part.stalled = [_stood_still(ticks, s, e) for s, e in part.spans]
+    lag = max((late for _, late in ticks), default=0.0)
+    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), shared, seconds, lag)
+
+
+async def _ticker(ticks: list[tuple[float, float]]) -> None:
+    """Every :data:`TICK` s, ``(when it woke, how late)``: how long the run's own event loop stood still
+    (a full collection, a machine too busy to give the process its CPU), which every request open then
+    waited too, whatever its walls."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time() + TICK
+        await asyncio.sleep(TICK)
+        woke = loop.time()
+        ticks.append((woke, woke - asked))
+
+
+def _stood_still(ticks: list[tuple[float, float]], start: float, end: float) -> float:
+    """Seconds of ``start..end`` (monotonic, the loop's clock) the loop stood still, by the ticker."""
+    return sum(max(0.0, min(end, woke) - max(start, woke - late)) for woke, late in ticks)

@@ -11,6 +11,7 @@ calls: 2 at 50 ms, 20 at 500 ms. A concurrency limit of :data:`LIMIT` (the cours
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -62,6 +63,15 @@ class RateRun:
     def littles_law(self) -> float:
         """Rate x latency: what Little's Law says is in flight when every call gets through."""
         return RATE * self.latency
+
+    def mean_in_flight(self) -> float:
+        """The calls the dependency held on average (time-weighted) while calls kept arriving and coming
+        back, from one latency after the first arrival to the last arrival: Little's Law's in flight."""
+        low, high = self.latency, SECONDS
+        area, points = 0.0, [*self.timeline, (float("inf"), 0)]
+        for (t0, n), (t1, _) in itertools.pairwise(points):
+            area += n * max(0.0, min(t1, high) - max(t0, low))
+        return area / (high - low)
 
 
 async def rate_run(limiter: str, latency: float) -> RateRun:

@@ -11,11 +11,21 @@ counts from its start (a window is a deque of timestamps away).
 front of a dependency that the proxy makes refuse :data:`REFUSED` of them (HTTP 503, evenly spread),
 with a throttle class (the learner's, or this one) or none, and counts what reached the backend. The
 throttle's coin is seeded, so the counts are the same every run.
+
+:func:`orders_runs` takes the throttle to lesson 004's Order Service, the ``limited`` variant (a
+bulkhead of :data:`LIMIT` running and :data:`QUEUE` waiting around Payment, answering 503 at once when
+full), started on free ports by :func:`~bulkhead_lab.live.orders.load.order_services` with Payment slow
+at :data:`ORDERS_SLOW` s (the lesson's 3 s, shortened so the run takes seconds). One client asks for
+:data:`ORDERS_RATE` orders a second for :data:`ORDERS_SECONDS` s (an open loop), without a throttle
+and with one, side by side, each against its own services; an accept is an order answered 200, known
+when its answer comes back (a served order's takes Payment's latency, a refusal's none).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,12 +33,21 @@ import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
+from bulkhead_lab.live.orders.clients import admin_json, outside_client, read_services, slow_url
+from bulkhead_lab.live.orders.load import order_services
+from bulkhead_lab.live.orders.settings import FAST_LATENCY, OrderSettings
 from bulkhead_lab.live.stack.proxy import FaultProxy
 
 K = 2.0  # the book's multiplier
 REQUESTS = 300  # requests the application asks for in a live run
 REFUSED = 0.9  # the share the backend refuses
 SEED = 10  # the throttle's coin
+ORDERS_RATE = 50.0  # orders a second the application asks the Order Service for
+ORDERS_SECONDS = 2.0  # how long it asks
+ORDERS_SLOW = 0.5  # seconds a Payment call takes: 5 running places serve 10 orders a second
+LIMIT, QUEUE = 5, 5  # lesson 004's limited Order Service: 5 running, 5 waiting
+ORDERS_TIMEOUT = 30.0  # seconds the whole run may take (it takes about 3 s)
 
 
 class AdaptiveThrottle:
@@ -87,3 +106,144 @@ async def throttle_run(make: Callable[[float], object] | None, refused: float = 
                         if throttle is not None:
                             throttle.on_accept()  # type: ignore[attr-defined]
         return ThrottleRun(throttle is not None, REQUESTS, local, sent, accepted, proxy.calls)
+
+
+class ThrottleFault(Exception):
+    """What a throttle raised in a live run, in one line; the run stopped and its services closed."""
+
+
+def _guarded(throttle: object, method: str) -> Callable[[], object]:
+    ask = getattr(throttle, method)
+
+    def call() -> object:
+        try:
+            return ask()
+        except Exception as exc:
+            why = (str(exc).splitlines() or [""])[0]
+            said = f"{type(exc).__name__}: {why}" if why else type(exc).__name__
+            raise ThrottleFault(f"{type(throttle).__name__}.{method}() raised {said}") from None
+
+    return call
+
+
+@dataclass(frozen=True)
+class OrdersThrottleRun:
+    """One client against lesson 004's Order Service: orders asked for, rejected here, sent, answered
+    200 (served) and 503 (refused at once by the bulkhead); what the Order Service and Payment counted;
+    how long it took (s)."""
+
+    throttled: bool
+    asked: int
+    local: int
+    sent: int
+    served: int
+    refused: int
+    received: int
+    payment_calls: int
+    seconds: float
+
+
+class _OrdersClient:
+    """The application asking for orders, through its throttle (or none), counting what happened."""
+
+    def __init__(self, make: Callable[[float], object] | None, on_progress: Progress | None) -> None:
+        throttle = make(K) if make is not None else None
+        self.throttled = throttle is not None
+        methods = ("probability", "on_request", "on_accept")
+        self.asks = [_guarded(throttle, m) for m in methods] if throttle is not None else []
+        self.coin = random.Random(SEED)
+        self.asked = int(ORDERS_RATE * ORDERS_SECONDS)
+        self.on_progress = on_progress
+        self.local = self.sent = self.served = self.refused = self.ended = 0
+
+    def _end(self) -> None:
+        self.ended += 1
+        if self.on_progress is not None:
+            self.on_progress(self.ended, self.asked)
+
+    def goes(self) -> bool:
+        """The throttle's verdict on the next order (asked, then counted as a request)."""
+        if not self.asks:
+            return True
+        probability, on_request, _ = self.asks
+        p = float(probability())  # type: ignore[arg-type]
+        on_request()
+        if self.coin.random() < p:
+            self.local += 1
+            self._end()
+            return False
+        return True
+
+    async def order(self, session: aiohttp.ClientSession, url: str) -> None:
+        self.sent += 1
+        async with session.post(url, headers=key_headers(url)) as answer:
+            await answer.read()
+        if answer.status == 200:
+            self.served += 1
+            if self.asks:
+                self.asks[2]()  # on_accept
+        elif answer.status == 503:
+            self.refused += 1
+        self._end()
+
+    async def drive(self, session: aiohttp.ClientSession, url: str) -> float:
+        """The orders at :data:`ORDERS_RATE` a second (an open loop), each through :meth:`goes`; every
+        one still open is cancelled if the run fails or is cancelled. Returns the seconds it took."""
+        tasks: list[asyncio.Task[None]] = []
+        start = time.monotonic()
+        try:
+            for i in range(self.asked):
+                await asyncio.sleep(max(0.0, start + i / ORDERS_RATE - time.monotonic()))
+                if self.goes():
+                    tasks.append(asyncio.ensure_future(self.order(session, url)))
+            await gather_all(tasks)
+        except BaseException:
+            await cancel_all(tasks)
+            raise
+        return time.monotonic() - start
+
+
+async def orders_run(
+    make: Callable[[float], object] | None, on_progress: Progress | None = None
+) -> OrdersThrottleRun:
+    """:data:`ORDERS_RATE` orders a second for :data:`ORDERS_SECONDS` s to the limited Order Service,
+    Payment slow, through ``make(K)`` (or no throttle); ``on_progress(ended, asked)`` as orders end.
+    Nothing stays listening after it returns, raises or is cancelled."""
+    client = _OrdersClient(make, on_progress)
+    settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
+    async with order_services(settings, ORDERS_SLOW, FAST_LATENCY) as (service, pay, inv):
+        async with outside_client(service.url, pay.url, inv.url, ORDERS_TIMEOUT) as session:
+            await admin_json(session, "POST", slow_url(pay.url, ORDERS_SLOW))
+            seconds = await client.drive(session, f"{service.url}/orders")
+            read = await read_services(session, service.url, pay.url, inv.url, timeline=False)
+    c = client
+    return OrdersThrottleRun(
+        c.throttled,
+        c.asked,
+        c.local,
+        c.sent,
+        c.served,
+        c.refused,
+        read.order_service.orders,
+        read.payment.calls,
+        seconds,
+    )
+
+
+async def orders_runs(
+    make: Callable[[float], object] | None = AdaptiveThrottle, on_progress: Progress | None = None
+) -> tuple[OrdersThrottleRun, OrdersThrottleRun]:
+    """No throttle and ``make``'s, side by side (about 3 s); ``on_progress`` counts both runs' orders."""
+    done = [0, 0]
+
+    def for_run(i: int) -> Progress:
+        def update(n: int, total: int) -> None:
+            done[i] = n
+            if on_progress is not None:
+                on_progress(sum(done), 2 * total)
+
+        return update
+
+    runs = [orders_run(None, for_run(0)), orders_run(make, for_run(1))]
+    plain, throttled = await gather_all([asyncio.ensure_future(r) for r in runs])
+    return plain, throttled

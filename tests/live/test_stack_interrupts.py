@@ -1,0 +1,130 @@
+"""Notebook 10's runs of seconds, as a learner meets them: the capstone's bar counts every request,
+Kernel > Interrupt stops the capstone (its cell, or exercise 3's Check) and the throttle's Order Service
+runs with one line and nothing left listening; the throttle against lesson 004's Order Service keeps
+most orders off it, as the notebook prints; cancelled anywhere, no run leaves a port open."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from loopback import cancelled_at, listening_ports
+from test_stack import RIGHT
+
+from bulkhead_lab.course.ui.panel import LiveProgress
+from bulkhead_lab.course.your_own_stack import exercises, views
+from bulkhead_lab.live.stack import capstone
+from bulkhead_lab.live.stack.throttle import orders_runs
+from bulkhead_lab.live.sync import Interrupted
+
+pytestmark = pytest.mark.live
+
+
+def _interrupted_after(seconds: float, cell: Callable[[], Any]) -> tuple[BaseException | Any, float]:
+    """``cell()`` run as a kernel runs one (inside an event loop), SIGINT after ``seconds``: what it raised
+    (or returned) and how long it took."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+
+    async def run() -> Any:
+        timer.start()
+        return cell()
+
+    loop = asyncio.new_event_loop()
+    started = time.monotonic()
+    try:
+        try:
+            outcome: Any = loop.run_until_complete(run())
+        except KeyboardInterrupt as stop:
+            outcome = stop
+        return outcome, time.monotonic() - started
+    finally:
+        timer.cancel()
+        loop.close()
+
+
+class _Kept(LiveProgress):
+    made: list[LiveProgress] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _Kept.made.append(self)
+
+
+def test_the_capstones_bar_counts_every_request_to_the_end() -> None:
+    seen: list[tuple[int, int]] = []
+    run = asyncio.run(capstone.run_stack(RIGHT, lambda done, total: seen.append((done, total))))
+    assert seen[-1] == (capstone.REQUESTS, capstone.REQUESTS) == (200, 200)
+    ended = [d for d, _ in seen]
+    assert ended == sorted(ended) and len(seen) < 100  # every 0.1 s, not per request
+    assert 0 < run.seconds < capstone.CUTOFF
+
+
+@pytest.mark.usefixtures("kernel_sigint")
+def test_an_interrupted_capstone_cell_is_one_line_and_leaves_nothing_listening(monkeypatch) -> None:
+    monkeypatch.setattr(views, "LiveProgress", _Kept)
+    before = listening_ports()
+    stop, took = _interrupted_after(1.5, lambda: views.capstone_live(RIGHT))  # Payment slow since 0.5 s
+    assert isinstance(stop, Interrupted), stop
+    assert stop._render_traceback_() == [
+        "interrupted: the live run was stopped and every service it started is closed"
+    ]
+    assert took < 3.0  # well before the run's own end (about 4 s)
+    assert listening_ports() == before
+    status = _Kept.made[-1].status.value
+    assert status.startswith("interrupted at ") and "/200 requests ended: the live run was stopped" in status
+
+
+@pytest.mark.usefixtures("kernel_sigint")
+def test_an_interrupted_check_says_so_in_its_box_and_on_its_bar(monkeypatch) -> None:
+    ex = exercises.LiveExercise(**{**vars(exercises.exercise_3), "_state": {}})
+    monkeypatch.setattr(exercises, "exercise_3", ex)
+    ex.widget()  # the answer box with its bar, as the cell shows it
+    before = listening_ports()
+    said, took = _interrupted_after(1.5, lambda: ex.check(RIGHT))
+    assert took < 3.0 and listening_ports() == before
+    assert said.ok is None and said.message == (
+        "Interrupted: the live run was stopped and every service it started is closed. "
+        "Press Check to run it again."
+    )
+    assert ex._state["bar"].status.value.startswith("interrupted at ")
+
+
+@pytest.mark.usefixtures("kernel_sigint")
+def test_an_interrupted_order_service_run_is_one_line_and_leaves_nothing_listening() -> None:
+    before = listening_ports()
+    stop, took = _interrupted_after(1.0, views.orders_live)
+    assert isinstance(stop, Interrupted) and took < 2.5
+    assert listening_ports() == before
+
+
+def test_the_throttle_keeps_most_orders_off_lesson_004s_full_order_service() -> None:
+    progress: list[tuple[int, int]] = []
+    runs = asyncio.run(orders_runs(on_progress=lambda done, total: progress.append((done, total))))
+    assert progress[-1] == (200, 200)
+    lines = views.orders_facts(runs).splitlines()
+    assert all(line.endswith(": yes") for line in lines[1:]), lines
+    plain, throttled = runs
+    assert plain.payment_calls == plain.served and throttled.payment_calls == throttled.served
+    assert all(r.served + r.refused == r.sent for r in runs)
+
+
+def test_capstone_and_order_service_runs_cancelled_anywhere_leave_no_port() -> None:
+    rng = random.Random(39)
+    delays = [round(rng.uniform(0.0, 2.5), 3) for _ in range(3)] + [0.0]
+    imports = """
+import httpx
+from bulkhead_lab.live.stack.capstone import run_stack
+from bulkhead_lab.live.stack.throttle import orders_runs
+RIGHT = {"payment": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},
+         "inventory": {"limits": httpx.Limits(max_connections=10), "timeout": httpx.Timeout(1.0)},
+         "retry_budget": {"payment": 0.1, "inventory": 0.1}}
+"""
+    runs = ["run_stack(RIGHT)", "orders_runs()"]
+    assert cancelled_at(delays, imports, runs) == ["cancelled 0"] * (len(runs) * len(delays))
