@@ -12,6 +12,8 @@ import time
 import pytest
 import writes
 
+from bulkhead_lab.course.ui.trial import DEADLINE, WALL
+
 CASES = [
     *(
         pytest.param(c, source, True, id=f"{c.exercise}-right-{i}")
@@ -51,7 +53,9 @@ def test_a_check_returns_within_a_few_seconds_and_leaves_no_thread_behind(candid
     for source in (candidates.right, _never_ends(candidates)):
         started = time.monotonic()
         said = exercise.check(writes.define(source, candidates.name)).message
-        assert time.monotonic() - started < 5.0, said  # the trial's 2 s deadline, with a wide margin
+        # 2 s of the check's own computing; on a machine busy with other work that takes longer, up to the
+        # trial's wall-clock cap (WALL x DEADLINE), with a margin
+        assert time.monotonic() - started < WALL * DEADLINE + 2.0, said
     assert said.startswith("Not yet: it was still running after 2 s."), said
     end = time.monotonic() + 5.0
     while set(threading.enumerate()) - before and time.monotonic() < end:
