@@ -14,7 +14,7 @@
   help here: the loop itself stops until the call ends, every other task with it, and the
   call's own asyncio timeout cannot fire.
 
-The dependency is served apart (:class:`~bulkhead_lab.live.net.apart.DependencyApart`), so a
+The dependency is served apart (:class:`~bulkhead_lab.live.net.own_loop.DependencyApart`), so a
 blocked caller loop cannot stall it. :func:`run_isolation` runs one variant and returns its
 facts: counts and who stayed busy (invariant), and seconds (timings, which vary). Nothing is
 left running: the pool's threads are joined and the dependency stopped, on an interrupt too
@@ -34,8 +34,8 @@ from typing import Any, Literal
 import aiohttp
 
 from bulkhead_lab.live.heap import heap_frozen
-from bulkhead_lab.live.net.apart import DependencyApart
 from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.net.own_loop import DependencyApart
 from bulkhead_lab.validation import check_int, check_real
 
 Isolation = Literal["thread pool", "semaphore", "on the loop"]

@@ -12,7 +12,7 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import claims, figures, panels, views
-from bulkhead_lab.live.net.together import in_turn
+from bulkhead_lab.live.net.side_by_side import in_turn
 from bulkhead_lab.live.orders import reading
 from bulkhead_lab.live.orders.load import LOAD_GAP, orders_experiments, orders_setup
 from bulkhead_lab.live.sync import run_sync

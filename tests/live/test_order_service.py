@@ -12,27 +12,12 @@ from loopback import until
 
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.live.orders.checks import check_orders
-from bulkhead_lab.live.orders.load import OrdersLoad, drive, run_orders
+from bulkhead_lab.live.orders.load import OrdersLoad, drive
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory, payment
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
 # --- its settings and its port ----------------------------------------------------------------
-
-
-async def test_bad_settings_are_refused_with_one_line() -> None:
-    cases = [
-        ({"variant": "pooled"}, "variant must be one of shared, separate, limited, adaptive (got 'pooled')"),
-        ({"limit": 0}, "limit must be an integer in 1..1000 (got 0)"),
-        ({"pool": -3}, "pool must be an integer in 1..1000 (got -3)"),
-        ({"queue": -1}, "queue must be an integer in 0..1000 (got -1)"),
-    ]
-    for kwargs, message in cases:
-        with pytest.raises(ValueError) as info:
-            OrderSettings(**kwargs)
-        assert str(info.value) == message
-    with pytest.raises(ValueError, match=r"^slow_latency must be a number >= 0 and <= 60 \(got -1\)$"):
-        await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=-1))
 
 
 async def test_an_order_service_on_a_busy_port_refuses_with_one_line_and_closes_its_pools() -> None:

@@ -9,7 +9,7 @@ import random
 import pytest
 from loopback import cancelled_at
 
-from bulkhead_lab.live.net.together import SummedProgress, together
+from bulkhead_lab.live.net.side_by_side import SummedProgress, together
 from bulkhead_lab.live.placement import lesson
 from bulkhead_lab.live.placement.batch import run_placement
 
@@ -36,7 +36,7 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
     rng = random.Random(23)
     delays = [round(rng.uniform(0.0, 1.2), 3) for _ in range(3)] + [0.0]
     imports = """
-from bulkhead_lab.live.net.together import together
+from bulkhead_lab.live.net.side_by_side import together
 from bulkhead_lab.live.placement.batch import run_placement
 from bulkhead_lab.live.placement.lesson import run_lesson
 from bulkhead_lab.live.placement.pooltests import run_pool_tests

@@ -1,4 +1,4 @@
-"""Independent live experiments side by side (live/net/together.py): results in the order given,
+"""Independent live experiments side by side (live/net/side_by_side.py): results in the order given,
 a failure cancels the others and awaits them, and one progress sum counts every experiment."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress, in_turn, settling, together
+from bulkhead_lab.live.net.side_by_side import Experiment, Gate, SummedProgress, in_turn, settling, together
 
 
 def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:

@@ -20,7 +20,7 @@ import ipywidgets as w
 from bulkhead_lab.course.fail_fast_queue import figures, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider, toggle
 from bulkhead_lab.live.bulkhead import Bulkhead
-from bulkhead_lab.live.net.together import in_turn
+from bulkhead_lab.live.net.side_by_side import in_turn
 from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
 from bulkhead_lab.live.orders.reading import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
@@ -56,7 +56,7 @@ def run_together(
     """Independent runs (each an ``orders_setup``) under one bar that counts the answers of all of them:
     those ``alone`` one after another, to their end, then the others at once, their loads
     :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart once all of them listen, longest first
-    (:func:`~bulkhead_lab.live.net.together.in_turn`); the runs by name."""
+    (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`); the runs by name."""
     alone = alone or {}
     progress = LiveProgress(
         "run", unit="answered", total=sum(load.requests for _, load in [*alone.values(), *together.values()])

@@ -26,7 +26,7 @@ from bulkhead_lab.course.ui.panel import (
     toggle,
 )
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.together import SummedProgress
+from bulkhead_lab.live.net.side_by_side import SummedProgress
 from bulkhead_lab.live.placement.batch import CALLS, CATALOG_LATENCY, NOTIFICATION_LATENCY, PlacementResult
 from bulkhead_lab.live.placement.lesson import SEPARATE, SHARED, LessonRun, lesson_todo, run_lesson
 from bulkhead_lab.live.placement.pooltests import RUNS
@@ -39,7 +39,7 @@ PER_BATCH = 2 * CALLS  # calls answered in one batch: forty to each dependency
 
 class CallsProgress(LiveProgress):
     """One bar for several live batches running together: calls answered summed over all of them
-    (:class:`~bulkhead_lab.live.net.together.SummedProgress`), and how many have finished."""
+    (:class:`~bulkhead_lab.live.net.side_by_side.SummedProgress`), and how many have finished."""
 
     def __init__(self, totals: Sequence[int], what: str = "batch") -> None:
         super().__init__("rows", unit="calls answered", total=sum(totals))

@@ -35,7 +35,7 @@ from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
-from bulkhead_lab.live.net.together import Experiment, Gate, SummedProgress
+from bulkhead_lab.live.net.side_by_side import Experiment, Gate, SummedProgress
 from bulkhead_lab.live.orders.clients import (
     Client,
     Readings,
@@ -358,10 +358,10 @@ def orders_experiments(
     together: Mapping[str, tuple[OrderSettings, OrdersLoad]],
     on_progress: Progress | None = None,
 ) -> list[Experiment[OrdersRun]]:
-    """Runs for :func:`~bulkhead_lab.live.net.together.in_turn`, ``alone`` then ``together`` (by name,
+    """Runs for :func:`~bulkhead_lab.live.net.side_by_side.in_turn`, ``alone`` then ``together`` (by name,
     each an :func:`orders_setup`), planned at :func:`planned_seconds`; ``on_progress`` counts the
     answers of all of them. One alone goes to its end by itself (its wall-clock budgets keep their
-    margin); the others wait at their :class:`~bulkhead_lab.live.net.together.Gate` once their
+    margin); the others wait at their :class:`~bulkhead_lab.live.net.side_by_side.Gate` once their
     services listen, so under ``listen_first`` their loads start apart."""
     setups = [(name in alone, *setup) for name, setup in {**alone, **together}.items()]
     summed = SummedProgress([load.requests for _, _, load in setups], on_progress)

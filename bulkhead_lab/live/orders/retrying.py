@@ -15,11 +15,11 @@ every retry meets the bulkhead still full, whatever the machine's speed.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from dataclasses import dataclass
 
-from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.net.server import Progress
+from bulkhead_lab.live.net.side_by_side import SummedProgress, together
 from bulkhead_lab.live.orders.checks import RetryFacts, retry_facts
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, drive, order_services, run_orders
@@ -59,22 +59,10 @@ CLIENTS = (
 async def side_by_side(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:
     """One run per kind of client (:data:`CLIENTS`), at once; ``on_progress(answered, total)`` counts
     the orders answered over all four. One failed or all cancelled: every run closes its services."""
-    done = [0] * len(CLIENTS)
-
-    def for_run(k: int) -> Progress:
-        def update(answered: int, total: int) -> None:
-            done[k] = answered
-            if on_progress is not None:
-                on_progress(sum(done), ORDERS * len(done))
-
-        return update
-
+    summed = SummedProgress([ORDERS] * len(CLIENTS), on_progress)
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
-    runs = [
-        asyncio.ensure_future(run_orders(settings, c.load(), on_progress=for_run(k)))
-        for k, c in enumerate(CLIENTS)
-    ]
-    return tuple(await gather_all(runs))
+    runs = [run_orders(settings, c.load(), on_progress=summed.for_run(k)) for k, c in enumerate(CLIENTS)]
+    return tuple(await together(runs))
 
 
 def queued_waits(run: OrdersRun) -> list[float]:

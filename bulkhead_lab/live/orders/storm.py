@@ -21,15 +21,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
 
 import aiohttp
 
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.together import SummedProgress, staggered
+from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.net.side_by_side import SummedProgress, staggered
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
 from bulkhead_lab.live.orders.queued import PaymentCounts, QueuedPayment
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory
@@ -179,7 +177,8 @@ async def run_storm(
             at_heal.append(pay.stats())
 
         load = _load(f"{orders.url}/orders", plan, log, on_progress or (lambda done, total: None))
-        gave_up = await _together(slowdown(), load)
+        ended = await gather_all([asyncio.ensure_future(slowdown()), asyncio.ensure_future(load)])
+        gave_up = ended[1] or 0  # the load's count; either failing, or both cancelled, ends both
         duration = time.monotonic() - t0
         counts = pay.stats()
     bins = int(plan.seconds / BIN) + 1
@@ -190,23 +189,10 @@ async def run_storm(
     return LiveStorm(plan, fix, settings, tuple(goodput), tuple(sent), gave_up, at_heal[0], counts, duration)
 
 
-async def _together(slowdown: Awaitable[None], load: Awaitable[int]) -> int:
-    """The slowdown beside the load; the load's result. Either failing, or both cancelled, ends both."""
-    tasks: list[asyncio.Future[Any]] = [asyncio.ensure_future(slowdown), asyncio.ensure_future(load)]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    return int(tasks[1].result())
-
-
 async def run_storms(
     plan: StormPlan = StormPlan(), on_progress: Progress | None = None
 ) -> tuple[LiveStorm, ...]:
-    """No fix and the fix side by side (:func:`~bulkhead_lab.live.net.together.staggered`), each
+    """No fix and the fix side by side (:func:`~bulkhead_lab.live.net.side_by_side.staggered`), each
     against its own services on free ports and timed from its own start: each Payment counts only
     its own calls, and 10 orders a second leave the shared loop idle between them.
     ``on_progress(done, total)`` counts the orders finished over both; cancelled, both end and

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from bulkhead_lab.live.net.lag import watch_lag
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.together import Experiment, in_turn, settling
+from bulkhead_lab.live.net.side_by_side import Experiment, in_turn, settling
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -65,7 +65,7 @@ NO_POOL = Row("no pool: all 40 call sites skip it", "separate", 4, 4, CALLS)
 # <<< saved cells
 #: The batches whose catalogBefore the notebook checks at 40 / 40 (forty 5-ms calls done before the
 #: first 300-ms answer: a race against the clock), as (placement, notif, cat, skip): each runs alone
-#: until that first answer (:func:`~bulkhead_lab.live.net.together.in_turn`), the others together.
+#: until that first answer (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`), the others together.
 TIMED = frozenset({("separate", 4, 4, 0), ("separate", 4, 4, 8), ("separate", 1, 4, 0)})
 
 
@@ -95,7 +95,7 @@ async def run_lesson(for_run: ForRun | None = None) -> LessonRun:
     ``for_run(i)`` reports batch ``i``'s progress (``i = len(lesson_todo())``: the pool tests', over
     their seven). Each starts services of its own, so it measures what it measures alone; the
     :data:`TIMED` ones (and the pool tests') run alone first, each until its first notification
-    answer, then the others (:func:`~bulkhead_lab.live.net.together.in_turn`): about as long as the
+    answer, then the others (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`): about as long as the
     longest, a one-slot batch (twelve seconds). Cancelled, every batch stops and closes its services.
     """
     todo = lesson_todo()

@@ -23,7 +23,7 @@ from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
-from bulkhead_lab.live.net.together import Experiment, in_turn
+from bulkhead_lab.live.net.side_by_side import Experiment, in_turn
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -230,7 +230,7 @@ async def run_pool_tests(
 
     pool.test.mjs sends its batches one after another to one loan service; every batch resets
     the dependencies' counters first, so each answer depends only on its own query, and side by
-    side (:func:`~bulkhead_lab.live.net.together.in_turn`) the seven take about as long as the
+    side (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`) the seven take about as long as the
     longest, the one-slot batch. ``on_progress(answered, total)`` counts the calls answered over
     all seven (``total`` = 7 x 80).
     """
