@@ -29,14 +29,14 @@ def _markdown(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
 def test_a_notebook_opens_with_its_title_what_you_will_learn_and_its_lesson(path: Path) -> None:
+    """Its "About N minutes", near the top, is tests/test_cross_references.py's to check."""
     first = _markdown(path)[0]
     number = path.name[:2]
-    assert re.match(rf"# {number} · \S", first), first.splitlines()[0]
+    assert re.match(rf"# \D*{number}\b", first), first.splitlines()[0]  # a title with the notebook's number
     assert "**You will learn**" in first
     outcomes = re.findall(r"^\d+\. ", first.split("**You will learn**")[1], re.M)
     assert 3 <= len(outcomes) <= 5, f"{len(outcomes)} outcomes"
     assert re.search(r"lesson 00\d|beyond the lessons", first, re.I), "which lesson it follows"
-    assert re.search(r"\bAbout (an?|\d+) [^.]*?(minute|hour)", first), "how long it takes, near the top"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
@@ -92,7 +92,6 @@ def test_key_takeaways_close_the_story_and_an_appendix_follows(path: Path) -> No
     last = story[-1]
     assert last.startswith("## Key takeaways")
     assert len(re.findall(r"^\* ", last, re.M)) >= 3
-    assert "Next" in last or "next" in last
     after = markdown[len(story) :]
     assert not any(re.match(r"## \d", md) for md in after), "a numbered section after the takeaways"
 

@@ -1,5 +1,5 @@
 """Notebook 05's figures and panels: a kept figure redrawn in place paints what a fresh one paints, each panel
-marks its parts and redraws its run; exercises 1 and 2 judge the learner's choice by running it."""
+labels its sliders and redraws its run; exercises 1 and 2 judge the learner's choice by running it."""
 
 from __future__ import annotations
 
@@ -102,11 +102,9 @@ def built() -> dict:
 
 
 @pytest.mark.parametrize("name", PANELS)
-def test_each_panel_marks_its_parts_and_draws_a_figure_and_a_table(built, name: str) -> None:
+def test_each_panel_labels_its_sliders_and_draws_a_figure_and_a_table(built, name: str) -> None:
     panel = built[name]
-    assert f"bl-view-{name}" in panel.output._dom_classes and f"bl-panel-{name}" in panel.widget._dom_classes
-    for control in panel.controls.values():
-        assert control.description and any(c.startswith("bl-slider-") for c in control._dom_classes)
+    assert all(control.description for control in panel.controls.values())
     assert [next(iter(o["data"])) for o in panel.output.outputs] == ["image/png", "text/html"]
 
 
@@ -136,16 +134,6 @@ def test_the_pitfall_panels_redraw_their_runs() -> None:
 
 
 # --- exercises 1 and 2 ------------------------------------------------------------------------------
-
-ANYTHING = (None, "", "  ", 0, -7, "banana", "21/11 or so", 3.5, [1, 2], {"a": 1}, True, float("nan"), 10**12)
-
-
-@pytest.mark.parametrize("exercise", [ex.exercise_1, ex.exercise_2], ids=["1", "2"])
-def test_a_checker_takes_anything_and_answers_one_line(exercise) -> None:
-    for answer in ANYTHING:
-        feedback = exercise.check(answer)
-        assert "\n" not in feedback.message and not feedback.message.startswith("Right:"), answer
-        assert feedback.message.startswith(("Not yet:", "No answer yet.")), (answer, feedback.message)
 
 
 def test_aimd_beats_24_8_with_a_timeout_over_the_normal_holds_and_under_the_slow_one() -> None:

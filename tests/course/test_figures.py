@@ -111,21 +111,9 @@ def test_the_suggested_limit_is_drawn_and_stays_in_view(headroom) -> None:
     assert low < view.suggested_limit < high
 
 
-def test_a_figure_renders_to_png_in_one_pass() -> None:
-    png = to_png(figures01.flood_figure())
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
-
-
 def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
     with Image.open(io.BytesIO(png)) as image:
         return image.convert("RGB").tobytes(), image.size
-
-
-def test_a_kept_tradeoff_figure_redrawn_in_place_shows_no_trace_of_the_view_before(tradeoff) -> None:
-    kept = figures.TradeoffFigure()
-    kept.update(views.tradeoff_view(Params(hold_tracking=7, hold_event=9, slow=40))).png()
-    redrawn = kept.update(tradeoff).png()
-    assert _pixels(redrawn) == _pixels(figures.TradeoffFigure().update(tradeoff).png())
 
 
 def test_a_kept_tradeoff_figure_paints_what_a_full_draw_paints(tradeoff) -> None:
@@ -168,14 +156,10 @@ KEPT = {
 
 
 @pytest.mark.parametrize("name", KEPT)
-def test_a_kept_figure_redrawn_in_place_paints_what_a_fresh_one_paints(name) -> None:
+def test_a_kept_figure_redrawn_in_place_shows_no_trace_of_the_view_before(name) -> None:
+    """Pixel for pixel what a fresh figure paints: the browser test sees a move change the figure, this
+    that nothing of the view before stays on it."""
     cls, first, second = KEPT[name]
     kept = cls()
     kept.update(*first()).png()
-    (moved, size), (fresh, fresh_size) = (
-        _pixels(kept.update(*second()).png()),
-        _pixels(cls().update(*second()).png()),
-    )
-    assert size == fresh_size
-    differing = sum(1 for i in range(0, len(moved), 3) if moved[i : i + 3] != fresh[i : i + 3])
-    assert differing < 0.005 * size[0] * size[1], f"{differing} pixels differ"
+    assert _pixels(kept.update(*second()).png()) == _pixels(cls().update(*second()).png())

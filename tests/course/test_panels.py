@@ -1,4 +1,5 @@
-"""The slider panels: classes the browser test finds, one redraw per set(), numbers equal to the views'."""
+"""The slider panels: drawn on opening, one redraw per set(), numbers equal to the views', bursts of moves
+drawn once at their end (the browser test moves the sliders in Chromium by their CSS classes)."""
 
 from __future__ import annotations
 
@@ -32,33 +33,11 @@ def panels() -> dict[str, SliderView]:
     return {name: build() for name, build in PANELS.items()}
 
 
-@pytest.mark.parametrize("name", PANELS)
-def test_each_panel_marks_its_output_area_and_sliders_for_the_browser(panels, name) -> None:
-    panel = panels[name]
-    assert f"bl-view-{name}" in panel.output._dom_classes
-    assert f"bl-panel-{name}" in panel.widget._dom_classes
-    for control in panel.controls.values():
-        assert control.description
-        assert any(c.startswith("bl-slider-") for c in control._dom_classes)
-    assert panel.result is not None  # drawn once on creation
-
-
 def test_the_split_slider_offers_the_single_pool_and_every_split() -> None:
     slider = controls.split_slider()
     labels = [label for label, _ in slider.options]
     assert labels[0] == "single pool" and labels[1] == "1/31" and labels[-1] == "31/1"
-    assert slider.value == 24 and "bl-slider-split" in slider._dom_classes
-
-
-def test_notebook_02_has_sliders_for_every_hold_and_the_failure_round(panels) -> None:
-    classes = {c for control in panels["tradeoff"].controls.values() for c in control._dom_classes}
-    assert classes == {
-        "bl-slider-split",
-        "bl-slider-tracking-hold",
-        "bl-slider-event-hold",
-        "bl-slider-slowdown-hold",
-        "bl-slider-failure-round",
-    }
+    assert slider.value == 24
 
 
 def test_set_moves_sliders_and_returns_the_same_numbers_as_the_view() -> None:
@@ -119,7 +98,10 @@ def test_a_view_error_shows_one_line_not_a_traceback() -> None:
 
 
 @pytest.mark.parametrize("name", PANELS)
-def test_a_redraw_leaves_the_figure_and_its_table_in_the_output_area(panels, name) -> None:
+def test_a_panel_opens_drawn_its_figure_and_table_in_the_output_area_and_every_slider_labelled(
+    panels, name
+) -> None:
+    assert all(control.description for control in panels[name].controls.values())
     outputs = panels[name].output.outputs
     kinds = [next(iter(o["data"])) for o in outputs]
     assert kinds == ["image/png", "text/html"]

@@ -49,7 +49,6 @@ def test_the_placement_is_a_toggle_in_the_lessons_words() -> None:
     toggle = panels.placement_panel(draw=False).controls["placement"]
     assert isinstance(toggle, w.ToggleButtons)
     assert [label for label, _ in toggle.options] == ["single shared pool", "pool per dependency"]
-    assert "bl-slider-placement" in toggle._dom_classes
 
 
 def test_only_the_pool_sizes_that_mean_something_for_the_placement_are_shown(live) -> None:

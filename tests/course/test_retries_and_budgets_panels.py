@@ -1,5 +1,5 @@
 """Notebook 06's figures, panels and exercises 1 to 3: kept figures paint what fresh ones paint, the
-lines are the views' numbers, the panels are classed for the browser, and each checker accepts the
+lines are the views' numbers, the panels redraw with the views' numbers, and each checker accepts the
 package's answer and only that (exercise 4, the learner's budget: test_retries_and_budgets_writes.py)."""
 
 from __future__ import annotations
@@ -118,25 +118,6 @@ def retry_panel():
     return panels.retry_panel()
 
 
-def test_the_panels_mark_their_output_and_sliders_for_the_browser(retry_panel) -> None:
-    storm = panels.storm_panel()
-    for name, panel in (("retries", retry_panel), ("storm", storm)):
-        assert (
-            f"bl-view-{name}" in panel.output._dom_classes and f"bl-panel-{name}" in panel.widget._dom_classes
-        )
-        assert panel.result is not None
-    classes = {c for control in retry_panel.controls.values() for c in control._dom_classes}
-    assert classes == {
-        "bl-slider-split",
-        "bl-slider-attempts",
-        "bl-slider-jitter",
-        "bl-slider-backoff-base",
-        "bl-slider-budget",
-        "bl-slider-budget-scope",
-    }
-    assert "bl-slider-slowdown-ends" in storm.controls["stop"]._dom_classes
-
-
 def test_a_set_redraws_with_the_views_numbers(retry_panel) -> None:
     shown = retry_panel.set(split=None, budget="10% (SRE)", scope="both flows")
     assert shown.load.split is None and shown.load.setup.shared and shown.load.setup.budget is not None
@@ -178,13 +159,3 @@ def test_exercise_3_is_the_fewest_calls_in_the_contention_table_at_ten_clients()
     assert ex.exercise_3.check(right.split()[0].upper()).ok is True
     assert ex.exercise_3.check("no jitter").ok is False
     assert ex.exercise_3.check(42).message.startswith("Not yet: this asks for a strategy")
-
-
-@pytest.mark.parametrize("exercise", [ex.exercise_1, ex.exercise_2, ex.exercise_3])
-def test_every_checker_answers_anything_in_one_line(exercise) -> None:
-    for typed in (None, "", 0, -3, "21/11", "eleven", 2.5, [1, 2], "100%", "decorrelated"):
-        feedback = exercise.check(typed)
-        assert "\n" not in feedback.message and feedback.message.startswith(
-            ("Right: ", "Not yet: ", "No answer yet. ")
-        )
-    assert any(isinstance(part, str) and "**" in part for part in exercise.worked_answer())

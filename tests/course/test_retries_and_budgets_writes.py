@@ -1,17 +1,15 @@
-"""Notebook 06's exercise 4, a retry budget of the learner's own, beyond what tests/course/test_writes.py
-pins: the judge against its oracle (section 2's RetryBudget) and at the stated boundary, the replay in a
-Not yet line doing what the line says, numpy's and float answers read as ``if`` reads them, an async def
-and a sys.exit answered in one line with nothing printed later, the template cell's verdict, and the
-notebook's own cell."""
+"""Notebook 06's exercise 4, a retry budget of the learner's own: what tests/course/test_writes.py does not
+pin (it judges every candidate in tests/writes, its exits and its async def). The judge against its oracle
+(section 2's RetryBudget) and at the stated boundary, the replay in a Not yet line doing what the line says
+on a small case, float and numpy answers read as ``if`` reads them, the template cell's verdict, and the
+worked answer's worst case."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
-import gc
 import json
 import re
-import warnings
 from pathlib import Path
 
 import pytest
@@ -36,10 +34,8 @@ def _template() -> object:
     return define(source.split("\nexercises.")[0], CANDIDATES.name)  # the class, not a check after it
 
 
-def _one_line(candidate: object) -> str:
-    said = EXERCISE.check(candidate).message
-    assert "\n" not in said and "Traceback" not in said and "Hint:" not in said
-    return said
+def _said(candidate: object) -> str:
+    return EXERCISE.check(candidate).message
 
 
 async def worst_case(budget: object, requests: int = 1000) -> int:
@@ -70,14 +66,8 @@ def _replayed(replay: str, cls: type) -> object:
     return eval(compile(last, "<replay>", "eval"), namespace)
 
 
-def test_the_exercise_is_number_4_its_alias_and_its_box_holds_the_templates_name() -> None:
-    assert ex.exercise_4 is EXERCISE and EXERCISE.number == CANDIDATES.number == 4
-    assert getattr(ex, CANDIDATES.exercise) is EXERCISE
-    assert EXERCISE.typed == CANDIDATES.name == "MyBudget"
-
-
 def test_the_courses_own_cell_is_right_and_the_line_says_what_was_checked_nothing_more() -> None:
-    said = _one_line(RetryBudget)
+    said = _said(RetryBudget)
     scenarios = len(judge.FIXED) + judge.EXAMPLES
     assert said.startswith(f"Right: checked {scenarios} generated scenarios: every can_retry() answered as")
     assert "1.1" not in said  # no load figure: what was checked, not a replay's number
@@ -92,7 +82,7 @@ def test_the_oracle_is_the_cells_budget_and_a_tie_is_false_where_binary_holds_th
 
 
 def test_the_boundary_a_retry_at_exactly_ratio_x_calls_is_named_at_a_ratio_binary_holds() -> None:
-    said = _one_line(define(budgets.AT_THE_BOUNDARY, CANDIDATES.name))
+    said = _said(define(budgets.AT_THE_BOUNDARY, CANDIDATES.name))
     ratio = re.search(r"a = MyBudget\(([\d.]+)\)", said).group(1)  # type: ignore[union-attr]
     assert float(ratio) in (0.0, 0.25, 0.5, 1.0, 2.0)
     assert "it returned True, where the contract expects False" in said and " is not under " in said
@@ -105,7 +95,7 @@ def test_the_boundary_a_retry_at_exactly_ratio_x_calls_is_named_at_a_ratio_binar
 )
 def test_the_replay_in_a_not_yet_line_does_what_the_line_says(source: str) -> None:
     cls = define(source, CANDIDATES.name)
-    said = _one_line(cls)
+    said = _said(cls)
     replay = said.split(" Replay: ")[1]
     got = re.search(r": it (returned|raised) ([^,:]+)", said)
     assert got is not None, said
@@ -119,16 +109,9 @@ def test_the_replay_in_a_not_yet_line_does_what_the_line_says(source: str) -> No
 
 def test_the_smallest_case_is_small_one_budget_a_few_calls() -> None:
     for source, kind in CANDIDATES.broken.items():
-        said = _one_line(define(source, CANDIDATES.name))
+        said = _said(define(source, CANDIDATES.name))
         replay = said.split(" Replay: ")[-1]
         assert replay.count("; ") <= 6 and "b = " not in replay, (kind, said)
-
-
-def test_counts_kept_on_the_class_are_named_as_shared_by_every_instance() -> None:
-    said = _one_line(define(budgets.COUNTS_ON_THE_CLASS, CANDIDATES.name))
-    assert re.search(
-        r"MyBudget keeps its counts in MyBudget\.(calls|retries), which every instance shares", said
-    )
 
 
 class _Answers(RetryBudget):
@@ -148,76 +131,16 @@ def test_a_float_an_int_or_numpys_bool_is_read_as_if_reads_it() -> None:
         answers = type(
             "MyBudget", (_Answers,), {"__init__": lambda self, r, k=kind: _Answers.__init__(self, r, k)}
         )
-        assert _one_line(answers).startswith("Right: "), kind
-
-
-def test_an_async_def_and_a_sys_exit_are_one_line_and_nothing_is_printed_later(capsys) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        async_said = _one_line(define(budgets.ASYNC_CAN_RETRY, CANDIDATES.name))
-        exit_said = _one_line(define(budgets.EXITS_WHEN_SPENT, CANDIDATES.name))
-        gc.collect()  # a coroutine never awaited would warn here, in a later cell
-    assert "it returned a coroutine, where" in async_said and "a plain def, not an async def" in async_said
-    assert "it raised SystemExit: budget spent" in exit_said
-    assert [w for w in caught if "never awaited" in str(w.message)] == []
-    assert capsys.readouterr() == ("", "")
+        assert _said(answers).startswith("Right: "), kind
 
 
 def test_the_notebooks_template_cell_is_not_yet_with_the_smallest_case_and_its_replay() -> None:
-    said = _one_line(_template())
+    said = _said(_template())
     assert said == (
         "Not yet: a = MyBudget(0.1), after 1 call sent, 0 of them retries, then a.can_retry(): it returned "
         "False, where the contract expects True: 0 retries are under 0.1 x 1 call = 0.1. Replay: "
         "a = MyBudget(0.1); a.on_request(); a.can_retry()"
     )
-
-
-class Forever:
-    def __init__(self, ratio):
-        pass
-
-    def on_request(self):
-        pass
-
-    def can_retry(self):
-        while True:
-            pass
-
-    def on_retry(self):
-        pass
-
-
-class InitRaises(Forever):
-    def __init__(self, ratio):
-        raise RuntimeError("no budget today")
-
-
-class NoRetry:
-    def __init__(self, ratio):
-        pass
-
-    def on_request(self):
-        pass
-
-    def can_retry(self):
-        return True
-
-
-@pytest.mark.parametrize(
-    ("answer", "line"),
-    [
-        (None, "No answer yet. Type your class's name"),
-        (3, "Not yet: 3 is not a class: pass the class itself"),
-        (print, "Not yet: <built-in function print> is not a class"),
-        ("not a name", "Not yet: 'not a name' is not a class"),
-        ("MyBudget", "Not yet: nothing is called MyBudget in this notebook yet: run the cell"),
-        (Forever, "Not yet: it was still running after 2 s."),
-        (InitRaises, "Not yet: a = InitRaises(0.1): it raised RuntimeError: no budget today, where the"),
-        (NoRetry, "Not yet: a = NoRetry(0.1): it has no method on_retry(), where section 2's loop calls"),
-    ],
-)  # fmt: skip
-def test_anything_else_gets_one_line(answer: object, line: str) -> None:
-    assert _one_line(answer).startswith(line)
 
 
 def test_the_worked_answer_shows_the_courses_own_cell_and_its_worst_case() -> None:
