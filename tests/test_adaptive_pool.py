@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_model import OTHER_PARAMS
 
 from bulkhead_lab import memo
 from bulkhead_lab.adaptive.compare import COLUMNS, ROW_NAMES, around_failure, comparison, controls
-from bulkhead_lab.adaptive.limits import Fixed
-from bulkhead_lab.adaptive.pool import ALGORITHMS, LimiterSpec, model_spec, pool_run, run_pool
+from bulkhead_lab.adaptive.limits import AIMD, Fixed
+from bulkhead_lab.adaptive.pool import (
+    ALGORITHMS,
+    Governed,
+    GovernedPool,
+    LimiterSpec,
+    model_spec,
+    pool_run,
+    run_pool,
+)
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, arrival_stream
 from bulkhead_lab.pool.params import Params
@@ -301,3 +311,69 @@ def test_a_stop_outside_the_slowdown_is_refused() -> None:
         run_pool(p, stop=999)
     with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
         pool_run(p, stop=4001)
+
+
+def _admit_with_the_hook_inside(pool: GovernedPool, order: tuple[int, ...]) -> tuple[int, int]:
+    """One walk that tells the limiter as it goes (what notebook 02's admit did before notebook 05 got its
+    own cell): the reference :meth:`GovernedPool.admit` must equal, refusal for refusal."""
+    flows = pool.governed
+    free = pool.total - sum(s.busy for s in flows)
+    taken, room = [0, 0], [s.limit - s.busy for s in flows]
+    for f in order:
+        if taken[f] >= room[f]:
+            pool.idle += free
+        elif free:
+            taken[f] += 1
+            free -= 1
+        else:
+            flows[f].by_pool += 1
+            if flows[f].limiter is not None:
+                flows[f].limit = flows[f].limiter.on_sample(0, flows[f].busy + taken[f] + 1, True)
+            room[f] = flows[f].limit - flows[f].busy
+    for f, slots in enumerate(flows):
+        slots.busy += taken[f]
+        slots.dropped += order.count(f) - taken[f]
+    return taken[0], taken[1]
+
+
+class Told(AIMD):
+    """AIMD that writes down every drop sample it is told."""
+
+    def __init__(self, initial: int, max_limit: int) -> None:
+        super().__init__(initial, 1, max_limit)
+        self.told: list[tuple[float, int, bool]] = []
+
+    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
+        self.told.append((rtt, inflight, dropped))
+        return super().on_sample(rtt, inflight, dropped)
+
+
+def _pool(rng: random.Random, total: int, busy: tuple[int, int]) -> GovernedPool:
+    flows = []
+    for flow in (TRACKING, EVENT):
+        limiter = rng.choice([None, Told(rng.randint(1, total), total)])
+        slots = Governed(flow, limiter, rng.randint(1, total), 4, 1)
+        slots.busy = busy[flow]
+        flows.append(slots)
+    return GovernedPool(total, flows)
+
+
+def test_notebook_05s_admit_is_notebook_02s_then_each_pool_refusal_told_in_order() -> None:
+    """:meth:`GovernedPool.admit` runs notebook 02's admit and walks the round again: the same slots, the
+    same drops and idle slots, and the same drop samples in the same order as one walk with the hook
+    inside, limits that move mid-round (and limits already under the busy count) included."""
+    rng = random.Random(38)
+    for _ in range(3000):
+        total = rng.randint(1, 12)
+        first = rng.randint(0, total)
+        busy = (first, rng.randint(0, total - first))
+        order = tuple(rng.randint(0, 1) for _ in range(rng.randint(0, 16)))
+        seed = rng.random()  # the same two flows for both: limits, limiters, busy slots
+        ours, ref = _pool(random.Random(seed), total, busy), _pool(random.Random(seed), total, busy)
+        want = _admit_with_the_hook_inside(ref, order)
+        assert ours.admit(0, order, order.count(TRACKING), order.count(EVENT)) == want
+        for a, b in zip(ours.governed, ref.governed, strict=True):
+            assert (a.busy, a.dropped, a.by_pool, a.limit) == (b.busy, b.dropped, b.by_pool, b.limit)
+            if isinstance(a.limiter, Told) and isinstance(b.limiter, Told):
+                assert a.limiter.told == b.limiter.told
+        assert ours.idle == ref.idle

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import textwrap
+from pathlib import Path
 
 import pytest
 from js_reference import run_js
 from literal_model import literal_run
 
+from bulkhead_lab import cells
+from bulkhead_lab.pool import rounds
 from bulkhead_lab.pool.arrivals import EVENT, arrival_stream
 from bulkhead_lab.pool.params import MODES, Params
 from bulkhead_lab.pool.rounds import Pool, Slots, play_round, run, run_with_occupancy
@@ -199,3 +205,57 @@ def test_play_round_by_hand_over_every_round_gives_lesson_000s_counters(split: i
     c = run(p)
     assert by_hand == (c.tracking_dropped, c.event_dropped, c.idle, c.busy_rounds)
     assert tracking.busy <= limits[0] and event.busy <= limits[1]
+
+
+# --- notebook 02's round is lesson 000's, and leans on no later notebook ----------------------
+
+POOL_PACKAGE = Path(__file__).resolve().parents[1] / "bulkhead_lab" / "pool"
+# what notebooks 03-10 define: the pool package (notebook 02's cells) imports none of it
+LATER = ("adaptive", "retries", "queues", "compartments", "live", "course", "book")
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at its top level or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            found |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(POOL_PACKAGE.glob("*.py")), ids=lambda p: p.name)
+def test_the_pool_package_imports_nothing_of_a_later_notebook(path: Path) -> None:
+    later = {m for m in _imports(path) for pkg in LATER if m.startswith(f"bulkhead_lab.{pkg}")}
+    assert later == set(), (
+        f"{path.name} imports {sorted(later)}: extend lesson 000's round from there instead"
+    )
+
+
+def _admit_cell() -> str:
+    [cell] = [
+        c for c in cells.saved_cells() if c.target == "bulkhead_lab/pool/rounds.py" and "def admit(" in c.code
+    ]
+    assert cell.notebook == "02_single_pool_vs_bulkhead.ipynb"
+    return cell.code
+
+
+def test_notebook_02s_admit_is_lesson_000s_round_with_no_hook_for_a_later_notebook() -> None:
+    """Each arrival takes a slot or is dropped: admit calls nothing (no hook a later notebook fills in)
+    and reads each flow's room once (no limit that may move within the round)."""
+    for source in (_admit_cell(), textwrap.dedent(inspect.getsource(rounds.admit))):
+        [admit] = ast.parse(source).body
+        calls = [ast.unparse(n) for n in ast.walk(admit) if isinstance(n, ast.Call)]
+        assert calls == [], f"notebook 02's admit calls {calls}"
+        room_stores = [
+            n
+            for n in ast.walk(admit)
+            if isinstance(n, ast.Subscript)
+            and isinstance(n.ctx, ast.Store)
+            and ast.unparse(n.value) == "room"
+        ]
+        assert room_stores == [], "notebook 02's admit reads each flow's room again"
+        assert "adaptive" not in source and "notebook 05" not in source
+    assert [name for name in vars(Slots) if not name.startswith("__")] == []  # data only: no hook

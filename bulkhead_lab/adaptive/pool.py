@@ -1,7 +1,9 @@
 """Lesson 000's 32-slot pool with a flow's compartment sized by an adaptive limit instead of a split.
 
 Same arrival stream (:func:`bulkhead_lab.pool.arrivals.stream`), same holds, same slowdown,
-same round step (:class:`bulkhead_lab.pool.rounds.Pool`); only who may take a slot changes.
+same round step: notebook 02's :class:`~bulkhead_lab.pool.rounds.Pool` and
+:func:`~bulkhead_lab.pool.rounds.admit`, unchanged; notebook 05's :class:`GovernedPool` (the cell
+between the saved-cells markers) extends them, and only who may take a slot changes.
 Each flow is governed by ``None`` (no compartment: only the shared pool limits it), an
 ``int`` (a fixed compartment, as in the lesson's 24/8), a :class:`LimiterSpec` (an adaptive
 limit from :mod:`bulkhead_lab.adaptive.limits` or :mod:`bulkhead_lab.adaptive.clocked`,
@@ -31,6 +33,8 @@ One round ``t``, exactly:
      ``on_sample(rtt=0, inflight=in-flight + 1, dropped=True)`` at once (the library's
      ``onDropped``, for a call the downstream resource refused; 0 says no round trip
      was measured). The new limit applies to the rest of the round's arrivals.
+     Notebook 02's ``admit`` takes the slots; :meth:`GovernedPool.admit` then walks the
+     arrivals after the one that took the last free slot and tells their limiters.
 
 That is this module's reading of issue 13's "each refusal a drop": every refusal is a
 drop in the counters; a refusal the limiter did not make is also a drop *sample*,
@@ -55,10 +59,10 @@ from typing import Any, Literal, Union
 from bulkhead_lab.adaptive.clocked import EnvoyGradient, Windowed
 from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Gradient2, Vegas
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
-from bulkhead_lab.pool import arrivals
+from bulkhead_lab.pool import arrivals, rounds
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
 from bulkhead_lab.pool.params import LESSON_SPLIT, Counters, Params, canonical, event_holds
-from bulkhead_lab.pool.rounds import Pool, Slots, admit
+from bulkhead_lab.pool.rounds import Pool, Slots
 from bulkhead_lab.validation import check_choice, check_int
 
 Algorithm = Literal["AIMD", "Vegas", "Gradient2", "Envoy"]
@@ -172,12 +176,13 @@ class PoolRun:
     trace: LimitTrace | None = None
 
 
-class _Governed(Slots):
+class Governed(Slots):
     """A flow's slots whose limit its limiter sets (no limiter: the limit stays as given).
 
     Besides :class:`~bulkhead_lab.pool.rounds.Slots`' own, it keeps what the samples need:
     ``done[t]``, the calls whose hold ends at round ``t`` as (hold, in-flight count just
-    before they were admitted, how many), in admission order.
+    before they were admitted, how many), in admission order; and ``by_pool``, its arrivals
+    the full pool refused (:meth:`GovernedPool.admit` counts them and tells the limiter).
     """
 
     def __init__(self, flow: int, limiter: AdaptiveLimit | None, limit: int, hold: int, rounds: int) -> None:
@@ -186,12 +191,6 @@ class _Governed(Slots):
         self.limiter = limiter
         self.by_pool = 0  # refused by the full pool; the rest of ``dropped`` its own limit refused
         self.done: list[list[tuple[int, int, int]]] = [[] for _ in range(rounds)] if limiter else []
-
-    def pool_full(self, inflight: int) -> None:
-        """A drop sample at once (concurrency-limits' ``onDropped``); the new limit applies at once."""
-        self.by_pool += 1
-        if self.limiter is not None:
-            self.limit = self.limiter.on_sample(0, inflight, True)
 
     def complete(self, t: int) -> None:
         """The calls whose hold ends at ``t`` are samples for the limiter, then its limit applies."""
@@ -209,7 +208,7 @@ class _Governed(Slots):
                 pass
 
 
-def _governed(control: FlowControl, params: Params, flow: int) -> _Governed:
+def _governed(control: FlowControl, params: Params, flow: int) -> Governed:
     """``flow``'s slots as ``control`` says: the pool only, a fixed compartment, or a limiter's."""
     hold = params.hold_tracking if flow == TRACKING else params.hold_event
     limiter, limit = None, params.total
@@ -221,7 +220,43 @@ def _governed(control: FlowControl, params: Params, flow: int) -> _Governed:
             raise TypeError(f"a flow's limiter factory must return an AdaptiveLimit (got {limiter!r})")
     elif control is not None:
         limit = check_int(f"{('tracking', 'event')[flow]} compartment", control, 1, params.total)
-    return _Governed(flow, limiter, limit, hold, params.rounds)
+    return Governed(flow, limiter, limit, hold, params.rounds)
+
+
+# >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
+# Defined in notebooks/05_adaptive_limits.ipynb, section 2. AIMD in code, and Gradient2 by hand
+class GovernedPool(Pool):
+    """Notebook 02's pool whose flows' limits their limiters set (:class:`Governed` slots)."""
+
+    def __init__(self, total: int, flows: list[Governed]) -> None:
+        super().__init__(total, [*flows])
+        self.governed = flows  # the same slots, with their limiters
+
+    def admit(self, t: int, order: tuple[int, ...], n_tracking: int, n_event: int) -> tuple[int, int]:
+        """Notebook 02's ``admit``; then each arrival that found the whole pool full while its own limit
+        would have let it in is a dropped call for its flow's limiter, in the shuffled order."""
+        room = [slots.limit - slots.busy for slots in self.governed]
+        free = self.total - sum(slots.busy for slots in self.governed)
+        taken = rounds.admit(self, t, order, n_tracking, n_event)  # the slots: notebook 02's round
+        if sum(taken) < free:  # the pool never filled: every refusal was a flow's own limit
+            return taken
+        i = 0
+        while free:  # notebook 02's walk again, up to the arrival that took the last free slot
+            f = order[i]
+            i += 1
+            if room[f] > 0:
+                room[f] -= 1
+                free -= 1
+        for f in order[i:]:  # each later arrival found the whole pool full
+            slots = self.governed[f]
+            if slots.busy < slots.limit:  # its own limit would have let it in: the pool refused it
+                slots.by_pool += 1
+                if slots.limiter is not None:  # a dropped call; the new limit holds at once
+                    slots.limit = slots.limiter.on_sample(0, slots.busy + 1, True)
+        return taken
+
+
+# <<< saved cells
 
 
 class _Tracer:
@@ -230,7 +265,7 @@ class _Tracer:
     def __init__(self) -> None:
         self.rows: tuple[list[Any], ...] = tuple([] for _ in range(8))
 
-    def before_arrivals(self, tracking: _Governed, event: _Governed) -> None:
+    def before_arrivals(self, tracking: Governed, event: Governed) -> None:
         """Each flow's limit, in-flight count and limiter baseline after the frees."""
         rows = self.rows
         rows[0].append(tracking.limit)
@@ -263,8 +298,9 @@ def run_pool(
     ``stop``: the round the slowdown ends (event calls admitted from then on hold
     ``hold_event`` again); ``None``, the default, is the lesson's: it lasts to the end.
     Each round is lesson 000's step (:meth:`~bulkhead_lab.pool.rounds.Pool.free`, then
-    :func:`~bulkhead_lab.pool.rounds.admit`) with the limiters told the time and their
-    samples before the arrivals, as the module docstring says.
+    :meth:`GovernedPool.admit`: notebook 02's ``admit``, its pool refusals told to the limiters)
+    with the limiters told the time and their samples before the arrivals, as the module
+    docstring says.
     """
     if stream is None:
         stream = arrival_stream(params)
@@ -272,7 +308,7 @@ def run_pool(
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
     stop = params.rounds if stop is None else check_int("stop", stop, params.start, params.rounds)
     flows = [_governed(tracking, params, TRACKING), _governed(event, params, EVENT)]
-    pool = Pool(params.total, [flows[TRACKING], flows[EVENT]])
+    pool = GovernedPool(params.total, flows)
     governed = [slots for slots in flows if slots.limiter is not None]  # the flows whose limit moves
     timed = [slots.limiter for slots in governed if slots.limiter is not None and slots.limiter.timed]
     holds = event_holds(params, stop)  # an event call's hold, by the round it is admitted in
@@ -288,7 +324,7 @@ def run_pool(
         if tracer is not None:
             tracer.before_arrivals(flows[TRACKING], flows[EVENT])
         nt, ne = n_tracking[t], n_event[t]
-        taken = admit(pool, t, order[t], nt, ne)
+        taken = pool.admit(t, order[t], nt, ne)
         for slots in governed:
             slots.admitted(t, taken[slots.flow])
         if tracer is not None:

@@ -5,9 +5,10 @@ The step between the saved-cells markers is notebook 02's (a learner reads it th
 :class:`Slots` (a limit, a hold, and a calendar of when its holds end), and
 :func:`play_round`: free the slots whose hold ends, then let each arrival take a slot or be
 dropped. Lesson 000's single pool is a pool whose flows may each take all of it; its
-bulkhead 24/8 gives the flows limits that add up to the pool (two compartments). The same
-step runs the adaptive pool (:mod:`bulkhead_lab.adaptive.pool`: the limits move) and the
-retry storm (:mod:`bulkhead_lab.retries.storm`: retries take their slots first).
+bulkhead 24/8 gives the flows limits that add up to the pool (two compartments). Later
+notebooks run the same step and extend it in cells of their own, never in these: the adaptive
+pool (notebook 05: a subclass of :class:`Pool` whose limits move) and the retry storm
+(notebook 06: retries take their slots first). This module imports nothing of theirs.
 
 Below the markers: one run of the lesson's model (:func:`run`, :func:`run_with_occupancy`),
 exact against ``bulkhead-run.mjs``, and the memos that keep runs for the sliders
@@ -39,9 +40,6 @@ class Slots:
         self.busy = 0  # slots it holds now
         self.dropped = 0  # its arrivals refused
         self.ends = [0] * rounds
-
-    def pool_full(self, inflight: int) -> None:
-        """An arrival of this flow that the full pool refused (notebook 05's adaptive limits hear of it)."""
 
 
 # Defined in notebooks/02_single_pool_vs_bulkhead.ipynb, section 1. One round, in code
@@ -79,14 +77,10 @@ def admit(pool: Pool, t: int, order: tuple[int, ...], n_tracking: int, n_event: 
         for f in order:  # ... unless someone is refused: one at a time, in the shuffled order
             if taken[f] >= room[f]:  # its flow's limit is reached,
                 pool.idle += free  # while this many slots of the pool stand free
-            elif free:
+            elif free:  # else it takes a free slot, unless the whole pool is full
                 taken[f] += 1
                 free -= 1
-            else:  # the whole pool is full
-                slots = pool.flows[f]
-                slots.pool_full(slots.busy + taken[f] + 1)
-                room[f] = slots.limit - slots.busy  # (an adaptive limit may have moved)
-        at, ae = taken
+        at, ae = taken  # the others were dropped
         tracking.dropped += n_tracking - at
         event.dropped += n_event - ae
     tracking.busy = busy_t + at
