@@ -3,17 +3,21 @@
 A service has ``slots`` places in all (worker threads, connections). Three flows call through
 it, each with its own dependency: ``checkout`` (few calls, that must not fail), ``search``
 (many short calls, twice as many for a minute) and ``reports`` (slow calls, whose dependency
-hangs for 40 s while its callers retry: four times the calls, fifteen times the latency). A
+hangs for 40 s: the calls sent then are answered after minutes, a hundred times the latency, and
+their users press reload: four times the calls). A
 :class:`Design` gives each flow a :class:`Compartment`: slots *reserved* for it, a *queue* of
 waiting places, and a *timeout*; and a number of *shared* slots any flow may borrow when its
 reserve is full (0 shared: hard partitions; all shared, nothing reserved: one pool).
 
 A call takes a free slot of its flow's reserve, else a free shared slot, else a waiting place,
 else it is refused at once. A freed reserved slot goes to the oldest waiter of its own flow; a
-freed shared slot to the oldest waiter of any flow. A caller gives up at its timeout, waiting or
-running; the call is then cancelled and its slot freed (an async client's timeout, section 3 of
-notebook 08). A call meets its flow's SLO when it is answered, not refused or timed out, within
-the SLO's latency.
+freed shared slot to the oldest waiter of any flow. A caller gives up at its timeout (seconds,
+counted from its arrival), waiting or running; the call is then cancelled and its slot freed (an
+async client's timeout, section 3 of notebook 08). The longest timeout, :data:`MAX_TIMEOUT`, is
+the whole ten-minute day: no timeout. A call meets its flow's SLO when it is answered, not refused
+or timed out, within the SLO's latency. The hang makes the lesson needed: a reports compartment
+without a timeout is held by the hung calls long after the hang, and misses its SLO whatever its
+size (``tests/compartments/test_design_task.py``).
 
 :func:`run_day` plays a seeded day in continuous time (events on a heap); :func:`check` runs a
 design on a day the learner has not seen (another seed of the same traffic) and answers in one
@@ -35,7 +39,8 @@ FLOWS = ("checkout", "search", "reports")
 SLOTS = 36  # the service's places in all
 DURATION = 600.0  # s: ten minutes of the day
 PRACTICE_SEED, CHECK_SEED = 8, 9  # the day the notebook shows, and the one the checker runs
-MAX_TIMEOUT = 600.0
+MAX_TIMEOUT = 600.0  # s: the whole day, so no timeout at all
+HANG = 100.0  # the hung calls' latency, times the usual: 200 s on average
 
 
 @dataclass(frozen=True)
@@ -72,14 +77,15 @@ class Flow:
 DAY = (
     Flow("checkout", 20.0, 0.15, slo_latency=0.6, slo_target=0.995),
     Flow("search", 60.0, 0.1, slo_latency=0.4, slo_target=0.99, surges=(Surge(120.0, 180.0, rate=2.0),)),
-    # 6 minutes in, reports' dependency hangs for 40 s and its callers retry: 4x the calls, 15x the wait
-    Flow("reports", 2.0, 2.0, slo_latency=8.0, slo_target=0.75, surges=(Surge(360.0, 400.0, 4.0, 15.0),)),
+    # 6 minutes in, reports' dependency hangs for 40 s: the calls sent then take minutes, and reloads 4x them
+    Flow("reports", 2.0, 2.0, slo_latency=8.0, slo_target=0.75, surges=(Surge(360.0, 400.0, 4.0, HANG),)),
 )
 
 
 @dataclass(frozen=True)
 class Compartment:
-    """One flow's slots of its own, its waiting places, and its callers' timeout (s)."""
+    """One flow's slots of its own, its waiting places, and its callers' timeout in seconds (the default,
+    :data:`MAX_TIMEOUT`, is the whole day: no timeout)."""
 
     reserved: int = 0
     queue: int = 0
@@ -269,6 +275,17 @@ def verdict(results: tuple[FlowResult, ...]) -> str:
     return "; ".join(parts) + "."
 
 
+def timeout_words(timeout: float) -> str:
+    """A timeout in words, with its unit: ``'0.6 s'``, or ``'none'`` for :data:`MAX_TIMEOUT`."""
+    return "none" if timeout >= MAX_TIMEOUT else f"{timeout:g} s"
+
+
+def timeouts(design: Design) -> str:
+    """Each flow's timeout in words: ``'checkout 0.6 s, search 0.4 s, reports none'``."""
+    pairs = zip(FLOWS, design.compartments, strict=True)
+    return ", ".join(f"{name} {timeout_words(c.timeout)}" for name, c in pairs)
+
+
 def meets_every_slo(results: tuple[FlowResult, ...]) -> bool:
     return all(r.meets for r in results)
 
@@ -283,7 +300,10 @@ def checked(design: Design) -> tuple[bool, str]:
 
     def run() -> tuple[bool, str]:
         results = run_day(design, CHECK_SEED)
-        line = f"On a day you have not seen, your {design.slots}-slot design {verdict(results)}"
+        line = (
+            f"On a day you have not seen, your {design.slots}-slot design (timeouts: {timeouts(design)}) "
+            f"{verdict(results)}"
+        )
         return meets_every_slo(results), line
 
     return _checks.get(design, run)

@@ -12,19 +12,19 @@ A bulkhead's own counters say all four (:mod:`bulkhead_lab.live.bulkhead`): its 
   inside the callers' deadline;
 - **SLO burn rate**: the share of calls that missed the SLO (refused, or answered later than
   its latency), over the share the SLO allows. At 1 the error budget lasts exactly its
-  period; above it, it runs out early (the SRE workbook pages at 14.4 over an hour).
+  period; above it, it runs out early. An alert on a burn of 1 over a minute would page for
+  every minute-long blip; the SRE workbook pages on a burn of 14.4 over the last hour *and*
+  the last 5 minutes, or of 6 over 6 hours and 30 minutes, and opens a ticket at 1 over 3 days
+  and 6 hours (:class:`Alerts`; an hour's windows: :mod:`bulkhead_lab.compartments.hours`).
 
-:func:`run_compartment` is a seeded compartment of ``limit`` places and ``queue`` waiting
-places, fed Poisson arrivals with lognormal holds, in continuous time; it records the same
-timeline a live bulkhead does. Pure: seeded, no I/O.
+:func:`readings` reads them from a compartment's counters (a live bulkhead's,
+:mod:`bulkhead_lab.live.watched`); a seeded hour of one, minute by minute, is
+:mod:`bulkhead_lab.compartments.hours`. Pure: no I/O.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
-import random
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -56,12 +56,25 @@ class Slo:
 
 @dataclass(frozen=True)
 class Alerts:
-    """When each reading alerts."""
+    """When each reading alerts: its line (and, for the burn rate, the windows it is read over)."""
 
     saturation: float = 0.5  # full at least half the time
     refusal_ratio: float = 0.01  # 1% of calls refused
-    wait_share: float = 0.5  # p99 wait over half the SLO's latency
-    burn: float = 1.0  # spending the error budget faster than it lasts
+    wait_share: float = 0.5  # p99 wait at least half the SLO's latency
+    burn: float = 14.4  # the fast page: 2% of a 30-day error budget in an hour ...
+    long_window: int = 60  # ... over the last hour (minutes) ...
+    short_window: int = 5  # ... and over the last 5 minutes, so it stops once the burning does
+    slow_burn: float = 6.0  # the slow page: 5% of the budget in 6 hours ...
+    slow_long: int = 360  # ... over the last 6 hours (minutes) ...
+    slow_short: int = 30  # ... and the last 30 minutes
+    ticket_burn: float = 1.0  # the ticket: 10% of the budget in 3 days ...
+    ticket_long: int = 3 * 24 * 60  # ... over the last 3 days (minutes) ...
+    ticket_short: int = 360  # ... and the last 6 hours
+    period_days: int = 30  # the SLO's period, which the budget shares above are of
+
+    def budget_spent(self, burn: float, minutes: float) -> float:
+        """The share of the period's error budget a burn rate spends in ``minutes``."""
+        return burn * minutes / (self.period_days * 24 * 60)
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,8 @@ class Readings:
     burn: float
 
     def firing(self, slo: Slo, alerts: Alerts = Alerts()) -> tuple[str, ...]:
-        """The readings over their alert line, by name."""
+        """The readings over their alert line, by name; the stretch's one burn rate stands for both of
+        the page's windows (a stretch of seconds, as a live run is, cannot hold an hour's)."""
         over = (
             ("saturation", self.saturation >= alerts.saturation),
             ("refusals", self.refusal_ratio >= alerts.refusal_ratio),
@@ -86,7 +100,8 @@ class Readings:
         return tuple(name for name, on in over if on)
 
 
-def _p99(values: Sequence[float]) -> float:
+def p99(values: Sequence[float]) -> float:
+    """The 99th percentile of ``values`` (the smallest value at or above 99% of them; 0 for none)."""
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -129,14 +144,14 @@ def readings(
         refused,
         saturation(timeline, until),
         refused / calls if calls else 0.0,
-        _p99(waits),
+        p99(waits),
         bad / (1 - slo.target) if slo.target < 1 else math.inf * bad,
     )
 
 
 @dataclass(frozen=True)
 class CompartmentRun:
-    """A seeded compartment's counters over ``duration`` s: what a live bulkhead would have recorded."""
+    """A compartment's counters over ``duration`` s, as a live bulkhead records them."""
 
     timeline: tuple[Point, ...]
     calls: int
@@ -146,54 +161,3 @@ class CompartmentRun:
 
     def readings(self, slo: Slo = Slo()) -> Readings:
         return readings(self.timeline, self.calls, self.waits, self.latencies, slo, self.duration)
-
-
-def run_compartment(
-    rate: float,
-    mean_hold: float,
-    limit: int,
-    queue: int,
-    *,
-    duration: float = 60.0,
-    spread: float = 0.6,
-    seed: int = 1,
-) -> CompartmentRun:
-    """Poisson arrivals at ``rate``/s, lognormal holds of mean ``mean_hold`` s, through ``limit`` places
-    and ``queue`` waiting places (first come, first served; refused at once when both are full)."""
-    check_real("rate", rate, 0.0, 1e5, low_open=True)
-    check_real("mean_hold", mean_hold, 0.0, 3600.0, low_open=True)
-    check_int("limit", limit, 1, 10_000)
-    check_int("queue", queue, 0, 10_000)
-    check_real("duration", duration, 0.0, 86_400.0, low_open=True)
-    draw = random.Random(seed)
-    mu = math.log(mean_hold) - spread**2 / 2
-    ends: list[tuple[float, float]] = []  # (end, start of its wait) of running calls
-    waiting: deque[float] = deque()  # arrival times of queued calls
-    timeline = [Point(0.0, 0, 0, 0, limit)]
-    waits: list[float] = []
-    latencies: list[float] = []
-    calls = rejected = 0
-    now = draw.expovariate(rate)
-
-    def start(arrived: float, at: float) -> None:
-        hold = draw.lognormvariate(mu, spread)
-        heapq.heappush(ends, (at + hold, arrived))
-        waits.append(at - arrived)
-        latencies.append(at - arrived + hold)
-
-    while now < duration:
-        while ends and ends[0][0] <= now:  # calls ending before this arrival free their places
-            end, _ = heapq.heappop(ends)
-            if waiting:
-                start(waiting.popleft(), end)
-            timeline.append(Point(end, len(ends), len(waiting), rejected, limit))
-        calls += 1
-        if len(ends) < limit:
-            start(now, now)
-        elif len(waiting) < queue:
-            waiting.append(now)
-        else:
-            rejected += 1
-        timeline.append(Point(now, len(ends), len(waiting), rejected, limit))
-        now += draw.expovariate(rate)
-    return CompartmentRun(tuple(timeline), calls, tuple(waits), tuple(latencies), duration)

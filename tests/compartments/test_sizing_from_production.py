@@ -7,7 +7,7 @@ import math
 import pytest
 
 from bulkhead_lab import sizing
-from bulkhead_lab.compartments import production, watch
+from bulkhead_lab.compartments import hours, production, watch
 from bulkhead_lab.compartments.watch import Point, Slo
 
 
@@ -25,15 +25,26 @@ def test_the_trace_is_seeded_and_its_percentiles_are_ordered() -> None:
         assert hour.p50 < hour.mean  # a lognormal's mean lies above its median
 
 
-def test_a_limit_is_erlang_b_on_rate_times_mean_and_the_p99_rule_takes_about_twice_the_slots() -> None:
+def test_a_limit_is_erlang_b_on_the_busiest_minute_and_the_p99_rule_takes_far_more_slots() -> None:
     tracking, event = production.limits(production.day_trace())
     for limit in (tracking, event):
-        load = limit.hour.rate * limit.hour.mean
+        load = limit.peak_hour.peak_rate * limit.peak_hour.mean
         assert limit.slots == sizing.smallest_pool(load, 0.01)
         assert limit.blocking(limit.slots) <= 0.01 < limit.blocking(limit.slots - 1)
+        assert limit.hour_slots < limit.slots  # the busiest hour's mean hides its busiest minute
+        assert limit.blocking(limit.hour_slots) > 0.02
         assert limit.by_p99 > 1.5 * limit.slots
-        assert limit.blocking(limit.by_p50) > 0.1  # rate x p50 refuses a tenth or more
-    assert tracking.slots == 26  # lesson 000's tracking flow again: 416.7/s x 40 ms
+        assert limit.blocking(limit.by_p50) > 0.2  # rate x p50 refuses a fifth or more
+    assert tracking.hour_slots == 26  # lesson 000's tracking flow again: 416.7/s x 40 ms
+    assert (tracking.slots, event.slots) == (32, 15)
+
+
+def test_the_minutes_average_to_their_hour_and_the_hours_are_the_ones_drawn_before() -> None:
+    for hour in production.day_trace():
+        assert len(hour.minute_rates) == production.MINUTES
+        assert math.isclose(sum(hour.minute_rates) / production.MINUTES, hour.rate)
+        assert hour.peak_rate > hour.rate
+    assert production.limits(production.day_trace())[0].hour.hour == 14
 
 
 def test_saturation_by_hand_is_the_time_at_the_limit_over_the_whole_stretch() -> None:
@@ -57,27 +68,56 @@ def test_readings_by_hand_ratio_wait_and_burn() -> None:
     assert r.p99_wait == 0.2
     assert r.saturation == pytest.approx(0.5)
     assert r.burn == pytest.approx((1 + 3) / 101 / 0.01)
-    assert r.firing(Slo()) == ("saturation", "queue wait", "SLO burn")  # 0.99% refused: under 1%
+    assert r.firing(Slo()) == ("saturation", "queue wait")  # 0.99% refused: under 1%; a burn of 4: no page
+    assert r.firing(Slo(), watch.Alerts(burn=1.0)) == ("saturation", "queue wait", "SLO burn")
 
 
-def test_a_seeded_compartment_never_runs_or_queues_more_than_its_places_and_counts_every_call() -> None:
-    run = watch.run_compartment(100.0, 0.22, limit=12, queue=4, duration=20.0)
-    assert all(p.running <= 12 and p.queued <= 4 for p in run.timeline)
-    admitted = len(run.waits)
-    assert admitted + run.timeline[-1].rejected + run.timeline[-1].queued >= run.calls >= admitted
-    assert all(w >= 0 for w in run.waits)
-    assert run == watch.run_compartment(100.0, 0.22, limit=12, queue=4, duration=20.0)
+def test_the_alert_lines_are_the_workbooks_and_their_budget_shares() -> None:
+    alerts = watch.Alerts()
+    assert (alerts.burn, alerts.long_window, alerts.short_window) == (14.4, 60, 5)
+    assert (alerts.slow_burn, alerts.slow_long, alerts.slow_short) == (6.0, 360, 30)
+    assert (alerts.ticket_burn, alerts.ticket_long, alerts.ticket_short) == (1.0, 3 * 24 * 60, 360)
+    assert alerts.budget_spent(alerts.burn, alerts.long_window) == pytest.approx(0.02)
+    assert alerts.budget_spent(alerts.slow_burn, alerts.slow_long) == pytest.approx(0.05)
+    assert alerts.budget_spent(alerts.ticket_burn, alerts.ticket_long) == pytest.approx(0.10)
 
 
-def test_sized_for_its_load_a_compartment_alerts_on_nothing_and_slowed_on_everything() -> None:
-    healthy = watch.run_compartment(100.0, 0.06, limit=13, queue=4).readings()
-    slowed = watch.run_compartment(100.0, 0.22, limit=13, queue=4).readings()
-    assert healthy.firing(Slo()) == ()
-    assert slowed.firing(Slo()) == ("saturation", "refusals", "queue wait", "SLO burn")
+def test_an_hour_never_runs_or_queues_more_than_its_places_and_sized_for_its_load_alerts_on_nothing() -> None:
+    healthy = hours.run_hour([100.0] * 10, 0.06, 13, 4, seed=2)
+    slowed = hours.run_hour([100.0] * 10, 0.22, 13, 4, seed=2)
+    assert healthy.firing() == ()
+    # ten minutes read as the page's long window, all of it burning
+    assert slowed.firing() == ("saturation", "refusals", "queue wait", "SLO burn")
+    assert slowed.burn(10) > watch.Alerts().burn
+    assert all(w >= 0 for w in slowed.waits) and max(slowed.waits) > 0
 
 
-def test_the_event_readings_are_kept_and_twice_the_latency_at_the_busiest_hour_refuses_more() -> None:
-    calm, slow = production.event_readings(15), production.event_readings(15, 2.0)
-    assert production.event_readings(15) is calm
+def test_an_hour_by_hand_counts_each_call_in_the_minute_it_arrived() -> None:
+    run = hours.run_hour([5.0, 5.0], 0.05, limit=1, queue=0, seed=3)
+    assert len(run.minutes) == 2
+    for m in run.minutes:
+        assert m.calls >= m.refused + m.late and 0.0 <= m.full <= hours.MINUTE
+    assert run.burn(2) == pytest.approx(
+        sum(m.refused + m.late for m in run.minutes) / sum(m.calls for m in run.minutes) / 0.01
+    )
+    assert run == hours.run_hour([5.0, 5.0], 0.05, limit=1, queue=0, seed=3)
+
+
+def test_a_slowdown_over_the_last_minutes_burns_the_short_window_first() -> None:
+    rates = [100.0] * 60
+    run = hours.run_hour(rates, 0.06, 15, 4, slower=22 / 6, slow_from=55, seed=15)
+    burns = run.minute_burns()
+    assert max(burns[:55]) < 1 <= min(burns[55:])
+    assert run.burn(5) > watch.Alerts().burn > run.burn(60)
+    assert not run.pages() and "SLO burn" not in run.firing()
+    whole = hours.run_hour(rates, 0.06, 15, 4, slower=22 / 6, slow_from=0, seed=15)
+    assert whole.pages() and "SLO burn" in whole.firing()
+
+
+def test_the_event_hours_are_kept_and_twice_the_latency_at_the_busiest_hour_refuses_more() -> None:
+    calm, slow = production.event_hour(15), production.event_hour(15, 2.0, 60)
+    assert production.event_hour(15) is calm
     assert production.lesson_day() is production.lesson_day()
-    assert slow.refusal_ratio > calm.refusal_ratio
+    assert slow.readings().refusal_ratio > calm.readings().refusal_ratio
+    with pytest.raises(ValueError, match=r"^minutes must be an integer in 0\.\.60 \(got 61\)$"):
+        production.event_hour(15, 2.0, 61)

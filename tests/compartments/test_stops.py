@@ -29,16 +29,34 @@ def test_keeping_nothing_back_is_the_single_pool() -> None:
     assert stops.shed_view(0).label == "one pool, nothing kept back"
 
 
-def test_the_first_costly_share_drops_more_than_the_single_pool_and_the_share_below_does_not() -> None:
-    k = stops.first_costly_share()
-    assert stops.healthy_drops(k / 8) > stops.healthy_drops(0.0) >= stops.healthy_drops((k - 1) / 8)
+def test_the_first_costly_share_passes_the_margin_and_the_share_below_does_not() -> None:
+    k, single = stops.first_costly_share(), stops.healthy_drops(0.0)
+    limit = single * (1 + stops.MARGIN)
+    assert stops.healthy_drops(k / 8) > limit >= stops.healthy_drops((k - 1) / 8)
+    # not a call away from the line: both stops are at least 5% of the single pool's drops from it
+    assert stops.healthy_drops(k / 8) - limit >= 0.05 * single
+    assert limit - stops.healthy_drops((k - 1) / 8) >= 0.05 * single
+    assert stops.first_costly_share(margin=0.0) == 4  # without a margin it turns on 106 against 105
 
 
-def test_the_keep_that_matches_the_wall_is_the_fewest_that_does() -> None:
+def test_the_keep_that_matches_the_wall_within_the_margin_is_the_fewest_that_does() -> None:
     wall = stops.lesson_layouts()[1]["slowdown"].tracking_dropped
+    limit = wall * (1 + stops.MARGIN)
     k = stops.keep_as_good_as_the_wall()
-    assert stops.shed_days(k)["slowdown"].tracking_dropped <= wall
-    assert stops.shed_days(k - 1)["slowdown"].tracking_dropped > wall
+    assert stops.shed_days(k)["slowdown"].tracking_dropped <= limit
+    assert stops.shed_days(k - 1)["slowdown"].tracking_dropped > limit
+    assert stops.shed_days(k - 1)["slowdown"].tracking_dropped - limit >= 0.05 * wall
+    assert limit - stops.shed_days(k)["slowdown"].tracking_dropped >= 0.05 * wall
+    assert stops.keep_as_good_as_the_wall(margin=0.0) == 11  # without a margin it turns on 173 against 172
+
+
+def test_the_margin_is_above_the_seeds_noise_for_both_counts_the_exercises_judge() -> None:
+    single, wall = stops.seed_noise()
+    assert len(single.counts) == len(wall.counts) == len(stops.NOISE_SEEDS) == 20
+    assert single.counts[0] == stops.healthy_drops(0.0) == 105
+    assert wall.counts[0] == stops.lesson_layouts()[1]["slowdown"].tracking_dropped == 172
+    assert 0.1 < wall.share < single.share < stops.MARGIN
+    assert stops.seed_noise() is stops.seed_noise()
 
 
 @pytest.mark.parametrize(

@@ -61,15 +61,34 @@ def test_each_panel_moves_its_mark_and_shows_its_stop_beside_the_lessons_two_lay
 def test_the_design_table_and_a_design_on_the_practice_day() -> None:
     assert list(views.day_table().index) == list(design.FLOWS)
     table = views.try_design(views.ONE_POOL)
-    assert list(table["meets it"]) == ["no", "no", "yes"]
+    assert list(table["meets it"]) == ["no", "no", "no"]  # the hung reports calls hold every slot
+
+
+def test_the_noise_lines_say_each_counts_spread_and_the_margin_above_both() -> None:
+    lines = views.noise_lines().splitlines()
+    assert lines[0].startswith("single pool, healthy day: calls dropped: 105 on lesson 000's seed; over 20")
+    assert lines[1].startswith("24/8, slowdown day: tracking dropped: 172 on lesson 000's seed")
+    assert lines[2] == (
+        "the margin: 20%, above both. More than the single pool's 105 means over 126; as well as the "
+        "wall's 172, at most 206"
+    )
+
+
+def test_the_soft_table_gives_the_healthy_days_drops_in_all_beside_the_single_pools() -> None:
+    table = views.soft_table()
+    assert table.loc["12/4 reserved, 16 shared", "healthy: all dropped"] == 106
+    assert table.loc["12/4 reserved, 16 shared", "over the single pool %"] == 1.0
+    assert table.loc["18/6 reserved, 8 shared", "over the single pool %"] > 100 * stops.MARGIN
 
 
 def test_the_first_two_checkers_take_the_packages_answers_and_read_any_spelling() -> None:
-    assert stops.first_costly_share() == 4
-    for typed in ("4/8", "4", "0.5", "50%", "half"):
+    assert stops.first_costly_share() == 6
+    for typed in ("6/8", "6", "0.75", "75%"):
         assert ex.exercise_1.check(typed).ok is True, typed
+    said = ex.exercise_1.check("half").message
+    assert "106 against the single pool's 105 (+1%): within the 20% margin (at most 126)" in said
     assert ex.exercise_2.check(stops.keep_as_good_as_the_wall()).ok is True
-    assert "more than" in ex.exercise_2.check(stops.keep_as_good_as_the_wall() - 1).message
+    assert "more than 206" in ex.exercise_2.check(stops.keep_as_good_as_the_wall() - 1).message
     for exercise in (ex.exercise_1, ex.exercise_2):
         for typed in (None, "", "banana", -7, "21/11 or so", [1], float("inf"), True):
             said = exercise.check(typed)
@@ -79,12 +98,17 @@ def test_the_first_two_checkers_take_the_packages_answers_and_read_any_spelling(
 def test_the_design_checker_says_right_for_a_design_that_meets_every_slo_and_why_not_otherwise() -> None:
     right = ex.exercise_3.check(ex.WORKED)
     assert right.ok is True and right.message.startswith(
-        "Right: On a day you have not seen, your 36-slot design meets"
+        "Right: On a day you have not seen, your 36-slot design (timeouts: checkout 0.6 s, search 0.4 s, "
+        "reports 8 s) meets"
     )
     typed = ex.exercise_3.check("9/2/0.6, 13/4/0.4, 8/2/8, 6")
     assert typed.message == right.message  # the same design, typed
     wrong = ex.exercise_3.check(views.ONE_POOL)
     assert wrong.ok is False and "misses checkout" in wrong.message
+    assert "(timeouts: checkout none, search none, reports none)" in wrong.message
+    for typed in ("9/2/600ms, 13/4/400 ms, 8/2/8s, 6", "9/2/0.6 s, 13/4/0.4, 8/2/8000ms, 6"):
+        assert ex.exercise_3.check(typed).message == right.message, typed  # units read
+    assert ex.exercise_3.check("9/2/0.6, 13/4/0.4, 8/2/none, 6").ok is False
 
 
 @pytest.mark.parametrize(
@@ -103,4 +127,6 @@ def test_a_bad_design_gets_one_line_saying_what_is_wrong(typed: object, says: st
 
 
 def test_the_worked_design_is_spelled_from_the_design_itself() -> None:
-    assert ex.spelled(ex.WORKED).startswith("checkout 9 reserved, 2 waiting, 0.6 s; search 13 reserved")
+    assert ex.spelled(ex.WORKED).startswith(
+        "checkout 9 reserved, 2 waiting, timeout 0.6 s; search 13 reserved"
+    )

@@ -5,10 +5,11 @@ Each right answer is computed by the package's models."""
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from functools import partial
 
-from bulkhead_lab.compartments import breaker, isolation, production, shuffle
+from bulkhead_lab.compartments import breaker, hours, isolation, production, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import views
 from bulkhead_lab.course.judges import shuffle_shard
@@ -44,11 +45,11 @@ exercise_1 = Exercise(
     placeholder="extra slots",
 )
 
-# 2: 16 workers in shards of 2, or 8 workers in shards of 3?
-FLEETS_2 = {"a": (16, 2), "b": (8, 3)}
+# 2: from 16 workers in pairs, double the fleet (32 in pairs) or widen the shard (16 in shards of 3)?
+FLEETS_2 = {"a": (32, 2), "b": (16, 3)}
 FLEET_WORDS = (
-    *((word, "a") for word in ("16", "more workers", "sixteen", "(a)")),
-    *((word, "b") for word in ("shards of 3", "bigger shard", "(b)", "8")),
+    *((word, "a") for word in ("(a)", "32", "thirty", "more workers", "double")),
+    *((word, "b") for word in ("(b)", "of 3", "bigger", "wider", "three")),
 )
 
 
@@ -56,21 +57,31 @@ def _read_fleet(answer: object) -> str:
     text = answer.strip().lower() if isinstance(answer, str) else ""
     if text in ("a", "b"):
         return text
-    return read_choice(answer, FLEET_WORDS, "(a) 16 workers in shards of 2, or (b) 8 workers in shards of 3")
+    return read_choice(answer, FLEET_WORDS, "(a) 32 workers in pairs, or (b) 16 workers in shards of 3")
+
+
+def _none_left(fleet: str) -> float:
+    """The share of other tenants a poison tenant leaves with no healthy worker, by the formula."""
+    return shuffle.overlap_shares(shuffle.Fleet(*FLEETS_2[fleet]))[-1]
 
 
 def _smaller_2() -> str:
-    share = {k: shuffle.overlap_shares(shuffle.Fleet(*v))[-1] for k, v in FLEETS_2.items()}
-    return min(share, key=share.__getitem__)
+    return min(FLEETS_2, key=_none_left)
 
 
-def _fleets_2(_: object) -> dict[str, str]:
-    a, b = (views.shard_view(*FLEETS_2[k]).deals[0] for k in ("a", "b"))
-    said = (
-        f"(a) leaves {a.lose_every_worker:.2%} with no healthy worker ({a.fleet.shards} shards), "
-        f"(b) {b.lose_every_worker:.2%} ({b.fleet.shards} shards)."
-    )
-    return {"said": said}
+def _fleets_2(_: object) -> dict[str, object]:
+    (na, ka), (nb, kb) = FLEETS_2["a"], FLEETS_2["b"]
+    some = {k: 1 - shuffle.overlap_shares(shuffle.Fleet(*v))[0] for k, v in FLEETS_2.items()}
+    return {
+        "a": f"C({na}, {ka}) = {math.comb(na, ka)}",
+        "b": f"C({nb}, {kb}) = {math.comb(nb, kb)}",
+        "none_a": _none_left("a"),
+        "none_b": _none_left("b"),
+        "some_a": some["a"],
+        "some_b": some["b"],
+        "times": f"({nb} - {ka}) / ({ka} + 1) = {(nb - ka) / (ka + 1):.2f}",
+        "double": f"{math.comb(na, ka) / math.comb(nb, ka):.2f}",
+    }
 
 
 def _sentence_2(fleet: str) -> str:
@@ -83,10 +94,14 @@ exercise_2 = Exercise(
     read=_read_fleet,
     right=_smaller_2,
     figures=_fleets_2,
-    right_says="{said} More workers make more combinations than bigger shards do.",
-    otherwise="{said}",
+    right_says="(b) makes {b} shards, (a) {a}: one poison tenant leaves {none_b:.2%} of the others with no "
+    "healthy worker, against {none_a:.2%}. One more worker per shard multiplies the count by {times}; "
+    "doubling the fleet, by {double}. It costs no hardware, but widens each tenant's blast: {some_b:.0%} "
+    "of the others lose a worker, against {some_a:.0%}.",
+    otherwise="(a) makes {a} shards, (b) {b}: one poison tenant leaves {none_a:.2%} of the others with no "
+    "healthy worker under (a), {none_b:.2%} under (b). Count C(workers, size), not the workers.",
     hint="count the shards, C(workers, size): a poison tenant sinks one; set both fleets on the sliders.",
-    worked=(lambda a: _sentence_2("a"), lambda a: _sentence_2("b")),
+    worked=(lambda a: _sentence_2("a"), lambda a: _sentence_2("b"), lambda a: views.shard_counts()),
     placeholder="a or b",
 )
 
@@ -160,13 +175,13 @@ exercise_4 = Exercise(
     placeholder="rounds",
 )
 
-# 5: which readings alert at the busiest hour with the event latency doubled
+# 5: which alerts are on at the end of the busiest hour, its event latency doubled all hour
 HOUR_5, SLOWER_5 = 15, 2.0
 _WORDS = {  # each reading that may alert, and what a learner may type for it
     "saturation": r"satur|full",
     "refusals": r"refus|reject",
     "queue wait": r"wait|queue",
-    "SLO burn": r"burn|slo|budget",
+    "SLO burn": r"burn|slo|budget|page",
 }
 READINGS = tuple(_WORDS)
 
@@ -179,14 +194,25 @@ def _read_alerts(answer: object) -> tuple[str, ...]:
     return found
 
 
+def _hour_5() -> hours.HourRun:
+    return production.event_hour(HOUR_5, SLOWER_5, production.MINUTES)
+
+
 def _firing_5() -> tuple[str, ...]:
-    fired = production.event_readings(HOUR_5, SLOWER_5).firing(views.SLO)
-    return tuple(name for name in READINGS if name in fired)
+    return _hour_5().firing(views.ALERTS)
 
 
 def _readings_5(_: object) -> dict[str, object]:
-    r = production.event_readings(HOUR_5, SLOWER_5)
-    return {"r": r, "wait": 1000 * r.p99_wait, "fired": ", ".join(_firing_5())}
+    run, alerts = _hour_5(), views.ALERTS
+    return {
+        "r": run.readings(),
+        "wait": 1000 * run.readings().p99_wait,
+        "line": 1000 * alerts.wait_share * views.SLO.latency,
+        "short": run.burn(alerts.short_window),
+        "long": run.burn(alerts.long_window),
+        "page": alerts.burn,
+        "fired": ", ".join(_firing_5()) or "none",
+    }
 
 
 def _differs_5(a: Answer) -> str:
@@ -203,14 +229,19 @@ exercise_5 = Exercise(
     right=_firing_5,
     right_when=lambda a: set(a.value) == set(a.right),
     figures=_readings_5,
-    right_says="{fired} (saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 wait {wait:.0f} "
-    "ms, burn {r.burn:.1f}).",
+    right_says="{fired} (last 5 minutes: saturation {r.saturation:.0%}, refusals {r.refusal_ratio:.1%}, p99 "
+    "wait {wait:.0f} ms; burn {short:.1f} over 5 minutes and {long:.1f} over the hour, under the page's "
+    "{page:g}).",
     otherwise=_differs_5,
-    hint="twice the latency is twice the load in flight (Little's Law), in the same places as before.",
+    hint="twice the latency is twice the calls in flight (Little's Law), in the same places and waiting "
+    "places as before; compare each reading with its line.",
     worked=(
-        "{fired}: twice the latency is twice the calls in flight, so {r.refusal_ratio:.1%} are refused and "
-        "the budget burns {r.burn:.1f} times too fast; the compartment is full {r.saturation:.0%} of the "
-        "time, under the alert's half, and its queue wait ({wait:.0f} ms at p99) stays short.",
+        "{fired}. Twice the latency is twice the calls in flight, so {r.refusal_ratio:.1%} of the last 5 "
+        "minutes' calls are refused (the line: 1%); the compartment is full {r.saturation:.0%} of the time "
+        "(the line: half) and its p99 wait is {wait:.0f} ms (the line: {line:.0f} ms). The budget burns "
+        "{long:.1f} times too fast over the hour: not the page's {page:g}, so nobody is woken yet; the "
+        "workbook's slower page (6 over 6 hours and 30 minutes) is the line for a burn like this, once it "
+        "has lasted some hours.",
         lambda a: views.watched_hour(HOUR_5, SLOWER_5),
     ),
     placeholder="e.g. refusals, SLO burn",

@@ -30,7 +30,8 @@ from bulkhead_lab.pool.params import START
 
 
 class CostFigure(KeptFigure):
-    """Slots needed apart (tracking, event stacked) and together, at every target; the chosen one marked."""
+    """Slots needed apart (tracking, event stacked) and together, at the chosen target and every looser one;
+    the stricter targets show once the slider reaches them (exercise 1 asks for one of them first)."""
 
     def __init__(self) -> None:
         super().__init__(10, 4.0, left=0.08, right=0.74, top=0.86, bottom=0.14)
@@ -44,8 +45,11 @@ class CostFigure(KeptFigure):
             (-0.2, [c.apart[1] for c in costs], tracking, EVENT, "event pool, apart"),
             (0.2, [c.together for c in costs], 0, NEUTRAL, "one pool, together"),
         )
-        for dx, heights, bottom, color, label in bars:
-            ax.bar([i + dx for i in x], heights, 0.4, bottom=bottom, color=color, label=label)
+        self._bars = [
+            list(ax.bar([i + dx for i in x], heights, 0.4, bottom=bottom, color=color, label=label))
+            for dx, heights, bottom, color, label in bars
+        ]
+        self._unseen = [ax.text(i, 1, "?", ha="center", va="bottom", color=NEUTRAL) for i in x]
         self._numbers = [ax.text(0, 0, "", ha="center", va="bottom", fontweight="bold") for _ in range(2)]
         ax.set_xticks(x, [f"{t:.1%}" for t in targets])
         ax.set_xlabel("target blocking (share of calls a pool may refuse)")
@@ -60,6 +64,11 @@ class CostFigure(KeptFigure):
     def update(self, view: CostView) -> CostFigure:
         c = view.cost
         i = isolation.TARGETS.index(c.target)
+        for row in self._bars:
+            for j, bar in enumerate(row):
+                bar.set_visible(j >= i)  # the stricter targets stay hidden until the slider reaches them
+        for j, mark in enumerate(self._unseen):
+            mark.set_visible(j < i)
         self._mark.set_x(i - 0.45)
         for text, dx, slots in zip(self._numbers, (-0.2, 0.2), (c.split_total, c.together), strict=True):
             text.set_position((i + dx, slots + 0.5))
@@ -68,7 +77,8 @@ class CostFigure(KeptFigure):
         return self
 
     def moving(self) -> list[Artist]:
-        return [self._mark, *self._numbers, *spines(self._ax), self._title]
+        bars = [bar for row in self._bars for bar in row]
+        return [self._mark, *bars, *self._unseen, *self._numbers, *spines(self._ax), self._title]
 
 
 class ShardFigure:
@@ -219,12 +229,16 @@ def isolation_figure(runs: tuple[IsolationRun, ...]) -> Figure:
 
 
 def day_figure(trace: tuple[Hour, ...]) -> Figure:
-    """A day of production: each flow's calls/s (bars) and its p50, mean and p99 latency (lines)."""
+    """A day of production: each flow's calls/s by the hour (bars) and in each hour's busiest minute
+    (marks), and its p50, mean and p99 latency (lines)."""
     fig = _figure(10, 3.6, left=0.07, right=0.93, top=0.86, bottom=0.15, wspace=0.35)
     for ax, flow, color in zip(fig.subplots(1, 2), ("tracking", "event"), (TRACKING, EVENT), strict=True):
         hours = [h for h in trace if h.flow == flow]
         x = [h.hour for h in hours]
-        ax.bar(x, [h.rate for h in hours], color=color, alpha=0.45)
+        ax.bar(x, [h.rate for h in hours], color=color, alpha=0.45, label="the hour's mean")
+        ax.plot(x, [h.peak_rate for h in hours], "_", color=color, ms=9, mew=2, label="its busiest minute")
+        ax.set_ylim(0, 1.6 * max(h.peak_rate for h in hours))  # room above for the legends
+        ax.legend(loc="upper left", fontsize="small")
         ax.set_xlabel("hour of the day")
         ax.set_ylabel("calls/s")
         ax.set_title(flow)
@@ -232,8 +246,8 @@ def day_figure(trace: tuple[Hour, ...]) -> Figure:
         for name, style in (("p50", ":"), ("mean", "-"), ("p99", "--")):
             right.plot(x, [1000 * getattr(h, name) for h in hours], style, color=LIMIT, label=name)
         right.set_ylabel("latency (ms)")
-        right.set_ylim(0, None)
+        right.set_ylim(0, 1.9 * max(1000 * h.p99 for h in hours))
         right.grid(False)
-        right.legend(loc="upper left", fontsize="small")
-    fig.suptitle("The day production shows: rates by the hour, latencies by percentile")
+        right.legend(loc="upper right", fontsize="small")
+    fig.suptitle("The day production shows: rates by the hour and minute, latencies by percentile")
     return fig

@@ -39,7 +39,7 @@ def cost_panel(target: float = isolation.TARGET) -> SliderView:
 def shard_panel(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> SliderView:
     """Workers and shard size: shuffle against plain sharding, by the formula and by a seeded deal."""
     controls = {
-        "workers": slider(w.IntSlider, "workers", "workers", min=4, max=16, value=workers),
+        "workers": slider(w.IntSlider, "workers", "workers", min=4, max=32, value=workers),
         "size": slider(w.IntSlider, "shard-size", "shard size (workers)", min=1, max=4, value=size),
     }
     figure = figures.ShardFigure()

@@ -1,18 +1,21 @@
 """The numbers notebook 08 shows, as tables: each section's view over :mod:`bulkhead_lab.compartments`
-(section 1 also over lesson 000's model), and sections 3 and 5 over live runs (:mod:`bulkhead_lab.live`).
+(section 1 also over lesson 000's model), sections 3 and 5's live runs (:mod:`bulkhead_lab.live`), and
+section 5's seeded tables, kept in :mod:`.watching` and shown here under the same names.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
-from bulkhead_lab.compartments import breaker, isolation, production, shuffle, watch
+from bulkhead_lab.compartments import breaker, composed, isolation, shuffle, watch
 from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.isolation import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
+from bulkhead_lab.course.choosing_compartments import watching
 from bulkhead_lab.course.ui import beside
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.sync import run_sync
@@ -23,7 +26,9 @@ from bulkhead_lab.pool.params import MODES, Params
 
 ISOLATION = IsolationSettings()  # section 3's run: 8 calls, 4 slots, a 2-s dependency, 0.2-s timeouts
 WATCHED = WatchSettings()  # section 5's live bulkhead: 5 running, 5 waiting, 0.1-s calls
-SLO = watch.Slo()  # 99% of calls answered within 250 ms
+SLO, ALERTS, COUNT_ALERT = watching.SLO, watching.ALERTS, watching.COUNT_ALERT  # section 5's, seeded
+limits_table, alert_lines, hours_table = watching.limits_table, watching.alert_lines, watching.hours_table
+pages_table, watched_hour = watching.pages_table, watching.watched_hour
 
 
 def _share(dropped: int, served: int) -> float:
@@ -131,6 +136,31 @@ def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> Shar
     )
 
 
+COUNTED_FLEETS = ((8, 2), (16, 2), (8, 3), (32, 2), (16, 3))  # section 2's fleet, then the exercise's
+
+
+def shard_counts(fleets: tuple[tuple[int, int], ...] = COUNTED_FLEETS) -> pd.DataFrame:
+    """Per fleet, by the formula: how many shuffle shards C(workers, size), the share of other tenants a
+    poison tenant leaves with no healthy worker, the share that lose a worker, and what one more worker
+    per shard multiplies the count by, (workers - size) / (size + 1), and twice the workers."""
+    rows = []
+    for workers, size in fleets:
+        shares = shuffle.overlap_shares(Fleet(workers, size))
+        count = math.comb(workers, size)
+        rows.append(
+            {
+                "fleet": f"{workers} workers, shards of {size}",
+                "shards C(n, k)": count,
+                "no healthy worker %": round(100 * shares[-1], 3),
+                "lose a worker or more %": round(100 * (1 - shares[0]), 1),
+                "workers a poison tenant takes down": size,
+                "one more per shard: count x": round((workers - size) / (size + 1), 2),
+                "twice the workers: count x": round(math.comb(2 * workers, size) / count, 2),
+            }
+        )
+    return pd.DataFrame(rows).set_index("fleet")
+
+
 # --- 3. thread pool against semaphore (live) -------------------------------------------------------
 
 
@@ -185,6 +215,24 @@ def isolation_timings(runs: tuple[IsolationRun, ...]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("isolation")
 
 
+def composed_table() -> pd.DataFrame:
+    """resilience4j's time limiter and semaphore bulkhead, ported call for call and composed both ways
+    (:mod:`bulkhead_lab.compartments.composed`): one permit, a 2-s call, a 0.2-s timeout, a second
+    call at 0.5 s."""
+    rows = [
+        {
+            "composed": c.order,
+            "caller's answer": f"{c.answer} at {c.answered:g} s",
+            "permit back (s)": c.permit_back,
+            "work ended (s)": c.work_ended,
+            "a second call at 0.5 s": c.second_call,
+            "calls running at once (limit 1)": c.most_running,
+        }
+        for c in composed.both()
+    ]
+    return pd.DataFrame(rows).set_index("composed")
+
+
 # --- 4. a bulkhead and a breaker ------------------------------------------------------------------
 
 
@@ -207,36 +255,8 @@ def breaker_table(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
 # --- 5. sizing from production, and what to watch ----------------------------------------------------
 
 
-def limits_table(limits: tuple[production.Limit, ...]) -> pd.DataFrame:
-    rows = [
-        {
-            "flow": limit.flow,
-            "busiest hour": f"{limit.hour.hour}:00",
-            "calls/s": round(limit.hour.rate, 1),
-            "mean (ms)": round(1000 * limit.hour.mean, 1),
-            "p99 (ms)": round(1000 * limit.hour.p99, 1),
-            "in flight": round(limit.in_flight, 2),
-            f"slots for {limit.target:.0%} (Erlang-B)": limit.slots,
-            "rate x p99": limit.by_p99,
-            "rate x p50": limit.by_p50,
-            "rate x p50 refuses %": round(100 * limit.blocking(limit.by_p50), 1),
-        }
-        for limit in limits
-    ]
-    return pd.DataFrame(rows).set_index("flow")
-
-
-SLOWER = 22 / 6  # lesson 000's slowdown: the event hold from 6 to 22 rounds
-WATCHED_HOURS = (
-    ("3:00, a quiet hour", 3, 1.0),
-    ("15:00, the busiest hour", 15, 1.0),
-    ("3:00, latency x 22/6", 3, SLOWER),
-    ("15:00, latency x 22/6", 15, SLOWER),
-)
-COUNT_ALERT = 5  # refusals a minute: an alert on a raw count, for comparison
-
-
 def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -> pd.DataFrame:
+    """Stretches read as one each (the live run's seconds-long stretches)."""
     rows = [
         {
             "stretch": label,
@@ -247,23 +267,11 @@ def readings_table(readings: list[tuple[str, watch.Readings]], slo: watch.Slo) -
             "p99 queue wait (ms)": round(1000 * r.p99_wait, 1),
             "SLO burn": round(r.burn, 2),
             "alerts": ", ".join(r.firing(slo)) or "none",
-            f"count alert (> {COUNT_ALERT} refused)": "fires" if r.refused > COUNT_ALERT else "-",
+            "count alert (any refused)": "fires" if r.refused > COUNT_ALERT else "-",
         }
         for label, r in readings
     ]
     return pd.DataFrame(rows).set_index("stretch")
-
-
-def watched_hour(hour: int, slower: float = 1.0) -> pd.DataFrame:
-    """:func:`production.event_readings` as a one-row table (a learner's check of a prediction)."""
-    found = [(f"{hour}:00, latency x {slower:g}", production.event_readings(hour, slower))]
-    return readings_table(found, SLO)
-
-
-def seeded_readings() -> pd.DataFrame:
-    """The event compartment, sized from the trace (13 places and 4 waiting), over a minute of four hours."""
-    found = [(label, production.event_readings(hour, slower)) for label, hour, slower in WATCHED_HOURS]
-    return readings_table(found, SLO)
 
 
 LIVE_SLO = watch.Slo(latency=0.5, target=0.99)

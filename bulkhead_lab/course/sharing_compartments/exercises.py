@@ -41,8 +41,15 @@ def _eighths(k: int) -> int:
 
 
 def _share_1(k: int) -> dict[str, object]:
-    drops = stops.healthy_drops
-    return {"layout": stops.soft_label(k / 8), "drops": drops(k / 8), "single": drops(0.0)}
+    drops, single = stops.healthy_drops, stops.healthy_drops(0.0)
+    return {
+        "layout": stops.soft_label(k / 8),
+        "drops": drops(k / 8),
+        "single": single,
+        "limit": round(single * (1 + stops.MARGIN)),
+        "margin": f"{stops.MARGIN:.0%}",
+        "over": f"{(drops(k / 8) - single) / single:+.0%}",
+    }
 
 
 exercise_1 = Exercise(
@@ -51,13 +58,15 @@ exercise_1 = Exercise(
     read=read_eighths,
     right=lambda: first_costly_share(),
     figures=_share_1,
-    right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single}. Below half "
-    "reserved, a soft partition costs next to nothing.",
+    right_says="at {value}/8 ({layout}) the healthy day drops {drops}, the single pool {single} ({over}, "
+    "past the {margin} margin). Below it, reserving costs less than another seed's day moves the count.",
     otherwise=(
-        "{value}/8 drops {drops} against {single}, but a smaller share already drops more.",
-        "at {value}/8 the healthy day drops {drops}, no more than the single pool's {single}.",
+        "{value}/8 drops {drops}, past {limit}, but a smaller share already does.",
+        "at {value}/8 the healthy day drops {drops} against the single pool's {single} ({over}): within the "
+        "{margin} margin (at most {limit}).",
     ),
-    hint="move the reserved share up one eighth at a time and add the healthy day's two drop counts.",
+    hint="move the reserved share up one eighth at a time and add the healthy day's two drop counts; "
+    "compare with the margin's line above.",
     worked=("{right}/8.", lambda a: views.soft_table()),
     placeholder="eighths, like 3/8",
 )
@@ -65,13 +74,16 @@ exercise_1 = Exercise(
 # 2: the fewest slots kept back for tracking that protect it as well as 24/8 on the slowdown day
 
 
-def _keep_2(keep: int) -> dict[str, int]:
+def _keep_2(keep: int) -> dict[str, object]:
     _, split = stops.lesson_layouts()
     days = stops.shed_days(keep)
+    wall = split["slowdown"].tracking_dropped
     return {
         "tracking": days["slowdown"].tracking_dropped,
         "events": days["healthy"].event_dropped,
-        "wall": split["slowdown"].tracking_dropped,
+        "wall": wall,
+        "limit": int(wall * (1 + stops.MARGIN)),
+        "margin": f"{stops.MARGIN:.0%}",
         "wall_events": split["healthy"].event_dropped,
     }
 
@@ -82,13 +94,15 @@ exercise_2 = Exercise(
     read=lambda a: read_whole(a, 0, stops.KEEPS[-1], "the slots kept back for tracking"),
     right=lambda: keep_as_good_as_the_wall(),
     figures=_keep_2,
-    right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}); the price is {events} events "
-    "dropped on the healthy day (24/8: {wall_events}).",
+    right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}; within the {margin} margin, "
+    "at most {limit}); the price is {events} events dropped on the healthy day (24/8: {wall_events}).",
     otherwise=(
-        "{value} protects tracking ({tracking} dropped), but fewer slots kept do too.",
-        "keeping {value}, the slowdown day drops {tracking} tracking calls, more than {wall}.",
+        "{value} protects tracking ({tracking} dropped, at most {limit}), but fewer slots kept do too.",
+        "keeping {value}, the slowdown day drops {tracking} tracking calls, more than {limit} (24/8's {wall} "
+        "and the {margin} margin).",
     ),
-    hint="move 'slots kept for tracking' and compare the slowdown day's tracking drops with the 24/8 line.",
+    hint="move 'slots kept for tracking' and compare the slowdown day's tracking drops with the 24/8 line "
+    "and the margin.",
     worked=("{right} slots.", lambda a: views.shed_table()),
     placeholder="slots",
 )
@@ -97,13 +111,14 @@ exercise_2 = Exercise(
 # 3: the design task
 
 WORKED = Design(Compartment(9, 2, 0.6), Compartment(13, 4, 0.4), Compartment(8, 2, 8.0), shared=6)
-_TYPED = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*/\s*([\d.]+)\s*s?\s*$")
+_TYPED = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*/\s*(?:(none)|([\d.]+)\s*(ms|s)?)\s*$", re.I)
 TYPED_FORM = "'9/2/0.6, 13/4/0.4, 8/2/8, 6'"
 
 
 def read_design(answer: object) -> Design:
-    """A :class:`Design`, or typed as ``'9/2/0.6, 13/4/0.4, 8/2/8, 6'``: reserved/queue/timeout (s) for
-    checkout, search and reports, then the shared slots."""
+    """A :class:`Design`, or typed as ``'9/2/0.6, 13/4/0.4, 8/2/8, 6'``: reserved/queue/timeout for
+    checkout, search and reports, then the shared slots. A timeout is in seconds (``8``, ``8 s``), or in
+    milliseconds with ``ms`` (``600ms``); ``none`` is no timeout (the whole day's 600 s)."""
     try:
         if isinstance(answer, Design):
             return design.check_fits(answer)
@@ -127,14 +142,20 @@ def read_design(answer: object) -> Design:
 def _compartment(text: str) -> Compartment:
     match = _TYPED.match(text)
     if match is None:
-        raise NotUnderstood(f"{text.strip()!r} is not reserved/queue/timeout, like 9/2/0.6.")
-    return Compartment(int(match.group(1)), int(match.group(2)), float(match.group(3)))
+        raise NotUnderstood(
+            f"{text.strip()!r} is not reserved/queue/timeout, like 9/2/0.6 (the timeout in seconds)."
+        )
+    reserved, queue, none, number, unit = match.groups()
+    if none:
+        return Compartment(int(reserved), int(queue))
+    timeout = float(number) / (1000 if unit and unit.lower() == "ms" else 1)
+    return Compartment(int(reserved), int(queue), timeout)
 
 
 def spelled(d: Design) -> str:
     """A design in words: each flow's reserve, waiting places and timeout, then the shared slots."""
     flows = [
-        f"{name} {c.reserved} reserved, {c.queue} waiting, {c.timeout:g} s"
+        f"{name} {c.reserved} reserved, {c.queue} waiting, timeout {design.timeout_words(c.timeout)}"
         for name, c in zip(design.FLOWS, d.compartments, strict=True)
     ]
     return "; ".join(flows) + f"; {d.shared} shared"
@@ -149,8 +170,9 @@ exercise_3 = Exercise(
     figures=lambda d: {"line": design.checked(d)[1]},
     right_says="{line}",
     otherwise="{line}",
-    hint="size each reserve from its flow's calls in flight (Little, then Erlang-B), give search room for "
-    "its surge, and give reports a timeout, so its hung calls cannot hold their slots for long.",
+    hint="size each reserve from its flow's calls in flight in its busiest minute (Little, then Erlang-B), "
+    "give search room for its surge, and give reports a timeout in seconds near its SLO's, so its hung "
+    "calls cannot hold their slots for minutes.",
     worked=(
         lambda a: f"One design that meets every SLO: {spelled(WORKED)}. On the day you saw:",
         lambda a: views.try_design(WORKED),

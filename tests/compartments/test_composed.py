@@ -1,0 +1,59 @@
+"""resilience4j's time limiter and semaphore bulkhead, ported call for call, composed both ways.
+
+Upstream: resilience4j 2.4.0 (tag v2.4.0, commit f1c3be8e79d09c70d457b2f89c3f89d03f1b5720):
+``resilience4j-bulkhead/src/main/java/io/github/resilience4j/bulkhead/Bulkhead.java``
+(``decorateCompletionStage``), ``.../bulkhead/internal/SemaphoreBulkhead.java`` (``onComplete``),
+``resilience4j-timelimiter/src/main/java/io/github/resilience4j/timelimiter/internal/TimeLimiterImpl.java``
+(``decorateCompletionStage``, ``Timeout.of``), ``resilience4j-all/src/main/java/io/github/resilience4j/
+decorators/Decorators.java`` (``DecorateCompletionStage``). Notebook 08's appendix cites them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bulkhead_lab.compartments import composed
+from bulkhead_lab.compartments.composed import Clock, SemaphoreBulkhead, Stage
+
+
+def test_time_limiter_outside_frees_the_caller_at_the_timeout_and_the_permit_when_the_work_ends() -> None:
+    c = composed.compose("time limiter outside", latency=2.0, timeout=0.2, second_at=0.5)
+    assert (c.answered, c.answer) == (0.2, "TimeoutException")
+    assert (c.permit_back, c.work_ended) == (2.0, 2.0)
+    assert (c.second_call, c.most_running) == ("refused at once", 1)
+
+
+def test_bulkhead_outside_frees_the_permit_at_the_timeout_while_the_work_runs_on() -> None:
+    c = composed.compose("bulkhead outside", latency=2.0, timeout=0.2, second_at=0.5)
+    assert (c.answered, c.answer) == (0.2, "TimeoutException")
+    assert (c.permit_back, c.work_ended) == (0.2, 2.0)
+    assert (c.second_call, c.most_running) == ("admitted", 2)  # two calls behind a limit of 1
+
+
+def test_a_call_that_answers_before_its_timeout_frees_its_permit_with_its_answer() -> None:
+    clock, bulkhead = Clock(), SemaphoreBulkhead(1)
+
+    def quick() -> Stage:
+        stage = Stage()
+        clock.at(clock.now + 0.1, stage.complete)
+        return stage
+
+    call = composed.time_limited(clock, 1.0, bulkhead.decorate(clock, quick))
+    answers: list[str | None] = []
+    clock.at(0.0, lambda: call().when_complete(answers.append) and None)
+    clock.run()
+    assert answers == [None] and bulkhead.freed_at == [0.1] and bulkhead.permits == 1
+
+
+def test_a_stage_completes_once_and_runs_a_late_action_at_once() -> None:
+    stage = Stage()
+    assert stage.complete("TimeoutException") is True
+    assert stage.complete() is False and stage.error == "TimeoutException"
+    seen: list[str | None] = []
+    after = stage.when_complete(seen.append)
+    assert seen == ["TimeoutException"] and after.done and after.error == "TimeoutException"
+
+
+def test_settings_out_of_range_are_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match=r"^timeout must be a number > 0 and <= 2"):
+        composed.compose("bulkhead outside", latency=2.0, timeout=3.0)
