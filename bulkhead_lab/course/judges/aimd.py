@@ -266,7 +266,7 @@ def _smaller(candidate: Any, missed: Missed, until: float) -> Missed | None:
     tries += [(settings[:k] + settings[k + 1 :], [replace(r, who=r.who - (r.who > k)) for r in runs])
               for k in unused]  # fmt: skip
     for fewer, steps in tries:
-        if time.monotonic() > until:
+        if time.thread_time() > until:
             return None
         try:
             drive(candidate, Plan(fewer, tuple(steps)))
@@ -375,11 +375,11 @@ def traced(fn: Callable[..., Any], *args: Any) -> Any:
     outer = getattr(_TRACE, "outer", None)
     if outer is None:
         return fn(*args)
-    deadline, until = _TRACE.deadline, min(time.monotonic() + CALL_BUDGET, _TRACE.deadline)
+    deadline, until = _TRACE.deadline, min(time.thread_time() + CALL_BUDGET, _TRACE.deadline)
 
     def line(frame: Any, event: str, arg: Any) -> Any:
-        if time.monotonic() > until:
-            raise Overtime("the deadline passed") if time.monotonic() > deadline else Stuck()
+        if time.thread_time() > until:
+            raise Overtime("the deadline passed") if time.thread_time() > deadline else Stuck()
         return line
 
     sys.settrace(lambda frame, event, arg: line if outer(frame, event, arg) is not None else None)
@@ -402,19 +402,20 @@ SEARCHES = ((50, (1, 1), 40, 1), (30, (2, 3), 32, 1), (10, (1, 1), 8, 300))  # (
 
 
 def judge_aimd(candidate: object) -> Verdict:
-    """The verdict on a learner's limiter: :data:`TOUR`, then generated scenarios (fewer on a machine too
-    loaded to check them all in time); Right naming how many held, or the smallest failing case found."""
-    deadline = time.monotonic() + DEADLINE + 0.2
+    """The verdict on a learner's limiter: :data:`TOUR`, then generated scenarios (fewer if a slow limiter
+    spends the trial's CPU time); Right naming how many held, or the smallest failing case found. Its clock
+    is this thread's CPU time, as the trial's deadline is: other work on the machine changes nothing."""
+    deadline = time.thread_time() + DEADLINE + 0.2
     make(candidate, SETTINGS)  # not a class, no on_sample, __init__ raises: one line, before any scenario
     with untraced(deadline):
         found, checked, searched = _toured(candidate), len(TOUR), 0
         for examples, limiters, most, times in SEARCHES:
-            if found is not None or time.monotonic() > deadline - 1.0:
+            if found is not None or time.thread_time() > deadline - 1.0:
                 break
             found = _searched(candidate, plans(limiters, most, times), examples)
             checked, searched = checked + examples, searched + 1
         if found is not None:
-            return Verdict.broke(final(candidate, found, min(time.monotonic() + 0.3, deadline - 0.8)))
+            return Verdict.broke(final(candidate, found, min(time.thread_time() + 0.3, deadline - 0.8)))
     return Verdict.right(checked, PROPERTIES[: max(1, searched)])
 
 
