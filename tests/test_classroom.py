@@ -49,8 +49,8 @@ def test_hub_setup_writes_the_settings_beside_others_and_a_copy_every_user_can_r
     names = sorted(p.name for p in course.iterdir() if p.is_file())
     assert names == sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.*"))
     assert "00_start_here.md" in names and "04_fail_fast_queue.ipynb" in names
-    for path in [settings, *course.iterdir()]:
-        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+    for path in [settings, *course.rglob("*")]:  # lessons/ too, where the lab copied the lessons in
+        assert stat.S_IMODE(path.stat().st_mode) == (0o755 if path.is_dir() else 0o644), path
     for folder in [course, *course.parents]:
         if folder == prefix:
             break
@@ -77,7 +77,9 @@ def test_a_learners_copy_keeps_their_work_and_a_reset_needs_no_git(
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "home" / "data"))
     mine = tmp_path / "home" / "bulkhead-lab"
     assert main(["notebooks", "--from", str(NOTEBOOKS)]) == 0
-    assert sorted(p.name for p in mine.iterdir()) == sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.*"))
+    assert sorted(p.name for p in mine.iterdir() if p.is_file()) == sorted(
+        p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.*")
+    )
     out = capsys.readouterr().out
     assert f"notebooks: {len(list(NOTEBOOKS.glob('[0-9][0-9]_*.ipynb')))} notebooks trusted by you" in out
     assert _trusted(mine / "04_fail_fast_queue.ipynb")
