@@ -111,7 +111,7 @@ def test_alt_text_is_the_first_paragraph_of_what_draws_the_figure() -> None:
 def test_a_panels_alt_text_is_that_of_the_figure_it_draws() -> None:
     panel = alt.alt_text("fail_fast_queue", "panel = panels.orders_panel()\npanel", "8. Try it", True)
     figure = alt.alt_text("fail_fast_queue", "figures.orders_figure(r)", "8. Try it", False)
-    assert panel == figure and panel.startswith("Above: each request's wait and call.")
+    assert panel == figure and panel.startswith("The lesson's 20 orders and 10 stock checks on one time axis")
 
 
 def test_a_figure_built_with_a_kept_figure_class_takes_the_class_description() -> None:
