@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, as_bool, as_int, as_real, run_loop, search
+from bulkhead_lab.course.judges.contract import (
+    Broke,
+    KeptState,
+    Verdict,
+    as_bool,
+    as_int,
+    as_real,
+    run_loop,
+    search,
+)
 from bulkhead_lab.course.ui.trial import Fault, trial
 
 
@@ -87,3 +96,14 @@ def test_a_yes_or_no_is_what_bool_says_and_a_coroutine_is_named() -> None:
 
     with pytest.raises(Fault, match="async def"):
         as_bool(later(), "can_retry()")
+
+
+def test_kept_state_names_what_a_call_changed_and_puts_it_back() -> None:
+    space: dict = {}
+    exec("seen = []\ndef mine(x):\n    seen.append(x)\n    return len(seen)\n", space)
+    kept = KeptState(space["mine"])
+    assert kept.changed() is None
+    space["mine"](1)
+    assert kept.changed() == "seen (it was [], now [1])"
+    kept.restore()
+    assert space["seen"] == [] and kept.changed() is None

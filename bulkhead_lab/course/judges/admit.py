@@ -29,7 +29,7 @@ from numbers import Integral, Real
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, search
+from bulkhead_lab.course.judges.contract import Broke, KeptState, Verdict, search
 from bulkhead_lab.course.ui.trial import Overtime, a_function, short_repr
 from bulkhead_lab.pool import arrivals, rounds
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Params, split_label
@@ -293,19 +293,51 @@ def properties(lesson: Sequence[Round]) -> tuple[str, ...]:
 
 def check(candidate: object) -> Verdict:
     """The verdict on ``candidate`` as ``admit(order, free, room)``: every round right, or the smallest
-    round found that it gets wrong, explained."""
+    round found that it gets wrong, explained; the learner's globals are as their cell left them after."""
     fn = a_function(candidate, "check(my_admit)")
+    kept = KeptState(fn)
+    try:
+        return _judged(fn, kept)
+    finally:
+        kept.restore()
+
+
+def _judged(fn: Callable[..., object], kept: KeptState) -> Verdict:
     name = _name(fn)
     prop = agrees(fn, name)
-    for round_ in SCENARIOS:
-        try:
-            prop(round_)
-        except Wrong as wrong:
-            return Verdict.broke(explained(fn, smallest(prop, wrong)))
     lesson = lesson_rounds()
-    for round_ in lesson:
+    for round_ in (*SCENARIOS, *lesson):
         try:
             prop(round_)
         except Wrong as wrong:
-            return Verdict.broke(explained(fn, wrong))
+            changed = kept.changed()
+            if changed is not None:  # its answer hangs on the rounds asked before: say so, replay from there
+                return Verdict.broke(_remembers(fn, kept, wrong, changed))
+            shown = smallest(prop, wrong) if round_ in SCENARIOS else wrong
+            return Verdict.broke(explained(fn, shown))
     return Verdict.right(len(SCENARIOS), properties(lesson))
+
+
+def _remembers(fn: Callable[..., object], kept: KeptState, wrong: Wrong, changed: str) -> Broke:
+    """A round answered wrong by a function that keeps ``changed`` between calls: two rounds of the check
+    that show it, asked from the state the learner's cell made, as a replay."""
+    name = _name(fn)
+    for first, then in itertools.product(SCENARIOS[:20], SCENARIOS[:60]):
+        kept.restore()
+        try:
+            _asked(fn, name, first)
+            pair = _asked(fn, name, then)
+        except Wrong:
+            continue
+        if pair != then.takes:
+            asked = "; ".join(f"{name}{(r.order, r.free, r.room)}" for r in (first, then))
+            return Broke(
+                f"{asked} (right after your cell ran)",
+                f"the second returned {pair}",
+                f"where the round admits {then.takes}: your function keeps {changed} between calls, and a "
+                "round's answer must depend on its arguments alone",
+                asked,
+            )
+    return Broke(
+        wrong.case, wrong.got, f"{wrong.expected}; your function keeps {changed} between calls", None
+    )

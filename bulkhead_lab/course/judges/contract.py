@@ -15,6 +15,7 @@ Numbers are numbers: :func:`as_int`, :func:`as_real` and :func:`as_bool` accept 
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import math
 import sys
@@ -179,3 +180,65 @@ def as_bool(value: object, what: str) -> bool:
         return bool(value)
     except Exception:
         raise Fault(f"{what} was {short_repr(value)}, which is neither true nor false") from None
+
+
+class KeptState:
+    """What a learner's function can keep between calls: the module globals its code names that are not
+    modules, functions or classes, its closure's cells and its default arguments, copied when made.
+    :meth:`changed` names the first that a call changed; :meth:`restore` puts every one back, so a judge
+    leaves the learner's notebook as its cell defined it, and a replay line starts where the check did."""
+
+    def __init__(self, fn: object) -> None:
+        code = getattr(fn, "__code__", None)
+        space: dict[str, Any] = getattr(fn, "__globals__", None) or {}
+        self._globals = space
+        names = code.co_names if code is not None else ()
+        self._kept = {n: _copied(space[n]) for n in names if n in space and _is_data(space[n])}
+        cells = getattr(fn, "__closure__", None) or ()
+        self._cells = [(cell, _copied(cell.cell_contents)) for cell in cells if _is_data(_contents(cell))]
+        self._fn, self._defaults = fn, _copied(getattr(fn, "__defaults__", None))
+
+    def changed(self) -> str | None:
+        """``"used (it was [0, 0], now [1, 0])"``: the first kept thing a call changed, or None."""
+        for name, was in self._kept.items():
+            if _differs(self._globals.get(name), was):
+                return f"{name} (it was {short_repr(was)}, now {short_repr(self._globals.get(name))})"
+        for cell, was in self._cells:
+            if _differs(now := cell.cell_contents, was):
+                return f"a variable of its closure (it was {short_repr(was)}, now {short_repr(now)})"
+        if _differs(getattr(self._fn, "__defaults__", None), self._defaults):
+            return f"its default arguments (they were {short_repr(self._defaults)})"
+        return None
+
+    def restore(self) -> None:
+        for name, was in self._kept.items():
+            self._globals[name] = _copied(was)
+        for cell, was in self._cells:
+            cell.cell_contents = _copied(was)
+        if self._defaults is not None:
+            self._fn.__defaults__ = _copied(self._defaults)  # type: ignore[attr-defined]
+
+
+def _contents(cell: Any) -> object:
+    try:
+        return cell.cell_contents
+    except ValueError:  # a cell not yet filled
+        return None
+
+
+def _is_data(value: object) -> bool:
+    return not (inspect.ismodule(value) or callable(value) or value is None)
+
+
+def _copied(value: T) -> T:
+    try:
+        return copy.deepcopy(value)
+    except Exception:
+        return value
+
+
+def _differs(now: object, was: object) -> bool:
+    try:
+        return bool(now != was)
+    except Exception:  # numpy arrays and the like: compare their reprs
+        return repr(now) != repr(was)
