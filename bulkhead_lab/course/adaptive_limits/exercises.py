@@ -162,14 +162,10 @@ def _judged(answer: object) -> Any:
     return run_trial(lambda: judge_aimd(candidate))
 
 
-exercise_3 = write_aimd = Exercise(
+exercise_3 = write_aimd = Exercise.judged(
     3,
     "Write an AIMD limiter",
     read=_judged,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "
     "the limit is in flight (inflight * 2 >= limit); then keep the limit within min and max. Keep the "
     "limit on self, so two limiters never share it.",

@@ -249,14 +249,10 @@ exercise_5 = Exercise(
 
 # 6: write the shuffle shard: its contract over generated fleets, tenants and seeds
 
-exercise_6 = write_shuffle_shard = Exercise(
+exercise_6 = write_shuffle_shard = Exercise.judged(
     6,
     "Write the shuffle shard",
     read=lambda a: ui.run_trial(partial(shuffle_shard.check, ui.read_code(a, "function"))),
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says="{value.says}",
-    otherwise="{value.says}",
     hint="seed a random.Random with the seed and the tenant (numbers, or a string made of them, never "
     "hash() of a string: Python salts it per process), and sample size workers of range(workers): sample "
     "never repeats one, and each tenant gets its own combination (section 2's cell).",

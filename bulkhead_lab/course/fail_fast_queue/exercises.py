@@ -173,14 +173,10 @@ def _judged(answer: object) -> Verdict:
     return run_trial(lambda: bulkhead_judge.judge(candidate))
 
 
-write_bulkhead = Exercise(
+write_bulkhead = Exercise.judged(
     4,
     "Write your own bulkhead",
     read=_judged,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="keep a running count and a deque of waiting futures; refuse at once when both are full; give the "
     "place back in a finally (whatever the call raised, cancelled too), to the oldest waiter; a waiter "
     "cancelled leaves the line, and passes on a place handed to it just then (section 4's cell).",

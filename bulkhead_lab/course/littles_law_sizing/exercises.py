@@ -127,14 +127,10 @@ exercise_3 = Exercise(
 )
 
 
-exercise_4 = write_erlang_b = Exercise(
+exercise_4 = write_erlang_b = Exercise.judged(
     4,
     "Write Erlang-B",
     read=lambda a: (lambda fn: run_trial(lambda: erlang_b_judge.check(fn)))(read_code(a, "function")),
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="start from B = 1 (no slots refuse every call) and add one slot at a time: B = load·B / (n + "
     "load·B) for n = 1..slots (section 3's cell, its arguments the other way round). A formula with "
     "load**slots or slots! passes the largest float (1.8e308) long before a pool of a thousand slots.",

@@ -201,14 +201,10 @@ def _check_4(answer: object) -> Verdict:
     return ui.run_trial(check)
 
 
-exercise_4 = write_pool_per_dependency = Exercise(
+exercise_4 = write_pool_per_dependency = Exercise.judged(
     4,
     "Write the pool per dependency",
     read=_check_4,
-    right=lambda: True,
-    right_when=lambda a: a.value.ok,
-    right_says="{value.says}",
-    otherwise="{value.says}",
     hint="make one pool per dependency, of its own limit, once, before pool_for is returned (a dict "
     "{dependency: pool(slots)}); pool_for only looks its dependency's pool up, for every call site.",
     worked=(

@@ -238,14 +238,10 @@ def judge_budget(answer: object) -> Verdict:
     return verdict
 
 
-exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as the others
+exercise_4 = write_budget = Exercise.judged(  # exercise_4: its answer box, numbered as the others
     4,
     "Write a retry budget",
     read=judge_budget,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="count every call sent, on_request() and on_retry() alike, and the retries among them, on self; "
     "can_retry() only compares: True while retries < ratio x calls, and it changes no count.",
     worked=(_worked_budget,),

@@ -184,14 +184,10 @@ exercise_3 = Exercise(
 
 # 4: write the soft partition: every answer in every state of many pools, against section 1's rule
 
-exercise_4 = write_soft_partition = Exercise(
+exercise_4 = write_soft_partition = Exercise.judged(
     4,
     "Write the soft partition",
     read=lambda a: ui.run_trial(partial(soft_partition.check, ui.read_code(a, "function"))),
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says="{value.says}",
-    otherwise="{value.says}",
     hint="a call may take a free slot of its own reserve (busy[flow] < reserved[flow]); else one of the "
     "shared rest, while what all flows hold beyond their reserves is under total - sum(reserved).",
     worked=(

@@ -121,14 +121,10 @@ exercise_3 = Exercise(
 )
 
 
-exercise_4 = write_admit = Exercise(
+exercise_4 = write_admit = Exercise.judged(
     4,
     "Write the round's admission",
     read=lambda a: (lambda fn: ui.run_trial(lambda: admit_judge.check(fn)))(ui.read_code(a, "function")),
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="walk the order: an arrival takes a slot when its flow has room under its limit and the pool has a "
     "free slot, else it is dropped; count what each flow takes (section 1's admit, its loop).",
     worked=(

@@ -225,14 +225,10 @@ def _judge_4(answer: object) -> Verdict:
     return ui.run_trial(lambda: deadline_drop.verdict(a_function(step, "check(my_take_next)")))
 
 
-exercise_4 = write_deadline_drop = Exercise(
+exercise_4 = write_deadline_drop = Exercise.judged(
     4,
     "Write the deadline drop",
     read=_judge_4,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="take calls off the front with popleft; a call started now is answered in round now + service, "
     "in time only if that is at most its deadline: drop the others, return the first that fits (None when "
     "none does, the queue empty included).",

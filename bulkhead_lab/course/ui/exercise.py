@@ -30,6 +30,7 @@ from bulkhead_lab.course.ui.trial import DEADLINE, Fault, short_repr, trial
 from bulkhead_lab.pool.params import TOTAL
 
 T = TypeVar("T")
+E = TypeVar("E", bound="Exercise")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")
 _SINGLE_WORDS = ("single", "one pool", "shared", "shared pool", "none", "no split", "no bulkhead")
 _PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown", "hint", "hint-shown")  # CSS classes
@@ -232,6 +233,22 @@ class Exercise:
     wrong: tuple[Wrong, ...] = ()
     otherwise: Say | tuple[Say, Say] = ("{shown} is too many.", "{shown} is too few.")  # above, below
     right_when: Callable[[Answer], object] | None = None  # when "right" is more than ``is_(right)``
+
+    @classmethod
+    def judged(cls: type[E], number: int, title: str, *, read: Callable[[Any], Any], **parts: Any) -> E:
+        """A write-it-yourself exercise: ``read`` runs a judge on the learner's code and returns its
+        :class:`~bulkhead_lab.course.judges.contract.Verdict`, whose ``ok`` is the verdict and whose
+        ``says`` is the line, ``Right:`` or ``Not yet:``."""
+        return cls(
+            number,
+            title,
+            read=read,
+            right=lambda: None,
+            right_when=lambda a: a.value.ok,
+            right_says=lambda a: a.value.says,
+            otherwise=lambda a: a.value.says,
+            **parts,
+        )
 
     def check(self, answer: object) -> Feedback:
         """One friendly line about ``answer``, whatever it is: the verdict alone (the hint is behind the

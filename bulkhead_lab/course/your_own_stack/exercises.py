@@ -78,14 +78,10 @@ def judge_throttle(answer: object) -> Verdict:
     return verdict
 
 
-exercise_2 = write_throttle = Exercise(
+exercise_2 = write_throttle = Exercise.judged(
     2,
     "Write a client-side adaptive throttle",
     read=judge_throttle,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="count on_request() and on_accept() on self; probability() only computes "
     "max(0, (requests - k * accepts) / (requests + 1)) from them and changes no count.",
     worked=(_worked_throttle,),
@@ -195,14 +191,10 @@ RIGHT_STACK = (
     '    "retry_budget": {"payment": 0.1, "inventory": 0.1},\n}\n```'
 )
 
-exercise_3 = LiveExercise(
+exercise_3 = LiveExercise.judged(
     3,
     "Prove your stack",
     read=judge_stack,
-    right=lambda: None,
-    right_when=lambda a: a.value.ok,
-    right_says=lambda a: a.value.says,
-    otherwise=lambda a: a.value.says,
     hint="a client per dependency with max_connections at most Payment's 10, a Timeout (it bounds the wait "
     "for the pool too), and a retry budget per dependency, not one shared.",
     worked=(
