@@ -167,7 +167,7 @@ LATER_NOTEBOOKS = ("adaptive", "retries", "queues", "compartments")  # notebooks
 
 
 def test_lesson_004s_plain_service_imports_nothing_of_the_later_notebooks() -> None:
-    """Notebook 05's adaptive limit extends lesson 004's Order Service (AdaptiveSettings), not the other way."""
+    """Notebook 05's adaptive limit extends lesson 004's Order Service (AdaptiveSettings), not the reverse."""
     later = tuple(f"bulkhead_lab.{p}" for p in LATER_NOTEBOOKS) + ("bulkhead_lab.live.orders.adaptive",)
     reached = _imported_transitively("bulkhead_lab.live.orders.service")
     assert sorted(m for m in reached if m.startswith(later)) == []

@@ -290,9 +290,7 @@ def run(
 Won = tuple[int, list[int], list[set[int]] | None]  # retries admitted, lost per attempt, where (decorrelated)
 
 
-def _play(
-    params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers], setup: RetrySetup
-) -> int:
+def _play(params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers], setup: RetrySetup) -> int:
     """Every round through lesson 000's step: the frees, the retries the draw admits, then the
     originals as in lesson 000; returns the busy slot-rounds."""
     pool = lesson_pool(params)
