@@ -162,7 +162,7 @@ def _judged(answer: object) -> Any:
     return run_trial(lambda: judge_aimd(candidate))
 
 
-exercise_3 = write_aimd = Exercise.judged(
+exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
     read=_judged,

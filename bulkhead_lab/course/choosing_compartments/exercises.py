@@ -249,7 +249,7 @@ exercise_5 = Exercise(
 
 # 6: write the shuffle shard: its contract over generated fleets, tenants and seeds
 
-exercise_6 = write_shuffle_shard = Exercise.judged(
+exercise_6 = write_shuffle_shard = Exercise(
     6,
     "Write the shuffle shard",
     read=lambda a: ui.run_trial(partial(shuffle_shard.check, ui.read_code(a, "function"))),

@@ -173,7 +173,7 @@ def _judged(answer: object) -> Verdict:
     return run_trial(lambda: bulkhead_judge.judge(candidate))
 
 
-write_bulkhead = Exercise.judged(
+write_bulkhead = Exercise(
     4,
     "Write your own bulkhead",
     read=_judged,

@@ -127,7 +127,7 @@ exercise_3 = Exercise(
 )
 
 
-exercise_4 = write_erlang_b = Exercise.judged(
+exercise_4 = write_erlang_b = Exercise(
     4,
     "Write Erlang-B",
     read=lambda a: (lambda fn: run_trial(lambda: erlang_b_judge.check(fn)))(read_code(a, "function")),

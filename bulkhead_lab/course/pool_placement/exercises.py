@@ -201,7 +201,7 @@ def _check_4(answer: object) -> Verdict:
     return ui.run_trial(check)
 
 
-exercise_4 = write_pool_per_dependency = Exercise.judged(
+exercise_4 = write_pool_per_dependency = Exercise(
     4,
     "Write the pool per dependency",
     read=_check_4,

@@ -238,7 +238,7 @@ def judge_budget(answer: object) -> Verdict:
     return verdict
 
 
-exercise_4 = write_budget = Exercise.judged(  # exercise_4: its answer box, numbered as the others
+exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as the others
     4,
     "Write a retry budget",
     read=judge_budget,

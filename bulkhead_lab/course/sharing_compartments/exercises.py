@@ -184,7 +184,7 @@ exercise_3 = Exercise(
 
 # 4: write the soft partition: every answer in every state of many pools, against section 1's rule
 
-exercise_4 = write_soft_partition = Exercise.judged(
+exercise_4 = write_soft_partition = Exercise(
     4,
     "Write the soft partition",
     read=lambda a: ui.run_trial(partial(soft_partition.check, ui.read_code(a, "function"))),

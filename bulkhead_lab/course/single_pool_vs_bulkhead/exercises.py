@@ -121,7 +121,7 @@ exercise_3 = Exercise(
 )
 
 
-exercise_4 = write_admit = Exercise.judged(
+exercise_4 = write_admit = Exercise(
     4,
     "Write the round's admission",
     read=lambda a: (lambda fn: ui.run_trial(lambda: admit_judge.check(fn)))(ui.read_code(a, "function")),

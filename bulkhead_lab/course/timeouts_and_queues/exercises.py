@@ -225,7 +225,7 @@ def _judge_4(answer: object) -> Verdict:
     return ui.run_trial(lambda: deadline_drop.verdict(a_function(step, "check(my_take_next)")))
 
 
-exercise_4 = write_deadline_drop = Exercise.judged(
+exercise_4 = write_deadline_drop = Exercise(
     4,
     "Write the deadline drop",
     read=_judge_4,

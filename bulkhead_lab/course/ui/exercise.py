@@ -1,7 +1,9 @@
 """Exercises as data: one :class:`Exercise` type, each of the course's exercises an instance of it.
 
 An Exercise holds no judging code: a *reader* (the ``read_*`` helpers, or a small function of the
-notebook's; for a code exercise, one that drives the learner's class in :func:`run_trial`), the *right*
+notebook's; for a write-it-yourself exercise, one that runs a judge of ``course/judges`` on the learner's
+code in :func:`run_trial` and returns its :class:`~bulkhead_lab.course.judges.contract.Verdict`, which then
+decides alone: its ``ok`` and its line), the *right*
 answer (a function of the package, called when needed, never a stored figure), a *tolerance* and
 *unit*, known *wrong* answers with what each says, what to say *otherwise* (above or below the right
 answer), a *hint* and the *worked* answer's parts, made only on request. Messages are templates over
@@ -25,12 +27,12 @@ import pandas as pd
 from IPython import get_ipython
 from IPython.display import Markdown, display
 
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.ui.panel import display_widget
 from bulkhead_lab.course.ui.trial import DEADLINE, Fault, short_repr, trial
 from bulkhead_lab.pool.params import TOTAL
 
 T = TypeVar("T")
-E = TypeVar("E", bound="Exercise")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")
 _SINGLE_WORDS = ("single", "one pool", "shared", "shared pool", "none", "no split", "no bulkhead")
 _PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown", "hint", "hint-shown")  # CSS classes
@@ -220,11 +222,11 @@ class Exercise:
 
     number: int
     title: str
-    read: Callable[[Any], Any]  # what was passed -> the value judged, or NotUnderstood
-    right: Callable[[], Any]
-    right_says: Say
+    read: Callable[[Any], Any]  # what was passed -> the value judged (a judge's Verdict), or NotUnderstood
     hint: str
     worked: tuple[str | Callable[[Answer], object], ...]  # sentences, tables, figures, on request
+    right: Callable[[], Any] = lambda: None  # a write-it-yourself exercise has none: its judge decides
+    right_says: Say = "{value}"
     placeholder: str = "your answer"
     typed: str = ""  # what the answer box holds before the learner types (a code exercise: a class name)
     tolerance: float = 0.0
@@ -233,22 +235,6 @@ class Exercise:
     wrong: tuple[Wrong, ...] = ()
     otherwise: Say | tuple[Say, Say] = ("{shown} is too many.", "{shown} is too few.")  # above, below
     right_when: Callable[[Answer], object] | None = None  # when "right" is more than ``is_(right)``
-
-    @classmethod
-    def judged(cls: type[E], number: int, title: str, *, read: Callable[[Any], Any], **parts: Any) -> E:
-        """A write-it-yourself exercise: ``read`` runs a judge on the learner's code and returns its
-        :class:`~bulkhead_lab.course.judges.contract.Verdict`, whose ``ok`` is the verdict and whose
-        ``says`` is the line, ``Right:`` or ``Not yet:``."""
-        return cls(
-            number,
-            title,
-            read=read,
-            right=lambda: None,
-            right_when=lambda a: a.value.ok,
-            right_says=lambda a: a.value.says,
-            otherwise=lambda a: a.value.says,
-            **parts,
-        )
 
     def check(self, answer: object) -> Feedback:
         """One friendly line about ``answer``, whatever it is: the verdict alone (the hint is behind the
@@ -265,6 +251,8 @@ class Exercise:
         return Feedback(ok, " ".join(line.split()))  # always one line
 
     def _judge(self, a: Answer) -> tuple[bool, str]:
+        if isinstance(a.value, Verdict):  # a write-it-yourself exercise: its judge's verdict and line
+            return a.value.ok, a.value.says
         if (self.right_when or _is_right)(a):
             return True, a.say(self.right_says)
         for wrong in self.wrong:

@@ -29,7 +29,7 @@ from bulkhead_lab.course.ui.trial import Fault, short_repr
 from bulkhead_lab.course.your_own_stack import views
 from bulkhead_lab.live.stack import capstone
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, ThrottleFault
-from bulkhead_lab.live.stack.verdict import Judged, judge
+from bulkhead_lab.live.stack.verdict import judge
 from bulkhead_lab.live.sync import Interrupted, run_sync
 
 RATE, LATENCY = 60, 0.4  # exercise 1: a bucket of 60 calls/s, the dependency slowed to 400 ms
@@ -78,7 +78,7 @@ def judge_throttle(answer: object) -> Verdict:
     return verdict
 
 
-exercise_2 = write_throttle = Exercise.judged(
+exercise_2 = write_throttle = Exercise(
     2,
     "Write a client-side adaptive throttle",
     read=judge_throttle,
@@ -118,7 +118,7 @@ def _stack_of(answer: object) -> object:
     raise NotUnderstood(f"{short_repr(answer)} is not a stack: type its name, e.g. my_stack.")
 
 
-def judge_stack(answer: object) -> Judged:
+def judge_stack(answer: object) -> Verdict:
     """Exercise 3's reader: the learner's stack (a dict or its name) run live with Payment slowed by 3 s
     behind the fault proxy (about 7 s), and judged; the answer box's bar counts the run's requests."""
     try:
@@ -129,7 +129,8 @@ def judge_stack(answer: object) -> Judged:
     except (capstone.StackError, Fault) as why:
         raise NotUnderstood(str(why)) from None
     exercise_3.finished(f"done: {capstone.REQUESTS} requests sent in {run.seconds:.1f} s")
-    return judge(run)
+    judged = judge(run)  # the live side's verdict, as the exercise reads a judge's
+    return Verdict(judged.ok, judged.says)
 
 
 REPEAT_S = 0.5  # a Check this soon after the same answer's live run ended is that run's, not another
@@ -191,7 +192,7 @@ RIGHT_STACK = (
     '    "retry_budget": {"payment": 0.1, "inventory": 0.1},\n}\n```'
 )
 
-exercise_3 = LiveExercise.judged(
+exercise_3 = LiveExercise(
     3,
     "Prove your stack",
     read=judge_stack,
