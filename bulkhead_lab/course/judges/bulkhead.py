@@ -7,17 +7,17 @@ bulkhead refuses at once; a cancelled waiter leaves the line at once and costs n
 that raises anything (a BaseException too) or is cancelled gives its place back; each call returns what
 its fn returned, or raises what it raised; two bulkheads at once are independent.
 
-A *schedule* is a list of loop ticks, each a few events applied in one go: a call arrives (at ``a``, or
-at a second bulkhead ``b``), a running call finishes, fails (ValueError) or is interrupted (a
-BaseException), a call is cancelled. After a tick the loop runs until nothing is ready; after a tick
-marked ``/`` it runs one loop step only, so the next events come before what the last ones set off has
-resumed. A generated schedule ends with every call finishing. The learner's bulkheads and the course's
-run the same schedule side by side on one fresh loop: after every settled tick each call's state
-(waiting, running, returned, raised, refused, cancelled) must be the same, no more than ``limit`` may
-ever have run at once, and the calls that were waiting must have begun in the order they arrived. Each
-promise is checked first on a schedule written out for it (``bulkhead_schedules.PROBES``), then on
-generated ones (Hypothesis's bytes); a failing schedule is made smaller, a tick, an event or a size at
-a time, while it still fails the same way, and the verdict tells it step by step with a replay line.
+A *schedule* is a list of loop ticks, each a few events applied in one go: a call arrives (at ``a``, or at a
+second bulkhead ``b``), a running call finishes, fails (ValueError) or is interrupted (a BaseException), a
+call is cancelled. After a tick the loop settles: it runs :data:`SETTLE` steps, more than a place takes to be
+handed over; after a tick marked ``/`` it runs one step only, so the next events come before what the last
+ones set off has resumed. A generated schedule ends with every call finishing. The learner's bulkheads and the
+course's run the same schedule side by side on one fresh loop: after every settled tick each call's state
+(waiting, running, returned, raised, refused, cancelled) must be the same, no more than ``limit`` may ever
+have run at once, and the calls that were waiting must have begun in the order they arrived. Each promise is
+checked first on a schedule written out for it (``bulkhead_schedules.PROBES``), then on generated ones
+(Hypothesis's bytes); a failing schedule is made smaller, a tick, an event or a size at a time, while it still
+fails the same way, and the verdict tells it step by step with a replay line.
 
 One leeway: a waiter handed a place, or cancelled, may count as waiting until its task resumes (asyncio's
 Semaphore counts it; the course's drops it at once). So a newcomer that arrives in between may be let
@@ -55,7 +55,7 @@ from bulkhead_lab.live.bulkhead import Bulkhead
 
 EXAMPLES, EACH = 30, 3  # examples Hypothesis draws, schedules in each (its overhead is per example)
 SCHEDULES = st.tuples(*[st.binary(min_size=14, max_size=42)] * EACH)  # each a schedule: see plan()
-SETTLE = 40  # loop steps a tick may take to settle (nothing ready any more ends it sooner)
+SETTLE = 6  # loop steps a tick settles in: a hand-over takes 3 at most in every candidate, and a wrapper more
 SIMPLIFY = 0.4  # seconds spent making a failing schedule smaller, ending at the latest
 LATEST = 1.5  # seconds after the check began (a trial stops the learner's code at 2 s)
 PROPERTIES = (
@@ -133,11 +133,8 @@ def _apply(event: Event, sides: Sequence[Side]) -> None:
 
 
 async def _settle() -> None:
-    ready = getattr(asyncio.get_running_loop(), "_ready", None)  # the loop's queue of ready callbacks
     for _ in range(SETTLE):
         await asyncio.sleep(0)
-        if ready is not None and not ready:
-            return
 
 
 def _match_leeway(mine: Side, ours: Side) -> int | None:

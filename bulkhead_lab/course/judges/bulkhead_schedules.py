@@ -2,12 +2,12 @@
 is, how Hypothesis's bytes become one, how one is written (``"arrive, arrive | finish 1 / cancel 2"``),
 told as numbered steps, and made smaller while it still fails.
 
-A schedule is a list of loop ticks, each a few events applied in one go: a call arrives (at bulkhead
-``a``, or at a second one, ``b``), a running call finishes, fails (its fn raises ValueError) or is
-interrupted (its fn raises a BaseException), a call is cancelled. Calls are numbered 1, 2, ... as they
-arrive, at either bulkhead. In writing, events are separated by ", "; " | " ends a tick after which the
-loop settles (runs until nothing is ready), " / " one after which it runs one loop step only, so the next
-events come before what the last ones set off has resumed.
+A schedule is a list of loop ticks, each a few events applied in one go: a call arrives (at bulkhead ``a``, or
+at a second one, ``b``), a running call finishes, fails (its fn raises ValueError) or is interrupted (its fn
+raises a BaseException), a call is cancelled. Calls are numbered 1, 2, ... as they arrive, at either bulkhead.
+In writing, events are separated by ", "; " | " ends a tick after which the loop settles (runs a few steps,
+see ``bulkhead.SETTLE``), " / " one after which it runs one loop step only, so the next events come before
+what the last ones set off has resumed.
 """
 
 from __future__ import annotations
