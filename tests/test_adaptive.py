@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bulkhead_lab.adaptive.clocked import EnvoyGradient, Windowed, quantile
-from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Fixed, Gradient2, Vegas
+from bulkhead_lab.adaptive.limits import AIMD, AdaptiveLimit, Gradient2, Vegas
 
 PACKAGE = Path(__file__).resolve().parents[1] / "bulkhead_lab"
 
@@ -429,11 +429,6 @@ def test_a_batch_of_samples_is_exactly_the_same_samples_one_by_one(name: str) ->
         assert (batch.limit, batch.baseline) == (one.limit, one.baseline)
         if isinstance(one, (Vegas, Gradient2)):
             assert batch.estimate == one.estimate  # type: ignore[union-attr]
-
-
-def test_a_fixed_limit_never_moves() -> None:
-    fixed = Fixed(8)
-    assert (fixed.on_sample(100, 8, True), fixed.on_samples(1, 1, 10), fixed.limit) == (8, 8, 8)
 
 
 @pytest.mark.parametrize(

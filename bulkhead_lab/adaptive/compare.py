@@ -38,7 +38,6 @@ Governed = Literal["both", "event"]  # which flows an adaptive row governs: both
 FLOWS: tuple[Governed, ...] = ("both", "event")
 SINGLE_POOL = split_label(None)  # 'single pool (32)'
 FIXED = split_label(LESSON_SPLIT)  # '24/8'
-ROW_NAMES = (SINGLE_POOL, FIXED, *ALGORITHMS)
 COLUMNS = (
     "healthy tracking dropped",
     "healthy event dropped",
@@ -95,55 +94,6 @@ def comparison(base: Params = Params(), flows: Governed = "both") -> tuple[Compa
         healthy, slowdown = adaptive_days(base, *controls(name, flows, base))
         rows.append(ComparisonRow(name, healthy, slowdown, rescued(lost, slowdown.tracking_dropped, base)))
     return tuple(rows)
-
-
-@dataclass(frozen=True)
-class FailureWindow:
-    """A trace's rounds ``first`` .. ``first + len - 1`` around the failure round ``start``."""
-
-    first: int
-    start: int
-    tracking_limit: tuple[int, ...]
-    event_limit: tuple[int, ...]
-    tracking_inflight: tuple[int, ...]
-    event_inflight: tuple[int, ...]
-    event_baseline: tuple[float, ...]
-    tracking_dropped: tuple[int, ...]
-
-    @property
-    def rounds(self) -> range:
-        return range(self.first, self.first + len(self.event_limit))
-
-
-def window(trace: LimitTrace, start: int, before: int, after: int) -> FailureWindow:
-    """Cut ``trace`` to ``before`` rounds before ``start`` and ``after`` rounds from it on."""
-    first = max(0, start - check_int("before", before, 0))
-    last = min(len(trace.event_limit), start + check_int("after", after, 0))
-    cut = slice(first, last)
-    return FailureWindow(
-        first,
-        start,
-        trace.tracking_limit[cut],
-        trace.event_limit[cut],
-        trace.tracking_inflight[cut],
-        trace.event_inflight[cut],
-        trace.event_baseline[cut],
-        trace.tracking_dropped[cut],
-    )
-
-
-def around_failure(
-    algorithm: Algorithm,
-    flows: Governed = "both",
-    base: Params = Params(),
-    before: int = 200,
-    after: int = 1000,
-) -> FailureWindow:
-    """Each flow's limit and in-flight count around the failure on the slowdown day (the figure's data)."""
-    params = base.with_(split=None, mode="slowdown")
-    run = pool_run(params, *controls(algorithm, flows, params), trace=True)
-    assert run.trace is not None
-    return window(run.trace, params.start, before, after)
 
 
 # --- one algorithm through the failure: the explore panel's runs -------------------------------

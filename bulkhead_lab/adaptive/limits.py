@@ -86,19 +86,6 @@ def check_rtt(rtt: float, dropped: bool) -> float:
     return check_real("rtt", rtt, 0.0, math.inf, low_open=not dropped)
 
 
-class Fixed(AdaptiveLimit):
-    """Netflix's ``FixedLimit``: a compartment that never moves (the lesson's 24/8 halves)."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__(size, size, size)
-
-    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
-        return self._limit
-
-    def on_samples(self, rtt: float, first_inflight: int, count: int) -> int:
-        return self._limit
-
-
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
 # Defined in notebooks/05_adaptive_limits.ipynb, section 2. AIMD in code, and Gradient2 by hand
 class AIMDLimit(AdaptiveLimit):

@@ -42,7 +42,7 @@ because that is the only refusal a real limiter hears of. Feeding a limiter its 
 refusals would make AIMD back off because it refused, down to its minimum.
 
 Calls still held at the last round never complete, so never sample (as in the lesson).
-With a fixed split (``Fixed`` on both flows) or no limiter at all, the six counters are
+With a fixed split or no limiter at all, the six counters are
 :func:`bulkhead_lab.pool.rounds.run`'s exactly; the comparison still takes those two rows from
 the model itself. Deterministic: the stream is seeded, and a limiter's own randomness
 (Vegas' probe jitter, Envoy's minRTT jitter) is seeded from ``params.seed`` and the flow.
