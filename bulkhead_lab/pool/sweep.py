@@ -24,14 +24,13 @@ here; the module is kept apart from the model so ``reproduce`` does not pay for 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress
 from operator import mul
 
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
-from bulkhead_lab.pool.arrivals import EVENT, STREAM_BUDGET, TRACKING, ArrivalStream, arrival_stream
+from bulkhead_lab.pool.arrivals import EVENT, STREAM_BUDGET, TRACKING, ArrivalStream
 from bulkhead_lab.pool.params import HOLD_EVENT, HOLD_TRACKING, SLOW, START, Counters, Params, canonical
 from bulkhead_lab.validation import check_int
 
@@ -216,30 +215,6 @@ def _overshoot(before: tuple[int, ...], after: tuple[int, ...], own_free: int, o
     # (before[i] > other_free). `before` never decreases, so they are a tail.
     first = max(own_free, bisect_right(before, other_free))
     return after[first] - (len(before) - first) * other_free
-
-
-def split_sweep(
-    params: Params = Params(), splits: Iterable[int] | None = None, *, stream: ArrivalStream | None = None
-) -> dict[int, Counters]:
-    """``run()``'s counters for every split in ``splits`` (default 1..total-1) on ``params``' day.
-
-    Exactly ``{s: run(params.with_(split=s)) for s in splits}``, built as each split's
-    :func:`run_compartment` runs joined by :func:`join`. Alone it costs about what those runs
-    cost; the gain is for a caller that memoises the compartments on what they read
-    (:func:`split_counters` does), since a hold or day changes only one side of every split.
-    """
-    if stream is None:
-        stream = arrival_stream(params)
-    order = round_order(stream)
-    chosen = list(range(1, params.total)) if splits is None else list(splits)
-    for s in chosen:
-        check_int("split", s, 1, params.total - 1)
-    result = {}
-    for s in chosen:
-        t = run_compartment(params, TRACKING, s, stream, order)
-        e = run_compartment(params, EVENT, params.total - s, stream, order)
-        result[s] = join(t, e, order)
-    return result
 
 
 # --- the memos the sliders replay from -----------------------------------------------------
