@@ -20,7 +20,6 @@ from bulkhead_lab.retries.budgets import (
     SlidingBudget,
     TokenBucket,
     client_budget,
-    envoy_retry_limit,
     ledger_for,
 )
 from bulkhead_lab.retries.experiments import (
@@ -32,7 +31,7 @@ from bulkhead_lab.retries.experiments import (
     calls_per_layer,
     contention,
     contention_table,
-    every_call_refused,
+    every_call_refused_in_turn,
     worst_case_load,
 )
 from bulkhead_lab.retries.policy import (
@@ -93,10 +92,14 @@ def test_the_cells_full_jitter_is_a_share_of_the_capped_exponential() -> None:
 
 
 def test_every_call_refused_through_the_cells_loop_is_3x_without_a_budget_and_1_11x_with_it() -> None:
-    assert asyncio.run(every_call_refused(RetryBudget(1.0))).attempts == 3000  # a ratio of 1 never says no
-    sre = asyncio.run(every_call_refused(RetryBudget(0.10)))
+    assert (
+        asyncio.run(every_call_refused_in_turn(RetryBudget(1.0))).attempts == 3000
+    )  # a ratio of 1 never says no
+    sre = asyncio.run(every_call_refused_in_turn(RetryBudget(0.10)))
     assert sre.attempts == 1112  # retries granted while r < 0.1 * (1000 + r): 0..111
-    assert round(sre.load, 1) == 1.1 and asyncio.run(every_call_refused(RetryBudget(0.2))).load == 1.25
+    assert (
+        round(sre.load, 1) == 1.1 and asyncio.run(every_call_refused_in_turn(RetryBudget(0.2))).load == 1.25
+    )
 
 
 def test_the_seeded_ratio_ledger_grants_what_the_cells_budget_grants() -> None:
@@ -231,8 +234,7 @@ def test_a_ratio_budget_allows_at_least_its_minimum() -> None:
 
 
 def test_envoy_allows_20_percent_of_active_requests_and_at_least_3() -> None:
-    assert [envoy_retry_limit(a) for a in (0, 10, 16, 20, 100)] == [3, 3, 3, 4, 20]
-    assert envoy_retry_limit(7, percent=50, minimum=1) == 3  # int(3.5)
+    assert [ENVOY_BUDGET.limit(a) for a in (0, 10, 16, 20, 100)] == [3, 3, 3, 4, 20]
 
 
 def test_the_token_bucket_refuses_a_retry_when_it_holds_fewer_than_5_tokens() -> None:

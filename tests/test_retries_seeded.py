@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
-from bulkhead_lab.pool.params import Params
 from bulkhead_lab.retries import seeded
 from bulkhead_lab.retries.budgets import RatioBudget
-from bulkhead_lab.retries.drain import storm
-from bulkhead_lab.retries.policy import Backoff, RetryPolicy
 from bulkhead_lab.retries.storm import RetrySetup
 
 FIVE_PERCENT = RetrySetup(seeded.LESSON_POLICY, RatioBudget(0.05))
@@ -32,20 +28,6 @@ def test_the_retry_loads_rates_add_up_to_its_runs() -> None:
             assert round(sum(s["requests"]) * scale) == counters.requests
             assert round(sum(s["gave up"]) * scale) == counters.gave_up
     assert seeded.retry_load(None).layouts == (None,)
-
-
-@pytest.mark.parametrize("jitter", ["full", "none"])
-def test_the_storm_load_reads_the_same_rounds_to_drain_as_the_model(jitter: str) -> None:
-    setup = RetrySetup(RetryPolicy(3, Backoff(jitter=jitter)))  # type: ignore[arg-type]
-    load = seeded.storm_load(24, setup)
-    for split in (None, 24):
-        p = Params(split=split)
-        s = storm(p, setup, stream=arrivals.stream(p))
-        assert (load.backs[(split, TRACKING)], load.backs[(split, EVENT)]) == (
-            s.drain_tracking,
-            s.drain_event,
-        )
-        assert load.back(split) == max(s.drain_tracking or 0, s.drain_event or 0)
 
 
 def test_a_storm_loads_excess_is_the_slowdown_days_calls_over_the_healthy_days() -> None:

@@ -12,8 +12,9 @@ from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
 from bulkhead_lab.pool.params import Params, event_holds
 from bulkhead_lab.pool.rounds import run as lesson_run
+from bulkhead_lab.retries import seeded
 from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, RatioBudget, TokenBucket
-from bulkhead_lab.retries.drain import STORM_STOP, drain, storm
+from bulkhead_lab.retries.drain import STORM_STOP, drain
 from bulkhead_lab.retries.policy import NO_RETRIES, Backoff, RetryPolicy
 from bulkhead_lab.retries.storm import (
     FlowCounters,
@@ -240,15 +241,12 @@ def test_a_budget_holds_the_event_storm_near_1_1x_its_requests() -> None:
 
 
 def test_the_storm_outlives_its_trigger_by_about_its_retry_schedule() -> None:
-    p = LESSON.with_(split=None)
-    s = arrivals.stream(p)
-    quiet = storm(p, RetrySetup(), stream=s)
-    assert (quiet.drain, quiet.drain_tracking, quiet.drain_event) == (0, 0, 0)  # nothing to drain
-    retrying = storm(p, SETUPS["full"], stream=s)
-    assert retrying.stop == STORM_STOP and retrying.slowdown.event.load > 1.0
+    assert seeded.storm_load(None, RetrySetup()).back(None) == 0  # nothing to drain
+    retrying = seeded.storm_load(None, SETUPS["full"])
     # full jitter: the two sleeps are at most 20 and 40 rounds, so the retries drain within ~60
-    assert retrying.drain is not None and 0 < retrying.drain <= 60
-    assert storm(p, SETUPS["full + SRE"], stream=s).drain == 0  # the budget leaves nothing to drain
+    back = retrying.back(None)
+    assert retrying.stop == STORM_STOP and back is not None and 0 < back <= 60
+    assert seeded.storm_load(None, SETUPS["full + SRE"]).back(None) == 0  # the budget leaves nothing to drain
 
 
 def test_drain_reads_the_excess_over_the_healthy_day() -> None:

@@ -135,15 +135,6 @@ SRE_BUDGET = RatioBudget(SRE_RETRY_RATIO, 0)
 ENVOY_BUDGET = EnvoyBudget()
 
 
-def envoy_retry_limit(
-    active: int, percent: float = ENVOY_BUDGET_PERCENT, minimum: int = ENVOY_MIN_RETRY_CONCURRENCY
-) -> int:
-    """Envoy's ``max()`` for ``active`` (+ pending) requests: ``percent / 100.0 x active`` rounded
-    down, at least ``minimum`` (in Envoy's order of operations, so the rounding is its own)."""
-    check_int("active", active, 0)
-    return max(int(percent / 100.0 * active), minimum)
-
-
 @dataclass(frozen=True)
 class TokenBucket:
     """The AWS SDK's retry quota: its numbers (see :class:`RetryQuota` for the rules)."""

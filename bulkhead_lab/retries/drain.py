@@ -4,12 +4,10 @@ on the same stream, setup and seeds)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import accumulate
 
-from bulkhead_lab.pool.arrivals import EVENT, TRACKING, ArrivalStream, arrival_stream
-from bulkhead_lab.pool.params import MODES, Params
-from bulkhead_lab.retries.storm import RetryRun, RetrySetup, RetryTrace, run
+from bulkhead_lab.pool.arrivals import EVENT, TRACKING
+from bulkhead_lab.retries.storm import RetryTrace
 from bulkhead_lab.validation import check_int
 
 STORM_STOP = 2000  # our choice: the slowdown of round 1000 (lesson 000's start) ends 10 s later
@@ -45,28 +43,3 @@ def drain(
         if e_sum[r + window] - e_sum[r] <= within * (o_sum[r + window] - o_sum[r]):
             return r
     return None
-
-
-@dataclass(frozen=True)
-class Storm:
-    """A slowdown that ends at ``stop``: both days, and the rounds after ``stop`` until the
-    offered load is back (:func:`drain`) for both flows, tracking and event."""
-
-    healthy: RetryRun
-    slowdown: RetryRun
-    stop: int
-    drain: int | None
-    drain_tracking: int | None
-    drain_event: int | None
-
-
-def storm(
-    params: Params, setup: RetrySetup, stop: int = STORM_STOP, *, stream: ArrivalStream | None = None
-) -> Storm:
-    """Both days of ``params``' split with ``setup``'s callers, the slowdown ending at ``stop``."""
-    setup, stream = setup.with_(stop=stop), arrival_stream(params) if stream is None else stream
-    days = [run(params.with_(mode=mode), setup, stream=stream, trace=True) for mode in MODES]
-    traces = [d.trace for d in days]
-    assert traces[0] is not None and traces[1] is not None
-    flows = ((TRACKING, EVENT), (TRACKING,), (EVENT,))
-    return Storm(days[0], days[1], stop, *(drain(traces[1], traces[0], stop, flows=f) for f in flows))

@@ -8,8 +8,8 @@ and Brooker's contending clients. Pure and seeded. Sources:
 - **The budget's worst case.** SRE book, ch. 21 "Handling Overload": in its worst case (a
   datacenter refusing most requests) the per-request cap alone lets the load grow to
   somewhat below 3x, the 10% budget to about 1.1x. :func:`worst_case_load` computes both
-  (3.00x and 1.11x) in the seeded rounds; :func:`every_call_refused` runs notebook 06's own
-  retry loop and a budget (the cell's, or a learner's) against a dependency that refuses all.
+  (3.00x and 1.11x) in the seeded rounds; :func:`every_call_refused_in_turn` runs notebook 06's
+  own retry loop and a budget (the cell's, or a learner's) against a dependency that refuses all.
 - **Contention.** Marc Brooker, "Exponential Backoff And Jitter" (AWS Architecture Blog,
   2015) and its simulator: :func:`contention` is a small version of his contention
   experiment, :func:`contention_table` his table.
@@ -17,7 +17,6 @@ and Brooker's contending clients. Pure and seeded. Sources:
 
 from __future__ import annotations
 
-import asyncio
 import heapq
 import math
 import random
@@ -140,34 +139,13 @@ def worst_case_load(
     return InFlightCase(requests, attempts, envoy.peak, envoy.highest, envoy.mean_in_flight)
 
 
-async def every_call_refused(
-    budget: RetryBudget, requests: int = 1000, attempts: int = SRE_MAX_ATTEMPTS
-) -> WorstCase:
-    """The worst case through notebook 06's retry loop: ``requests`` requests at once, every call
-    refused, each retried up to ``attempts`` times within ``budget`` (any object with the cell's
-    ``on_request``, ``can_retry`` and ``on_retry``), sleeping 0 s. The calls are counted as they
-    reach the dependency, whatever the budget counts: 3000 for 1000 requests without a budget
-    (``RetryBudget(1.0)``), 1112 with the SRE 10%."""
-    check_int("requests", requests, 1)
-    check_int("attempts", attempts, 1, 100)
-    calls = 0
-
-    async def refuse() -> int:
-        nonlocal calls
-        calls += 1
-        return REFUSED
-
-    await asyncio.gather(
-        *(call_with_retries(refuse, budget, attempts, lambda n: 0.0) for _ in range(requests))
-    )
-    return WorstCase(requests, calls)
-
-
 async def every_call_refused_in_turn(
     budget: RetryBudget, requests: int = 1000, attempts: int = SRE_MAX_ATTEMPTS
 ) -> WorstCase:
-    """:func:`every_call_refused` one request after another, as the notebook's ``worst_case`` cell
-    runs it (and ``write_budget`` checks a learner's budget): 1112 calls for 1000 with the SRE 10%."""
+    """The worst case through notebook 06's retry loop, one request after another, as the notebook's
+    ``worst_case`` cell runs it (and ``write_budget`` checks a learner's budget): ``requests``
+    requests, every call refused, each retried up to ``attempts`` times within ``budget``, sleeping
+    0 s. 3000 calls for 1000 requests without a budget (``RetryBudget(1.0)``), 1112 with the SRE 10%."""
     check_int("requests", requests, 1)
     calls = 0
 
