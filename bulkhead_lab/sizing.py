@@ -15,8 +15,8 @@ What ``B`` is depends on what a full pool does with the next call:
 - lets every caller wait (aiohttp's connector limit, Node's Agent ``maxSockets``): Erlang-C,
   M/M/c: nothing is refused, the question is how many wait (:func:`erlang_c`).
 
-The slots a blocking target needs grow slower than the load (square-root staffing,
-:func:`square_root_staffing`): at 1% a load of 2 needs 7 slots, a load of 100 needs 117.
+The slots a blocking target needs grow slower than the load (square-root staffing): at 1% a
+load of 2 needs 7 slots, a load of 100 needs 117.
 """
 
 from __future__ import annotations
@@ -120,22 +120,11 @@ def smallest_pool(offered: float, target: float, max_slots: int = 100_000) -> in
     return c
 
 
-def square_root_staffing(offered: float, z: float) -> float:
-    """Square-root staffing: ``a + z sqrt(a)`` slots; the spare grows with the root of the load.
-
-    For one blocking target ``z`` is not quite constant (at 1%, about 3.5 at a load of 2 and 1.7
-    at 100), but the spare ``c - a`` grows like ``sqrt(a)``: so headroom ``c / a`` falls toward 1.
-    """
-    check_real("offered", offered, 0.0, float("inf"))
-    check_real("z", z, 0.0, 100.0)
-    return offered + z * math.sqrt(offered)
-
-
 def suggested_limit(arrival_rate: float, hold: float, factor: float = 2.5) -> int:
     """Lesson 004's rule of thumb: a few times the normal in-flight count, rounded up.
 
     20 calls/s x 0.1 s = 2 in flight; x 2.5 gives a limit of 5. A rule for small loads: the
-    headroom a blocking target needs shrinks as the load grows (:func:`square_root_staffing`).
+    headroom a blocking target needs shrinks as the load grows (square-root staffing).
     """
     check_real("factor", factor, 1.0, 100.0)
     load = in_flight(arrival_rate, hold)

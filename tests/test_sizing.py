@@ -55,8 +55,6 @@ def test_an_overloaded_bounded_queue_refuses_what_its_slots_cannot_carry() -> No
 @pytest.mark.parametrize(("offered", "slots"), [(2.0, 7), (100.0, 117)])
 def test_the_headroom_a_target_needs_shrinks_as_the_load_grows(offered: float, slots: int) -> None:
     assert sizing.smallest_pool(offered, 0.01) == slots  # 3.5x at a load of 2, 1.17x at 100
-    spare = (slots - offered) / offered**0.5
-    assert sizing.square_root_staffing(offered, spare) == pytest.approx(slots)
 
 
 def test_the_2_5x_rule_falls_short_at_a_small_load_and_overshoots_at_a_large_one() -> None:
@@ -95,7 +93,6 @@ def test_headroom_of_an_idle_flow_is_infinite() -> None:
         (lambda: sizing.load_per_slot(1, 1, 0), "slots"),
         (lambda: sizing.erlang_c(0, 1.0), "slots"),
         (lambda: sizing.queue_blocking(5, -1, 1.0), "queue"),
-        (lambda: sizing.square_root_staffing(-1.0, 2.0), "offered"),
         (lambda: sizing.erlang_b(-1, 1.0), "slots"),
         (lambda: sizing.smallest_pool(1.0, 0.0), "target"),
         (lambda: sizing.smallest_pool(1.0, 1.5), "target"),

@@ -35,10 +35,6 @@ from bulkhead_lab.validation import check_real
 
 Order = Literal["time limiter outside", "bulkhead outside"]
 ORDERS: tuple[Order, ...] = ("time limiter outside", "bulkhead outside")
-ORDER_SPELLED = {  # how each order is written with resilience4j's Decorators (the last call is outermost)
-    "time limiter outside": "withBulkhead(b).withTimeLimiter(t, s): Spring Boot's default order",
-    "bulkhead outside": "withTimeLimiter(t, s).withBulkhead(b)",
-}
 
 
 class Clock:

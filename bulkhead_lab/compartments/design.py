@@ -19,7 +19,7 @@ or timed out, within the SLO's latency. The hang makes the lesson needed: a repo
 without a timeout is held by the hung calls long after the hang, and misses its SLO whatever its
 size (``tests/compartments/test_design_task.py``).
 
-:func:`run_day` plays a seeded day in continuous time (events on a heap); :func:`check` runs a
+:func:`run_day` plays a seeded day in continuous time (events on a heap); :func:`checked` runs a
 design on a day the learner has not seen (another seed of the same traffic) and answers in one
 line which SLOs it meets. Pure: seeded, no I/O.
 """
@@ -312,8 +312,3 @@ def checked(design: Design) -> tuple[bool, str]:
 def practice(design: Design) -> tuple[FlowResult, ...]:
     """``design`` on the practice day (the one notebook 09 shows), kept."""
     return _practices.get(design, lambda: run_day(design, PRACTICE_SEED))
-
-
-def check(design: Design) -> str:
-    """The checker's one line for ``design``."""
-    return checked(design)[1]

@@ -52,7 +52,8 @@ ONE_POOL = Design(Compartment(), Compartment(), Compartment(), shared=36)
 def test_the_checker_says_a_soft_partitioned_design_with_timeouts_meets_every_slo() -> None:
     results = design.run_day(SOFT, design.CHECK_SEED)
     assert design.meets_every_slo(results)
-    line = design.check(SOFT)
+    meets, line = design.checked(SOFT)
+    assert meets
     assert line.startswith(
         "On a day you have not seen, your 36-slot design (timeouts: checkout 0.6 s, search 0.4 s, "
         "reports 8 s) meets checkout ("
@@ -63,7 +64,8 @@ def test_the_checker_says_a_soft_partitioned_design_with_timeouts_meets_every_sl
 def test_the_checker_says_one_pool_of_36_misses_every_slo_when_reports_hangs() -> None:
     results = {r.name: r for r in design.run_day(ONE_POOL, design.CHECK_SEED)}
     assert not any(r.meets for r in results.values())
-    line = design.check(ONE_POOL)
+    meets, line = design.checked(ONE_POOL)
+    assert not meets
     assert "(timeouts: checkout none, search none, reports none)" in line
     assert "misses checkout (" in line and "search (" in line and "reports (" in line
 
@@ -88,11 +90,6 @@ def test_a_design_without_a_short_timeout_for_reports_misses_its_slo_whatever_it
 def test_the_same_design_with_an_8_s_timeout_for_reports_meets_it() -> None:
     d = Design(Compartment(9, 2, 0.6), Compartment(13, 4, 0.4), Compartment(8, 2, 8.0), shared=6)
     assert {r.name: r for r in design.run_day(d, design.CHECK_SEED)}["reports"].meets
-
-
-def test_checked_gives_the_verdict_and_the_line_of_one_run() -> None:
-    assert design.checked(SOFT) == (True, design.check(SOFT))
-    assert design.checked(ONE_POOL) == (False, design.check(ONE_POOL))
 
 
 def test_the_day_the_checker_runs_is_not_the_day_the_notebook_shows() -> None:
