@@ -23,10 +23,10 @@ so an abandoned call gives back whatever it held at once. A request aiohttp refu
 never a traceback (:mod:`.requestlog`).
 
 :func:`check_fd_budget` compares what a run will open with ``RLIMIT_NOFILE`` before it starts;
-:func:`gather_all` awaits a run's requests so that none outlives it. It stays hand-written (eight
-lines with :func:`cancel_all`): anyio's task groups (and asyncio's) wrap even one error in an
-ExceptionGroup, so a run's one-line ``ValueError`` or a learner's fault would reach the cell wrapped,
-and unwrapping it at every caller (Python 3.10 has no ``except*``) costs more than these lines.
+:func:`gather_all` awaits a run's requests so that none outlives it. It stays hand-written (ten lines with
+:func:`cancel_all`): asyncio's TaskGroup needs Python 3.11 (the package supports 3.10); anyio's returns no
+results and wraps even one error in an ExceptionGroup, so a run's one-line error would reach the cell
+wrapped, and collecting results and unwrapping at every caller costs more than these lines.
 """
 
 from __future__ import annotations
