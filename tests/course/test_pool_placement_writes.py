@@ -1,6 +1,5 @@
 """Notebook 03's exercise 4, a pool per dependency of the learner's own: what tests/course/test_writes.py
-does not pin (it judges every candidate in tests/writes, its exits and its async def). The course's own is
-Right, its line counting the scenarios and the live batch, and is the worked answer; the template's
+does not pin (it judges every candidate in tests/writes, its exits and its async def). The template's
 verdict; each Not yet line's replay, pasted into a cell, shows what the line says; numpy's integers are
 slots; the live batch tells a shared pool from a pool each."""
 
@@ -38,20 +37,6 @@ def _cell_defining(name: str) -> str:
 
 def _said(candidate: object) -> str:
     return EXERCISE.check(candidate).message
-
-
-def test_the_courses_own_is_right_counting_scenarios_and_the_live_batch_and_is_the_worked_answer() -> None:
-    said = _said(judge.pool_for_each)
-    assert said.startswith(f"Right: checked {judge.SCENARIOS} generated scenarios: "), said
-    for held in judge.PROPERTIES:
-        assert held in said
-    assert said.endswith(
-        "one live batch on 127.0.0.1 (notification 2 slots at 150 ms, 4 calls, catalog 2 slots at 5 ms, 4 "
-        "calls): each saw at most its limit at once (notification 2, catalog 2), and catalog's 4 calls were "
-        "all done before notification's first answer."
-    ), said
-    heading, code = EXERCISE.worked_answer()
-    assert heading.startswith("**The course's own**") and "def pool_for_each(limits" in code
 
 
 def test_the_notebooks_template_one_shared_pool_is_not_yet_at_two_dependencies_of_one_slot() -> None:

@@ -25,13 +25,10 @@ EXERCISE = ex.write_admit
 RIGHT = define(CANDIDATES.right, CANDIDATES.name)
 
 
-def test_the_oracle_is_notebook_02s_admit_right_counting_its_cases_and_the_worked_answer() -> None:
+def test_the_oracle_is_notebook_02s_admit() -> None:
     pool = rounds.Pool(5, [rounds.Slots(3, 4, 10), rounds.Slots(3, 6, 10)])
     order = (1, 0, 1, 1, 0, 0, 1)
     assert judge.lesson_takes(order, 5, (3, 3)) == rounds.admit(pool, 0, order, 3, 4) == (2, 3)
-    said = EXERCISE.check(judge.lesson_takes).message
-    assert said.startswith(f"Right: checked {len(judge.SCENARIOS)} generated scenarios: "), said
-    assert "def admit(pool: Pool, t: int, order: tuple[int, ...]" in EXERCISE.worked_answer()[1]
 
 
 def test_the_rounds_reach_the_boundaries_the_prose_states() -> None:
