@@ -1,5 +1,6 @@
-"""Notebook 08's views, figures, panels and exercises: the tables are the models' numbers, the kept figures
-paint what fresh ones paint, a bad slider combination is one line, and each checker takes anything."""
+"""Notebook 08's views, figures, panels and exercises: what the tables claim (nbval compares their numbers),
+the kept figures paint what fresh ones paint, a bad slider combination is one line, and each checker's
+reasons for a wrong answer (the browser test types the right ones)."""
 
 from __future__ import annotations
 
@@ -19,40 +20,6 @@ def _pixels(png: bytes) -> bytes:
         return image.convert("RGB").tobytes()
 
 
-def test_the_cost_table_is_26_and_12_apart_and_33_together() -> None:
-    table = views.cost_view(0.01).table()
-    assert list(table["slots"]) == [26, 12, 38, 33]
-    assert table.loc["one pool, together", "Erlang-B blocking %"] <= 1.0
-    model = views.cost_view(0.01).model_table()
-    assert list(model.index) == ["split 26/12", "one pool of 33"]
-    # the wall keeps the tracking flow where it was on the slowdown day; one pool does not
-    assert (
-        model.loc["split 26/12", "slowdown: tracking dropped %"]
-        == model.loc["split 26/12", "healthy: tracking dropped %"]
-    )
-    assert model.loc["one pool of 33", "slowdown: tracking dropped %"] > 5
-
-
-def test_the_shard_table_puts_the_formula_beside_the_deal_for_both_shardings() -> None:
-    view = views.shard_view(8, 2)
-    table = view.table()
-    every = table.loc["2 of 2 (every worker)"]
-    assert every["shuffle: formula %"] == round(100 / 28, 2) and every["plain: formula %"] == 25.0
-    assert abs(every["shuffle: seeded deal %"] - every["shuffle: formula %"]) < 1.0
-    assert "28 shuffle shards against 4 plain ones" in view.sentence()
-
-
-def test_the_breaker_table_reads_its_runs_and_the_lessons_figures_stand_beside_them() -> None:
-    runs = breaker.day_runs()
-    table = views.breaker_table(runs)
-    assert table.loc["24/8", "tracking dropped"] == 172
-    assert table.loc["single pool", "breaker opened after (rounds)"] == "never"
-    beside = views.breaker_beside(runs)
-    assert list(beside["lesson 000"]) == ["220", "9"]
-    assert list(beside["here"]) == [str(runs[1].before_open), str(runs[1].detected)]
-    assert breaker.day_runs() is runs  # kept: a slider moved back replays nothing
-
-
 def test_the_seeded_hours_show_the_count_alert_wrong_twice_and_the_two_window_page_right() -> None:
     table, pages = views.hours_table(), views.pages_table()
     quiet, busiest, blip, slow, quiet_slow = production.STRETCHES
@@ -70,42 +37,8 @@ def test_the_seeded_hours_show_the_count_alert_wrong_twice_and_the_two_window_pa
     assert pages.loc[quiet.label, minute_burn] == pages.loc[busiest.label, minute_burn] == 0
 
 
-def test_the_alert_lines_say_every_line_and_the_workbooks_windows() -> None:
-    lines = views.alert_lines().splitlines()
-    assert lines[0].startswith("the event compartment: 15 places and 4 waiting places")
-    assert "at least 125 ms (half the SLO's 250 ms)" in lines[3]
-    assert lines[4].startswith("SLO burn, page: at least 14.4 over the last hour and the last 5 minutes (2% ")
-    assert "6 over the last 6 hours and the last 30 minutes (5% " in lines[5]
-    assert "1 over the last 3 days and the last 6 hours (10% " in lines[6]
-
-
-def test_the_limits_table_sizes_from_the_busiest_minute_beside_the_hours_mean() -> None:
-    table = views.limits_table(production.limits(production.lesson_day()))
-    assert table.loc["slots for 1%, from the busiest hour's mean", "tracking"] == 26  # section 1's number
-    assert table.loc["slots for 1%, from the busiest minute", "tracking"] == 32
-    assert table.loc["slots for 1%, from the busiest minute", "event"] == 15
-    assert table.loc["  ... refuse in the busiest minute %", "tracking"] > 5
-
-
-def test_the_composed_table_is_the_two_orders_of_resilience4js_decorators() -> None:
-    table = views.composed_table()
-    assert table.loc["time limiter outside"].to_dict() == {
-        "caller's answer": "TimeoutException at 0.2 s", "permit back (s)": 2.0, "work ended (s)": 2.0,
-        "a second call at 0.5 s": "refused at once", "calls running at once (limit 1)": 1,
-    }  # fmt: skip
-    assert table.loc["bulkhead outside", "permit back (s)"] == 0.2
-    assert table.loc["bulkhead outside", "calls running at once (limit 1)"] == 2
-
-
-def test_the_shard_counts_compare_c_n_k_and_say_what_one_more_worker_per_shard_does() -> None:
+def test_one_more_worker_per_shard_sinks_fewer_tenants_and_more_lose_a_worker() -> None:
     table = views.shard_counts()
-    assert table.loc["16 workers, shards of 3", "shards C(n, k)"] == 560
-    assert table.loc["32 workers, shards of 2", "shards C(n, k)"] == 496
-    assert table.loc["16 workers, shards of 2", "one more per shard: count x"] == round(14 / 3, 2)
-    assert (
-        table.loc["8 workers, shards of 3", "shards C(n, k)"]
-        < table.loc["16 workers, shards of 2", "shards C(n, k)"]
-    )
     # the wider shard sinks fewer, but more tenants lose a worker
     wide, doubled = table.loc["16 workers, shards of 3"], table.loc["32 workers, shards of 2"]
     assert wide["no healthy worker %"] < doubled["no healthy worker %"]
@@ -134,10 +67,7 @@ def test_the_shard_figure_keeps_one_layout_per_shard_size() -> None:
     assert _pixels(two.png()) == _pixels(figures.ShardFigure().update(views.shard_view(9, 2)).png())
 
 
-def test_each_panel_is_classed_for_the_browser_and_a_move_redraws_its_numbers() -> None:
-    cost = panels.cost_panel()
-    assert "bl-panel-cost" in cost.widget._dom_classes
-    assert cost.set(target=0.001).cost.extra == isolation.equal_blocking(0.001).extra
+def test_exercise_2s_fleets_are_on_the_sliders_and_a_slow_call_past_the_holds_never_opens() -> None:
     shards = panels.shard_panel()
     assert shards.set(workers=16).fleet.shards == 120
     assert shards.set(workers=32).fleet.shards == 496  # exercise 2's fleets are on the sliders
@@ -151,22 +81,6 @@ def test_a_shard_as_big_as_the_fleet_is_one_line_in_the_panel_not_a_traceback() 
     shards.set(size=4)
     (out,) = shards.output.outputs
     assert out["text"] == "cannot draw this view: size must be smaller than workers, 4 (got 4)\n"
-
-
-RIGHT = {
-    1: lambda: isolation.equal_blocking(ex.TARGET_1).extra,
-    3: ex.refused_after_timeouts,
-    4: breaker.blind_threshold,
-}
-
-
-@pytest.mark.parametrize("number", [1, 3, 4])
-def test_a_numeric_checker_takes_the_packages_answer_and_anything_else_in_one_line(number: int) -> None:
-    exercise = getattr(ex, f"exercise_{number}")
-    assert exercise.check(RIGHT[number]()).ok is True
-    for typed in (None, "", "banana", -7, "21/11 or so", 10**9, [1], float("nan")):
-        said = exercise.check(typed)
-        assert said.ok is not True and "\n" not in said.message and "Traceback" not in said.message
 
 
 def test_the_known_wrong_answers_get_their_own_reasons() -> None:
@@ -213,15 +127,3 @@ def test_the_cost_figure_hides_the_targets_stricter_than_the_slider_until_it_rea
     assert shown == [i >= chosen for i in range(len(isolation.TARGETS))]
     figure.update(views.cost_view(ex.TARGET_1))
     assert all(bar.get_visible() for row in figure._bars for bar in row)
-
-
-def test_no_worked_answer_is_computed_until_asked_and_each_is_shown_on_request() -> None:
-    for number in range(1, 6):
-        parts = getattr(ex, f"exercise_{number}").worked_answer()
-        assert parts, number
-
-
-def test_the_appendix_reproduces_the_sources_exact_figures_and_says_why_not_the_breakers() -> None:
-    claims = views.appendix_claims()
-    assert [c.reproduced for c in claims] == [True, True, True, False, False]
-    assert "3 of 5 (3 exactly)" in views.appendix_count()

@@ -1,7 +1,7 @@
-"""Every seeded slider moves what its panel shows: one step each way from the value a notebook opens it
-at changes the figure, the table or the status line (issue 31: a slider that redraws nothing reads as
-broken). The live panels (03's placement, 04's orders, 05's live run) run seconds per move and are
-pinned by their own tests; here every seeded panel a notebook builds, at the notebook's values.
+"""Every seeded slider is labelled and moves what its panel shows: one step each way from the value a
+notebook opens it at changes the figure, the table or the status line (issue 31: a slider that redraws
+nothing reads as broken). The live panels (03's placement, 04's orders, 05's live run) run seconds per
+move and are pinned by their own tests; here every seeded panel a notebook builds, at its values.
 
 A move sets the control's value as a learner's drag does (no event loop here, so the panel redraws at
 once) and compares the output area's bundles (PNG bytes, table HTML, text) before and after.
@@ -67,11 +67,14 @@ def _shown(panel: SliderView) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("name", PANELS)
-def test_every_seeded_slider_changes_what_its_panel_shows_one_step_each_way(name: str) -> None:
+def test_every_seeded_slider_is_labelled_and_moves_what_its_panel_shows_one_step_each_way(
+    name: str,
+) -> None:
     panel = PANELS[name]()
     if not panel.output.outputs:
         panel.redraw()
     visible = {k: c for k, c in panel.controls.items() if c.layout.display != "none"}
+    assert [k for k, c in visible.items() if not c.description] == [], f"{name}: a slider with no label"
     still: list[str] = []
     moves = 0
     for key, control in visible.items():

@@ -24,37 +24,12 @@ from bulkhead_lab.course.ui.exercise import (
 )
 from bulkhead_lab.course.ui.trial import Fault
 
+# One of each kind a learner might type or pass: blank, a number of each sign and size, a split, words,
+# what float() and int() cannot take, containers, bytes, another alphabet's digits, numbers in words.
 NONSENSE = [
-    None,
-    "",
-    "   ",
-    0,
-    "0",
-    -3,
-    "-3",
-    0.5,
-    "21/11",
-    "21/12",
-    "24/8",
-    "single pool",
-    "eleven",
-    "?",
-    "1e400",
-    float("nan"),
-    float("inf"),
-    True,
-    [],
-    {},
-    (1, 2),
-    b"12",
-    object(),
-    10**30,
-    "/",
-    "x/y/z",
-    "１２",
-    "12 slots",
-    "1,303",
-]
+    None, "", "   ", 0, -3, 0.5, "21/11", "single pool", "eleven", "1e400", float("nan"), float("inf"),
+    True, [], b"12", object(), 10**30, "x/y/z", "１２", "12 slots", "1,303",
+]  # fmt: skip
 
 
 def _course_exercises() -> dict[int, tuple[Exercise, str]]:

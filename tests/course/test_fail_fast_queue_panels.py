@@ -1,4 +1,4 @@
-"""Notebook 04's panel: the variant as buttons that look pressed, only the controls that apply, units in
+"""Notebook 04's panel: the variant as buttons in the learner's words, only the controls that apply, units in
 the words, one time axis for every variant, a status that says whose figure shows (no sockets here)."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _shown(panel) -> list[str]:
     return [k for k in panels.SIZES if panel.controls[k].layout.display != "none"]
 
 
-def test_the_variant_is_three_buttons_in_the_learners_words_that_look_pressed() -> None:
+def test_the_variant_is_three_buttons_in_the_learners_words() -> None:
     panel = panels.orders_panel(draw=False)
     toggle = panel.controls["variant"]
     assert isinstance(toggle, w.ToggleButtons)
@@ -60,9 +60,6 @@ def test_the_variant_is_three_buttons_in_the_learners_words_that_look_pressed() 
         "a pool per dependency",
         "pools + bulkhead (limit, waiting places)",
     ]
-    assert "bl-toggle" in toggle._dom_classes  # the class the pressed button's style is for
-    (style,) = [c for c in panel.widget.children if isinstance(c, w.HTML)]
-    assert ".bl-toggle .widget-toggle-button.mod-active" in style.value and "background" in style.value
 
 
 def test_every_control_says_what_it_is_in_plain_words_with_units(live) -> None:

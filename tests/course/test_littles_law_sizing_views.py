@@ -42,11 +42,6 @@ def test_the_rows_that_matter_run_from_below_the_pool_to_the_first_size_under_on
     assert len(rows) < len(view.curve) / 2  # not the 32-row table, half of it zeros
 
 
-def test_the_lessons_sizing_figures_are_computed_here_as_printed() -> None:
-    claims = views.lesson_claims()
-    assert len(claims) == 6 and all(c.reproduced for c in claims), views.claims_table(claims)
-
-
 def test_exercise_1_twice_the_load_takes_fewer_than_twice_the_slots() -> None:
     n = exercises.right_1()
     assert n == 8 < 2 * exercises.SLOTS_1

@@ -1,5 +1,6 @@
-"""The slider panels: drawn on opening, one redraw per set(), numbers equal to the views', bursts of moves
-drawn once at their end (the browser test moves the sliders in Chromium by their CSS classes)."""
+"""The slider panels: one redraw per set(), bursts of moves drawn once at their end, a live run's figure
+marked while it is in flight or interrupted (the browser test moves the sliders in Chromium, and
+tests/course/test_every_slider_moves.py every seeded slider)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import ipywidgets as w
 import pandas as pd
 import pytest
 
-from bulkhead_lab.course.littles_law_sizing import panels as panels01
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.course.ui import controls
@@ -21,32 +21,12 @@ from bulkhead_lab.course.ui import panel as panel_module
 from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
 from bulkhead_lab.pool.params import Params
 
-PANELS = {
-    "tradeoff": panels02.tradeoff_panel,
-    "step-through": panels02.step_through,
-    "littles-law": panels01.littles_law_panel,
-}
-
-
-@pytest.fixture(scope="module")
-def panels() -> dict[str, SliderView]:
-    return {name: build() for name, build in PANELS.items()}
-
 
 def test_the_split_slider_offers_the_single_pool_and_every_split() -> None:
     slider = controls.split_slider()
     labels = [label for label, _ in slider.options]
     assert labels[0] == "single pool" and labels[1] == "1/31" and labels[-1] == "31/1"
     assert slider.value == 24
-
-
-def test_set_moves_sliders_and_returns_the_same_numbers_as_the_view() -> None:
-    panel = panels02.tradeoff_panel()
-    result = panel.set(split=None, slow=40, hold_event=7)
-    expected = views.tradeoff_view(Params(slow=40, hold_event=7))
-    assert result.split is None
-    assert result.sweep.equals(expected.sweep)
-    assert panel.values()["slow"] == 40
 
 
 def test_set_redraws_once_however_many_sliders_move(monkeypatch) -> None:
@@ -61,12 +41,6 @@ def test_set_redraws_once_however_many_sliders_move(monkeypatch) -> None:
     )
 
 
-def test_a_slider_move_redraws_the_view() -> None:
-    panel = panels02.tradeoff_panel()
-    panel.controls["split"].value = 28
-    assert panel.result.split == 28
-
-
 def test_the_step_through_plays_the_rounds_through_the_round_slider() -> None:
     """Play moves the round slider (through the kernel: tests/course/test_single_pool_vs_bulkhead_panels.py
     checks that the slider and the caption move together)."""
@@ -76,11 +50,6 @@ def test_the_step_through_plays_the_rounds_through_the_round_slider() -> None:
     panel.play.value = 1100
     assert panel.controls["round"].value == 1100
     assert panel.result.frame.equals(views.compartment_view(1100, Params(split=24)).frame)
-
-
-def test_the_littles_law_panel_shows_lesson_004s_example() -> None:
-    view = panels01.littles_law_panel().set(arrival_rate=20.0, hold=0.1, slots=5, target_headroom=3.0)
-    assert view.in_flight == pytest.approx(2.0) and view.suggested_limit == 6
 
 
 def test_an_unknown_slider_is_a_one_line_error() -> None:
@@ -95,18 +64,6 @@ def test_a_view_error_shows_one_line_not_a_traceback() -> None:
     panel = SliderView("broken", {"split": w.IntSlider(value=1)}, render)
     (line,) = panel.output.outputs
     assert line["text"] == "cannot draw this view: split must be an integer in 1..31 (got 40)\n"
-
-
-@pytest.mark.parametrize("name", PANELS)
-def test_a_panel_opens_drawn_its_figure_and_table_in_the_output_area_and_every_slider_labelled(
-    panels, name
-) -> None:
-    assert all(control.description for control in panels[name].controls.values())
-    outputs = panels[name].output.outputs
-    kinds = [next(iter(o["data"])) for o in outputs]
-    assert kinds == ["image/png", "text/html"]
-    assert outputs[0]["data"]["text/plain"].startswith("<Figure size ")
-    assert '<table border="1" class="dataframe' in outputs[1]["data"]["text/html"]
 
 
 def test_a_redraw_prints_nothing_into_the_cell_that_moved_the_slider(capsys) -> None:

@@ -49,17 +49,9 @@ def test_seconds_are_read_as_seconds_for_the_duration() -> None:
     assert ex.exercise_2.check("6 s").ok is True
 
 
-def test_each_worked_answer_names_the_answer_its_checker_accepts_and_a_live_count() -> None:
-    for exercise, right in ((ex.exercise_1, "10"), (ex.exercise_2, "6000"), (ex.exercise_3, "0 / 40")):
-        text = " ".join(str(part) for part in exercise.worked_answer())
-        assert right in text, (exercise, text)
+def test_the_worked_answers_give_a_live_batchs_count() -> None:
     assert "notification peak 10 (pool 4 + 6 skipped)" in " ".join(map(str, ex.exercise_1.worked_answer()))
     assert "catalog done before 0 / 40" in " ".join(map(str, ex.exercise_3.worked_answer()))
-
-
-@pytest.mark.parametrize("typed", ["none", "None", "zero", "no", "nothing", "0"])
-def test_a_count_of_nought_typed_as_a_word_is_the_answer_0(typed) -> None:
-    assert ex.catalog_before_3() == 0 and ex.exercise_3.check(typed).ok is True
 
 
 def test_exercise_1_runs_the_batch_and_compares_the_prediction_with_the_dependency_s_count(

@@ -137,11 +137,3 @@ def test_batches_running_together_each_add_their_own_answers_to_one_bar() -> Non
         second(done // 2, 80)
     assert (progress.bar.value, progress.bar.max) == (80 + 40 + 50, 240)
     assert progress.status.value == "170/240 calls answered (1 of 3 batches done, all running together)"
-
-
-def test_a_second_panel_takes_its_own_css_name_so_the_learners_stays_the_only_placement_panel() -> None:
-    driven = panels.placement_panel(draw=False, name="driven")
-    assert "bl-panel-driven" in driven.widget._dom_classes
-    assert "bl-view-driven" in driven.output._dom_classes
-    assert "bl-progress-driven" in driven.progress.bar._dom_classes
-    assert "bl-panel-placement" in panels.placement_panel(draw=False).widget._dom_classes

@@ -1,4 +1,5 @@
-"""Notebook 03's numbers: the tables beside lesson 003's, the ideal worked, the claims and their count."""
+"""Notebook 03's numbers: the tables beside lesson 003's, the claims on lesson-like batches (nbval compares
+the live ones) and their count in the closing note."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bulkhead_lab.course.pool_placement import claims, lesson003, views
-from bulkhead_lab.live.placement import code, lesson
+from bulkhead_lab.live.placement import lesson
 from bulkhead_lab.live.placement.batch import PlacementResult
-from bulkhead_lab.live.placement.code import call_sites, code_facts
+from bulkhead_lab.live.placement.code import code_facts
 from bulkhead_lab.live.placement.pooltests import TEST_NAMES, PoolTestRun
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,18 +66,6 @@ def test_the_sizing_table_has_the_lessons_four_rows_then_no_pool_at_all() -> Non
     assert list(table[("notification peak", "here")]) == [1, 4, 40, 4, 40]
 
 
-def test_the_ideal_is_worked_in_waves_and_the_shared_pools_catalog_waves_add() -> None:
-    table = views.ideal_table()
-    assert list(table["ideal ms"]) == [1525, 3000, 2400, 12000, 300, 3000]
-    shared = table.loc["single shared pool"]
-    assert shared["notification"] == "ceil(40/8) = 5 waves x 300 ms = 1500 ms"
-    assert shared["catalog"].endswith("in the same slots: adds")
-    skipped = table.loc["pool per dependency + 8 skipped"]
-    assert skipped["notification"].startswith("ceil(32/4) = 8 waves")
-    assert skipped["skipped"].startswith("8 calls, no slot: one wave")
-    assert views.ideal_worked("separate", 2, 4).endswith("ideal 6000 ms")
-
-
 def test_the_rules_give_the_lessons_peaks_and_catalog_counts() -> None:
     assert views.expected_notification_peak("single", 4, 4) == 8
     assert views.expected_notification_peak("separate", 4, 4, 8) == 12
@@ -85,27 +74,6 @@ def test_the_rules_give_the_lessons_peaks_and_catalog_counts() -> None:
     assert views.expected_catalog_before("separate", 4, 4) == 40
     assert views.expected_catalog_before("single", 8, 8) == 0  # twice the shared slots: still none
     assert views.expected_catalog_before("single", 30, 30) == 40  # more slots than slow calls
-
-
-def test_the_code_side_is_counted_from_the_source_and_matches_the_lessons_line() -> None:
-    sites = call_sites()
-    assert sites == [
-        'call(notification.port, "/send", SKIPPED if j < skip else pool_for(notification.port))',
-        'call(catalog.port, "/book", pool_for(catalog.port))',
-    ]
-    table = views.code_cost_table()
-    assert list(table["here"]) == list(table["lesson 003"])
-    assert code.pool_definition_source().startswith("# >>> pool definition")
-
-
-def test_the_claims_hold_for_lesson_like_batches_except_the_two_aiohttp_cannot_reproduce() -> None:
-    found = all_claims()
-    missing = [c.says for c in found if not c.reproduced]
-    assert missing == ["shared pool: catalog peak (finds at most one)", "shared pool: duration"]
-    why = [c.why for c in found if not c.reproduced]
-    assert "aiohttp gives a freed connection to a random waiting host" in why[0] and "hand-off" in why[1]
-    count = claims.claims_count(found)
-    assert count.startswith("lesson 003's claims reproduced in checked output: 45 of 47 (34 exactly, 11 as")
 
 
 def test_a_fact_that_stops_holding_changes_the_checked_output() -> None:

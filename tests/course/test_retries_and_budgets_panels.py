@@ -1,5 +1,5 @@
 """Notebook 06's figures, panels and exercises 1 to 3: kept figures paint what fresh ones paint, the
-lines are the views' numbers, the panels redraw with the views' numbers, and each checker accepts the
+lines are the views' numbers, and each checker accepts the
 package's answer and only that (exercise 4, the learner's budget: test_retries_and_budgets_writes.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
-from bulkhead_lab.course.retries_and_budgets import figures, panels, views
+from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.retries.seeded import retry_load, storm_load
 
@@ -29,11 +29,6 @@ def _line(ax, label: str):
 
 
 KEPT = {
-    "retries: a budget": (
-        figures.RetryFigure,
-        lambda: retry_load(24, views.setup_of()),
-        lambda: retry_load(24, views.setup_of(budget="10% (SRE)")),
-    ),
     "retries: another split, more attempts": (
         figures.RetryFigure,
         lambda: retry_load(24, views.setup_of()),
@@ -48,11 +43,6 @@ KEPT = {
         figures.StormFigure,
         lambda: storm_load(24, views.setup_of()),
         lambda: storm_load(24, views.setup_of(jitter="none"), 2500),
-    ),
-    "storm: to the single pool": (
-        figures.StormFigure,
-        lambda: storm_load(24, views.setup_of()),
-        lambda: storm_load(None, views.setup_of(budget="5%")),
     ),
 }
 
@@ -111,21 +101,6 @@ def test_the_contention_figure_shows_work_and_time_for_each_strategy() -> None:
 
 
 # --- panels ----------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def retry_panel():
-    return panels.retry_panel()
-
-
-def test_a_set_redraws_with_the_views_numbers(retry_panel) -> None:
-    shown = retry_panel.set(split=None, budget="10% (SRE)", scope="both flows")
-    assert shown.load.split is None and shown.load.setup.shared and shown.load.setup.budget is not None
-    assert shown.frame.equals(
-        views.retry_view(None, views.setup_of(budget="10% (SRE)", scope="both flows")).frame
-    )
-    back = retry_panel.set(split=24, budget="none", scope="each flow")
-    assert back.frame.loc[("24/8", "slowdown"), "tracking gave up"] == 1
 
 
 # --- exercises -------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from bulkhead_lab.pool.params import TOTAL, Params
 from bulkhead_lab.pool.rounds import counters, occupancy, run
 
 SPLITS = (16, 20, 24, 28)
-HOLDS = ({}, {"hold_tracking": 3}, {"hold_event": 8}, {"slow": 40}, {"start": 2000})
+HOLDS = ({}, {"slow": 40})
 
 
 @pytest.fixture(scope="module")
@@ -79,11 +79,11 @@ def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> N
     assert a == run(Params(split=24))
 
 
-@pytest.mark.parametrize("holds", HOLDS, ids=lambda h: ",".join(h) or "lesson")
-def test_every_split_of_the_tradeoff_equals_a_run_of_that_split(holds) -> None:
-    sweep = views.tradeoff_view(Params(**holds)).sweep
+def test_every_split_of_the_tradeoff_is_a_run_of_that_split_in_its_columns() -> None:
+    """tests/test_sweep.py proves the sweep equals run() for every split and day; here, the view's columns."""
+    sweep = views.tradeoff_view().sweep
     for split in range(1, TOTAL):
-        h, y = (run(Params(split=split, mode=mode, **holds)) for mode in ("healthy", "slowdown"))
+        h, y = (run(Params(split=split, mode=mode)) for mode in ("healthy", "slowdown"))
         expected = [h.tracking_dropped, h.event_dropped, y.tracking_dropped, y.event_dropped, h.idle, y.idle]
         assert list(sweep.loc[split]) == expected
 
@@ -120,7 +120,7 @@ def test_the_tradeoff_table_lists_the_lessons_splits_and_the_marked_one() -> Non
     )
 
 
-@pytest.mark.parametrize("round_", (0, 950, 1000, 1150, 3999))
+@pytest.mark.parametrize("round_", (999, 1000))
 def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
     view = views.compartment_view(round_, Params(split=24))
     assert list(view.frame["busy"] + view.frame["free"]) == list(view.frame["slots"])
@@ -146,13 +146,8 @@ def test_a_bad_slider_value_is_one_line_naming_the_parameter(call, name) -> None
     assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
 
 
-def test_the_model_reproduces_all_14_figures_lesson_000_states_exactly() -> None:
-    claims = views.lesson_claims()
-    assert len(claims) == 14 and all(c.reproduced for c in claims)
-    assert views.claims_count(claims).splitlines() == [
-        "lesson 000's claims reproduced in checked output: 14 of 14 (14 exactly)",
-        "not reproduced: 0",
-    ]
+def test_the_lessons_figures_no_longer_hold_on_another_slowdown() -> None:
+    """On the lesson's days all 14 hold: the notebook prints their count, for nbval to compare."""
     other_day = views.lesson_claims(Params(slow=30))  # another slowdown: the lesson's figures no longer hold
     assert [c.verdict for c in other_day[:2]] == ["NO", "yes"]  # one pool suffers; 24/8's tracking does not
 
@@ -171,12 +166,3 @@ def test_the_bulkheads_lower_utilization_is_the_work_it_refuses_not_the_same_wor
     held = more[0] * (base.hold_tracking - 1) + more[1] * (base.hold_event - 1)
     assert single.busy_rounds - bulk.busy_rounds == held
     assert list(table.loc["utilization"][:2]) == ["0.541", "0.524"]
-
-
-def test_the_counters_table_holds_every_counter_of_the_four_days() -> None:
-    days = {(s, m): counters(Params(split=s, mode=m)) for s in (None, 24) for m in ("healthy", "slowdown")}
-    frame = views.counters_table(days)
-    assert list(frame.index) == [("single pool (32)", "healthy"), ("single pool (32)", "slowdown"),
-                                 ("24/8", "healthy"), ("24/8", "slowdown")]  # fmt: skip
-    assert frame.loc[("24/8", "healthy"), "idle slots"] == 4239
-    assert frame.loc[("single pool (32)", "slowdown"), "tracking dropped"] == 2654

@@ -1,19 +1,17 @@
-"""Notebook 07's views, figures, panel and exercises: the tables are the model's numbers, the kept
-figure paints what a fresh one paints, the panel redraws what set() asks, and each checker accepts
-what the model says is right and only that."""
+"""Notebook 07's views, figures, panel and exercises: what the tables claim, the kept figure paints what a
+fresh one paints, the panel redraws what set() asks, and each checker says why a wrong answer is wrong
+(the browser test types each right answer; nbval compares the tables and facts the notebook prints)."""
 
 from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 
 from bulkhead_lab.course.timeouts_and_queues import exercises as ex
 from bulkhead_lab.course.timeouts_and_queues import figures, panels, views
 from bulkhead_lab.queues import design
 from bulkhead_lab.queues.fixes import TABLE
-from bulkhead_lab.queues.rounds import run
 
 
 def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
@@ -27,19 +25,6 @@ def test_the_recovery_table_has_each_fix_and_only_no_fix_never_recovers() -> Non
     never = [fix for fix, value in table["rounds to recover"].items() if value == views.NEVER]
     assert never == ["no fix"]
     assert table.loc["no fix", "wasted after it"] > 0 == table.loc["deadline drop", "wasted after it"]
-
-
-def test_the_storm_facts_say_when_the_trigger_ended_and_that_goodput_stayed_down() -> None:
-    lines = views.storm_facts(views.the_storm()).splitlines()
-    assert lines[0].startswith("the dependency slowed from round 1000 to round 1500")
-    assert lines[2] == "after the slowdown ended, it stayed below half: to the end of the run"
-
-
-def test_the_tiny_run_table_is_the_hand_traced_one() -> None:
-    frame = views.round_table(run(views.TINY))
-    assert list(frame["goodput"]) == [0, 0, 1, 0, 0, 0, 1, 0]
-    assert list(frame["wasted"]) == [0, 0, 0, 0, 1, 0, 0, 0]
-    assert "limit" not in frame.columns  # no bulkhead: no limit column
 
 
 def test_the_storm_figure_draws_the_views_series() -> None:
@@ -70,24 +55,6 @@ def test_the_panel_opens_on_the_storm_and_set_moves_its_sliders() -> None:
     view = panel.set(fix="CoDel-like timeout", bound="20")
     assert view.storm.run.setup.dependency.queue == 20 and view.storm.recovery is not None
     assert list(view.frame.columns) == [view.what]
-
-
-def test_a_bad_slider_value_is_one_line_in_the_panel() -> None:
-    with pytest.raises(ValueError, match="slider must be one of"):
-        panels.storm_panel().set(speed=3)
-
-
-@pytest.mark.parametrize(
-    ("exercise", "right"),
-    [
-        (ex.exercise_1, lambda: "{}, {}".format(*design.a_right_design())),
-        (ex.exercise_2, lambda: "yes" if design.expired_only_ends() else "no"),
-        (ex.exercise_3, lambda: str(design.largest_limit())),
-    ],
-    ids=["design", "expired", "limit"],
-)
-def test_each_checker_accepts_the_models_answer(exercise, right) -> None:
-    assert exercise.check(right()).message.startswith("Right:")
 
 
 def test_exercise_1_refuses_a_queue_too_long_for_the_timeout_and_one_too_short_for_a_healthy_day() -> None:
@@ -146,17 +113,3 @@ def test_exercise_3_says_which_way_to_go() -> None:
     right = design.largest_limit()
     assert "go higher" in ex.exercise_3.check(right - 8).message
     assert "under 90%" in ex.exercise_3.check(right + 1).message
-
-
-def test_the_worked_answers_carry_the_right_answer() -> None:
-    typed = "{}, {}".format(*design.a_right_design())
-    assert typed in ex.exercise_1.worked_answer()[0]
-    assert ex.exercise_3.worked_answer()[0].startswith(f"**{design.largest_limit()}**")
-
-
-def test_every_sources_claim_holds_as_a_fact_of_the_seeded_runs() -> None:
-    claims = views.source_claims()
-    assert [c.where for c in claims][:2] == ["Bronson et al., HotOS '21", "Huang et al., OSDI '22"]
-    assert all(c.holds for c in claims), [c.where for c in claims if not c.holds]
-    assert "never in the run" in claims[0].here
-    assert views.claims_count(claims).splitlines()[0].startswith("each source's claims reproduced in checked")
