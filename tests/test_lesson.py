@@ -1,4 +1,5 @@
-"""Lesson 000's printed output and every figure its text quotes, recomputed."""
+"""Lesson 000's printed output and every figure its text quotes, recomputed (tests/test_cli.py pins the
+printed output byte for byte; here, against the lesson's JavaScript under other constants)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,6 @@ from test_model import OTHER_PARAMS
 
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.params import LESSON_SPLIT, Params, split_label
-
-
-def test_report_is_byte_identical_to_the_lessons_output(seeds) -> None:
-    expected = (seeds / "code" / "bulkhead-run.expected.txt").read_bytes()
-    assert lesson000.report().encode() == expected
 
 
 @pytest.mark.node
