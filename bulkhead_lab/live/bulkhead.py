@@ -11,7 +11,7 @@ place given back when a call ends or raises (or is cancelled while it waits).
 
 :class:`InstrumentedBulkhead` extends it with what the Order Service and the figures need,
 without changing how a place is taken or given back: sizes checked in one line, refusals
-counted (``on_reject`` hears each), ``stats()`` as ``GET /admin/bulkhead`` shows them, a limit
+counted, ``stats()`` as ``GET /admin/bulkhead`` shows them, a limit
 that may move while calls run (:meth:`~InstrumentedBulkhead.set_limit`, what an adaptive
 limiter does; a lower one cuts nothing off), and with ``timeline=True`` a
 :class:`BulkheadPoint` ``(t, running, queued, rejected, limit)`` at every change, ``t`` in
@@ -150,20 +150,12 @@ class Instruments(_Base):
     (``limit``, ``queue``, ``running``, ``waiting``, ``acquire``, ``release``, ``admit``); every
     method calls the cell's own and records what changed. Use it through :func:`instrumented`."""
 
-    def __init__(
-        self,
-        limit: int,
-        queue: int = 0,
-        *,
-        on_reject: Callable[[BulkheadFullError], None] | None = None,
-        timeline: bool = False,
-    ) -> None:
+    def __init__(self, limit: int, queue: int = 0, *, timeline: bool = False) -> None:
         super().__init__(check_int("limit", limit, 1), check_int("queue", queue, 0))
         if not isinstance(getattr(self, "waiting", None), deque) or not isinstance(
             getattr(self, "running", None), int
         ):
             raise ValueError(f"{type(self).__name__} must keep `running` (a count) and `waiting` (a deque)")
-        self.on_reject = on_reject
         self.rejected = 0
         self.record_timeline = bool(timeline)
         self.timeline: list[BulkheadPoint] = []
@@ -245,10 +237,7 @@ class Instruments(_Base):
         except Exception:
             self.rejected += 1
             self._record()
-            error = BulkheadFullError(self.limit, self.queue, self.running, self.queued)
-            if self.on_reject is not None:
-                self.on_reject(error)
-            raise error from None
+            raise BulkheadFullError(self.limit, self.queue, self.running, self.queued) from None
         self._record()
 
     def release(self) -> None:

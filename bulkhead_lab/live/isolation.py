@@ -70,12 +70,10 @@ class IsolationRun:
     settings: IsolationSettings
     outcomes: tuple[Outcome, ...]  # each caller's answer, in the order sent
     held_at_answers: int  # threads (or permits) still held when every caller had its answer
-    open_at_answers: int  # calls the dependency had open at that moment
     next_call: Outcome  # one more call, sent just then
     dependency_calls: int  # calls the dependency counted in all
     dependency_peak: int  # the most it had open at once
     threads_started: int  # threads the isolation started
-    ticks_during: int  # ticks of the caller loop's timer while the calls were in flight
     longest_pause: float  # s: the longest the caller's loop went without a tick
     answered_after: float  # s until every caller had its answer
     freed_after: float  # s until every thread or permit was free again
@@ -162,9 +160,6 @@ class Ticker:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
-    def between(self, t0: float, t1: float) -> int:
-        return sum(1 for t in self.ticks if t0 < t < t1)
-
     def longest_pause(self) -> float:
         return max((b - a for a, b in zip(self.ticks, self.ticks[1:], strict=False)), default=0.0)
 
@@ -191,9 +186,8 @@ def memory_kib() -> tuple[int, int] | None:
 
 @dataclass
 class _Watch:
-    """What every variant measures the same way: the clock, the loop's ticks, threads and memory."""
+    """What every variant measures the same way: the clock, threads and memory."""
 
-    ticker: Ticker
     t0: float = 0.0
     threads: int = 0
     memory: tuple[int, int] | None = None
@@ -232,10 +226,10 @@ async def _through_pool(s: IsolationSettings, dep: DependencyApart, watch: _Watc
         watch.start()
         outcomes = tuple(await asyncio.gather(*(one() for _ in range(s.calls))))
         watch.answers_in()
-        held, open_ = pool.busy, dep.open
+        held = pool.busy
         next_call = await one()
         freed = await until(lambda: pool.busy == 0, "every pool thread free")
-        return outcomes, held, open_, next_call, freed
+        return outcomes, held, next_call, freed
     finally:
         if pool.busy:
             dep.stop()  # interrupted: ending the dependency ends the blocking calls at once
@@ -268,10 +262,10 @@ async def _behind_semaphore(s: IsolationSettings, dep: DependencyApart, watch: _
         watch.start()
         outcomes = tuple(await asyncio.gather(*(one() for _ in range(s.calls))))
         watch.answers_in()
-        held_then, open_ = held, dep.open
+        held_then = held
         next_call = await one()
         freed = await until(lambda: held == 0, "every permit free")
-        return outcomes, held_then, open_, next_call, freed
+        return outcomes, held_then, next_call, freed
 
 
 async def _on_the_loop(s: IsolationSettings, dep: DependencyApart, watch: _Watch) -> tuple[Any, ...]:
@@ -285,7 +279,7 @@ async def _on_the_loop(s: IsolationSettings, dep: DependencyApart, watch: _Watch
     except asyncio.TimeoutError:
         outcome = "timed out"
     watch.answers_in()
-    return (outcome,), 0, dep.open, "answered", time.monotonic()
+    return (outcome,), 0, "answered", time.monotonic()
 
 
 VARIANTS = {"thread pool": _through_pool, "semaphore": _behind_semaphore, "on the loop": _on_the_loop}
@@ -308,10 +302,10 @@ async def _measured(isolation: Isolation, settings: IsolationSettings) -> Isolat
     ticker = Ticker()
     with DependencyApart("dependency", settings.latency) as dep:
         ticker.start()
-        watch = _Watch(ticker)
+        watch = _Watch()
         try:
             await asyncio.sleep(3 * TICK)  # the timer ticks before the calls start ...
-            outcomes, held, open_, next_call, freed = await VARIANTS[isolation](settings, dep, watch)
+            outcomes, held, next_call, freed = await VARIANTS[isolation](settings, dep, watch)
             closed = await until(lambda: dep.open == 0, "the dependency's calls all ended")
             await asyncio.sleep(3 * TICK)  # ... and after they end, so a pause shows whole
         finally:
@@ -321,12 +315,10 @@ async def _measured(isolation: Isolation, settings: IsolationSettings) -> Isolat
             settings,
             outcomes,
             held_at_answers=held,
-            open_at_answers=open_,
             next_call=next_call,
             dependency_calls=dep.calls,
             dependency_peak=dep.peak,
             threads_started=watch.threads_added,
-            ticks_during=ticker.between(watch.t0, watch.answered),
             longest_pause=ticker.longest_pause(),
             answered_after=watch.answered - watch.t0,
             freed_after=freed - watch.t0,

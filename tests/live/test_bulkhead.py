@@ -149,17 +149,6 @@ async def test_a_bulkhead_without_a_queue_refuses_as_soon_as_all_places_run() ->
     await asyncio.gather(*calls.tasks[:2])
 
 
-async def test_on_reject_hears_every_refusal_with_its_error() -> None:
-    heard: list[str] = []
-    b = Bulkhead(1, 1, on_reject=lambda e: heard.append(str(e)))
-    calls = Gated(b)
-    await calls.submit(4)
-    assert heard == ["bulkhead full: 1/1 running, 1/1 queued"] * 2
-    await calls.finish(0)
-    await calls.finish(1)
-    await asyncio.gather(*calls.tasks, return_exceptions=True)
-
-
 async def test_cancelling_a_waiting_call_frees_its_waiting_place() -> None:
     b = Bulkhead(2, 2)
     calls = Gated(b)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from bulkhead_lab.course.pool_placement import exercises, lesson003, panels, views
-from bulkhead_lab.live.placement import pooltests
+from bulkhead_lab.course.pool_placement import exercises, panels, views
 
 pytestmark = pytest.mark.live
 
@@ -34,15 +31,6 @@ def test_the_panels_shared_pool_is_one_pool_of_the_shared_slots_whatever_the_hid
     assert (done.placement, done.notif + done.cat) == ("single", 6)
     assert done.notification == 6 and done.catalog_before == 0  # the slow calls took every shared slot
     assert views.slots_label(done) == "6 shared"
-
-
-def test_the_lessons_three_pool_tests_pass_against_a_live_loan_service() -> None:
-    # 150 ms instead of 300: the same assertions, half the time (the 1-slot batch alone is 40 waves)
-    seen: list[tuple[int, int]] = []
-    run = asyncio.run(pooltests.run_pool_tests(lambda done, total: seen.append((done, total)),
-                                               notification_latency=0.15))  # fmt: skip
-    assert run.tap().splitlines() == list(lesson003.TAP)
-    assert seen[-1] == (pooltests.RUNS * 80, 560)
 
 
 def test_exercise_1s_worked_answer_runs_a_batch_whose_peak_is_the_rule() -> None:

@@ -9,25 +9,10 @@ import random
 import pytest
 from loopback import cancelled_at
 
-from bulkhead_lab.live.net.side_by_side import SummedProgress, together
-from bulkhead_lab.live.placement import lesson
+from bulkhead_lab.live.net.side_by_side import together
 from bulkhead_lab.live.placement.batch import run_placement
 
 pytestmark = pytest.mark.live
-
-
-def test_the_placement_rows_run_together_keep_the_lessons_peaks_and_catalog_before() -> None:
-    todo = [
-        lesson.Row(f"{label} {i}", placement, notif, cat, skip)
-        for i in range(2)
-        for label, placement, notif, cat, skip in lesson.PLACEMENT_ROWS
-    ]  # six batches at once, twice the notebook's first table
-    summed = SummedProgress([80] * len(todo))
-    rows = asyncio.run(lesson.run_rows(todo, summed.for_run))
-    facts = [(r.notification, r.catalog_before) for _, r in rows]
-    assert facts == [(8, 0), (4, 40), (12, 40)] * 2
-    assert [r.catalog for _, r in rows][1::3] == [4, 4]  # a pool each: catalog's own 4 slots
-    assert (summed.value, summed.total, summed.finished) == (480, 480, 6)
 
 
 def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothing_and_leave_no_port() -> (
@@ -39,11 +24,9 @@ def test_rows_and_pool_tests_run_together_cancelled_at_random_points_print_nothi
 from bulkhead_lab.live.net.side_by_side import together
 from bulkhead_lab.live.placement.batch import run_placement
 from bulkhead_lab.live.placement.lesson import run_lesson
-from bulkhead_lab.live.placement.pooltests import run_pool_tests
 """
     runs = [
         'together([run_placement("single"), run_placement(), run_placement(skip=8)])',
-        "run_pool_tests()",
         "run_lesson()",  # those alone first (cancelled there too), then the others
     ]
     assert cancelled_at(delays, imports, runs) == ["cancelled 0"] * (len(runs) * len(delays))

@@ -328,11 +328,6 @@ def _breaker_claims(runs: tuple[BreakerRun, ...]) -> list[beside.Claim]:
     ]
 
 
-def breaker_beside(runs: tuple[BreakerRun, ...]) -> pd.DataFrame:
-    """Lesson 000's two figures of its breaker lesson, beside this breaker's in the single pool."""
-    return beside.table(_breaker_claims(runs), "lesson 000")
-
-
 def appendix_claims() -> list[beside.Claim]:
     """Every figure this notebook quotes from a source, beside the package's."""
     shards = shard_view()

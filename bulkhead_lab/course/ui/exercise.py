@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias
 
 import ipywidgets as w
 import pandas as pd
@@ -32,7 +32,6 @@ from bulkhead_lab.course.ui.panel import display_widget
 from bulkhead_lab.course.ui.trial import DEADLINE, Fault, short_repr, trial
 from bulkhead_lab.pool.params import TOTAL
 
-T = TypeVar("T")
 _NUMBER = re.compile(r"^[^\d+\-.]*([-+]?(?:\d[\d,_]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(%?)")
 _SINGLE_WORDS = ("single", "one pool", "shared", "shared pool", "none", "no split", "no bulkhead")
 _PARTS = ("answer", "check", "feedback", "show-answer", "answer-shown", "hint", "hint-shown")  # CSS classes

@@ -20,7 +20,6 @@ from typing import Any, Protocol
 import ipywidgets as w
 import pandas as pd
 from IPython.display import display
-from ipywidgets.widgets.widget_link import Link
 from matplotlib.figure import Figure
 
 from bulkhead_lab.course.ui.style import to_png
@@ -75,7 +74,6 @@ class SliderView:
         self._trailing: asyncio.TimerHandle | None = None
         self.result: Any = None
         self.play: w.Play | None = None
-        self.link: Link | None = None
         self.progress: LiveProgress | None = None  # set by the live panels
         self.output = w.Output()
         self.output.add_class(f"bl-view-{name}")

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-KNOBS = ("limit (calls at once)", "waiting places", "timeout", "retry budget", "adaptive limit")
 SYSTEMS = ("course", "Envoy", "resilience4j", "Polly", "Hystrix", "gRPC")
 
 #: knob -> system -> what sets it and its default ("-": none there)

@@ -126,11 +126,6 @@ def throttle_facts(runs: list[throttle.ThrottleRun]) -> str:
     )
 
 
-RIGHT_STACK_TEXT = (
-    "payment and inventory: httpx.Limits(max_connections=10), httpx.Timeout(1.0); budgets 10% each"
-)
-
-
 def capstone_run(stack: object, on_progress: Progress | None = None) -> capstone.StackRun:
     """One live capstone run (about 7 s at most); interrupted, its proxy and services close first."""
     return run_sync(capstone.run_stack(stack, on_progress))

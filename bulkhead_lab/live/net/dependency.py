@@ -116,7 +116,6 @@ class Dependency(Service):
         port: int = 0,
         host: str = LOOPBACK,
         timeline: bool = False,
-        body: bytes = b"{}",
         on_change: Callable[[Dependency], None] | None = None,
         sock: socket.socket | None = None,
     ):
@@ -126,7 +125,6 @@ class Dependency(Service):
         )
         if not self.routes:
             raise ValueError("routes must name at least one route (got none)")
-        self.body = body
         self.record_timeline = timeline
         self.on_change = on_change
         self.open = 0
@@ -148,10 +146,6 @@ class Dependency(Service):
     def port(self) -> int:
         """The bound port (known once started)."""
         return self.server.port
-
-    @property
-    def host(self) -> str:
-        return self.server.host
 
     @property
     def url(self) -> str:
@@ -272,7 +266,7 @@ class Dependency(Service):
                 counted_out.set_result(None)
             if done:
                 return error_response(503, f"{self.name} was reset while this request was open")
-            return web.Response(body=self.body, content_type="application/json")
+            return web.Response(body=b"{}", content_type="application/json")
 
         return handler
 

@@ -112,12 +112,6 @@ async def run_lesson(for_run: ForRun | None = None) -> LessonRun:
     return LessonRun(rows, sizing, tests)
 
 
-async def run_rows(todo: Sequence[Row], for_run: ForRun | None = None) -> Rows:
-    """One live batch per row, side by side as in :func:`run_lesson`; each beside its label."""
-    results = await in_turn(_experiments(todo, for_run))
-    return [(row.label, result) for row, result in zip(todo, results, strict=True)]
-
-
 def _experiments(todo: Sequence[Row], for_run: ForRun | None) -> list[Experiment[PlacementResult]]:
     """Each row's batch planned at its ideal; a :data:`TIMED` one alone until more than its forty
     catalog answers could be in (so notification has answered)."""

@@ -4,7 +4,7 @@ As in the lesson, every assertion is about what a dependency counted, read from 
 service's ``GET /run`` answer (``catalogBefore``, ``notification``, ``catalog``): "a pool
 test can only be written by counting how many connections the other side sees". Here the
 seven ``/run`` batches run at the same time, each on a loan service and two dependencies of
-its own on free 127.0.0.1 ports (:func:`run_pool_tests`); the one whose ``catalogBefore`` must be
+its own on free 127.0.0.1 ports (:func:`pool_test_sends`); the one whose ``catalogBefore`` must be
 40 runs alone until its first notification answer (:data:`TIMED`). The result prints the lesson's TAP lines
 (:meth:`PoolTestRun.tap`): ``ok 1 - ...`` through ``# fail 0``.
 """
@@ -21,9 +21,9 @@ import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.lag import LagWatch, watch_lag
+from bulkhead_lab.live.net.lag import LagWatch
 from bulkhead_lab.live.net.server import LoopbackServer, Progress
-from bulkhead_lab.live.net.side_by_side import Experiment, in_turn
+from bulkhead_lab.live.net.side_by_side import Experiment
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,
@@ -131,13 +131,7 @@ class _Answered:
 Reply = tuple[int, str]  # one /run answer: HTTP status and body
 
 
-async def _one_run(
-    query: str,
-    answered: _Answered,
-    notification_latency: float,
-    catalog_latency: float,
-    settled: asyncio.Event | None = None,
-) -> Reply:
+async def _one_run(query: str, answered: _Answered, settled: asyncio.Event | None = None) -> Reply:
     """``GET /run?<query>`` once, on a loan service and two dependencies of its own, then stop all
     three; ``settled`` is set at notification's first answer."""
     opened = 0
@@ -150,8 +144,8 @@ async def _one_run(
         answered(dep)
 
     async with (
-        Dependency("notification", notification_latency, on_change=on_notification) as notification,
-        Dependency("catalog", catalog_latency, on_change=answered) as catalog,
+        Dependency("notification", NOTIFICATION_LATENCY, on_change=on_notification) as notification,
+        Dependency("catalog", CATALOG_LATENCY, on_change=answered) as catalog,
         LoopbackServer(loan_app(notification, catalog), name="loan port", service="loan service") as loan,
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session,
         session.get(f"{loan.url}/run?{query}", headers=key_headers(loan.url)) as response,
@@ -174,18 +168,12 @@ def _replayed(query_replies: list[tuple[str, Reply]]) -> Run:
     return run
 
 
-def planned_seconds(query: str, notification_latency: float, catalog_latency: float) -> float:
+def planned_seconds(query: str) -> float:
     """The shortest a ``/run?<query>`` batch can take (:func:`~.batch.ideal_ms`)."""
-    placement, notif, cat, skip = parse_run_query(dict(parse_qsl(query)))
-    return ideal_ms(placement, notif, cat, skip, CALLS, notification_latency, catalog_latency) / 1000
+    return ideal_ms(*parse_run_query(dict(parse_qsl(query)))) / 1000
 
 
-def pool_test_sends(
-    on_progress: Progress | None = None,
-    *,
-    notification_latency: float = NOTIFICATION_LATENCY,
-    catalog_latency: float = CATALOG_LATENCY,
-) -> list[Experiment[Reply]]:
+def pool_test_sends(on_progress: Progress | None = None) -> list[Experiment[Reply]]:
     """The three tests' seven ``/run`` batches, in the order pool.test.mjs sends them, each to be
     run on a loan service of its own (the :data:`TIMED` ones alone until notification's first
     answer); ``on_progress(answered, total)`` counts all seven's calls."""
@@ -194,8 +182,8 @@ def pool_test_sends(
     for t, queries in enumerate(QUERIES):
         for k, q in enumerate(queries):
             settled = asyncio.Event() if (t, k) in TIMED else None
-            run = _one_run(q, answered, notification_latency, catalog_latency, settled)
-            seconds = planned_seconds(q, notification_latency, catalog_latency)
+            run = _one_run(q, answered, settled)
+            seconds = planned_seconds(q)
             sends.append(Experiment(run, seconds, settled is not None, settled))
     return sends
 
@@ -215,30 +203,4 @@ async def judge(replies: Sequence[Reply]) -> PoolTestRun:
             result.failures.append(str(failed))
         else:
             result.failures.append(None)
-    return result
-
-
-async def run_pool_tests(
-    on_progress: Progress | None = None,
-    *,
-    notification_latency: float = NOTIFICATION_LATENCY,
-    catalog_latency: float = CATALOG_LATENCY,
-) -> PoolTestRun:
-    """Run the lesson's three tests: their seven ``/run`` batches side by side, each on a loan
-    service and two dependencies of its own (all stopped when it ends), then each test's assertions
-    on its answers, in the lesson's order (:func:`judge`).
-
-    pool.test.mjs sends its batches one after another to one loan service; every batch resets
-    the dependencies' counters first, so each answer depends only on its own query, and side by
-    side (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`) the seven take about as long as the
-    longest, the one-slot batch. ``on_progress(answered, total)`` counts the calls answered over
-    all seven (``total`` = 7 x 80).
-    """
-    sends = pool_test_sends(
-        on_progress, notification_latency=notification_latency, catalog_latency=catalog_latency
-    )
-    async with watch_lag() as lag:  # a starved machine, if a test comes out "not ok" (net.lag)
-        replies = await in_turn(sends)
-    result = await judge(replies)
-    result.lag = lag
     return result

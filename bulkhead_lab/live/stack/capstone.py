@@ -129,7 +129,6 @@ class StackRun:
     payment_peak: int
     open_at_cutoff: dict[str, int]
     samples: tuple[tuple[float, int, int], ...]
-    shared_budget: bool
     seconds: float = 0.0  # how long the run took, from the first request to the last ended or the cutoff
     lag: float = 0.0  # seconds: the longest the run's own event loop stood still while it drove
 
@@ -178,7 +177,6 @@ async def run_stack(stack: object, on_progress: Progress | None = None) -> Stack
     ``on_progress(ended, REQUESTS)`` every :data:`SAMPLE` s while it runs. Cancelled (Kernel > Interrupt),
     every request is cancelled and the proxy and both dependencies close before it returns."""
     parts = read_stack(stack)
-    shared = parts["payment"].budget is parts["inventory"].budget
     async with Dependency("payment", LATENCY) as payment, Dependency("inventory", LATENCY) as inventory:
         async with FaultProxy(payment.url, "payment proxy") as proxy:
             urls = {"payment": f"{proxy.url}/pay", "inventory": f"{inventory.url}/stock"}
@@ -191,7 +189,7 @@ async def run_stack(stack: object, on_progress: Progress | None = None) -> Stack
                     await clients[n].post(urls[n], json={})
                 proxy.reset_counts()
                 with heap_frozen():  # a full collection over the kernel's heap would stall the loop
-                    return await _drive(parts, clients, urls, proxy, shared, on_progress)
+                    return await _drive(parts, clients, urls, proxy, on_progress)
             finally:
                 for client in clients.values():
                     await client.aclose()
@@ -202,7 +200,6 @@ async def _drive(
     clients: dict[str, httpx.AsyncClient],
     urls: dict[str, str],
     proxy: FaultProxy,
-    shared: bool,
     on_progress: Progress | None = None,
 ) -> StackRun:
     tasks: dict[str, list[asyncio.Task[None]]] = {n: [] for n in NAMES}
@@ -243,7 +240,7 @@ async def _drive(
     for part in parts.values():
         part.stalled = [_stood_still(ticks, s, e) for s, e in part.spans]
     lag = max((late for _, late in ticks), default=0.0)
-    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), shared, seconds, lag)
+    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), seconds, lag)
 
 
 async def _ticker(ticks: list[tuple[float, float]]) -> None:

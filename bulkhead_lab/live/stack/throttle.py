@@ -34,6 +34,7 @@ import aiohttp
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
+from bulkhead_lab.live.net.side_by_side import SummedProgress
 from bulkhead_lab.live.orders.clients import admin_json, outside_client, read_services, slow_url
 from bulkhead_lab.live.orders.load import order_services
 from bulkhead_lab.live.orders.settings import FAST_LATENCY, OrderSettings
@@ -234,16 +235,7 @@ async def orders_runs(
     make: Callable[[float], object] | None = AdaptiveThrottle, on_progress: Progress | None = None
 ) -> tuple[OrdersThrottleRun, OrdersThrottleRun]:
     """No throttle and ``make``'s, side by side (about 3 s); ``on_progress`` counts both runs' orders."""
-    done = [0, 0]
-
-    def for_run(i: int) -> Progress:
-        def update(n: int, total: int) -> None:
-            done[i] = n
-            if on_progress is not None:
-                on_progress(sum(done), 2 * total)
-
-        return update
-
-    runs = [orders_run(None, for_run(0)), orders_run(make, for_run(1))]
+    summed = SummedProgress([int(ORDERS_RATE * ORDERS_SECONDS)] * 2, on_progress)
+    runs = [orders_run(None, summed.for_run(0)), orders_run(make, summed.for_run(1))]
     plain, throttled = await gather_all([asyncio.ensure_future(r) for r in runs])
     return plain, throttled
