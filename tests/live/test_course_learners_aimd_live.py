@@ -17,7 +17,7 @@ from writes.n05_aimd import CANDIDATES, NUMPY
 
 from bulkhead_lab.course.adaptive_limits import exercises as ex
 from bulkhead_lab.course.adaptive_limits import views
-from bulkhead_lab.live.orders import steady
+from bulkhead_lab.live.orders import learners
 
 pytestmark = pytest.mark.live
 
@@ -42,7 +42,7 @@ def test_the_right_limiter_live_backs_off_in_the_slowdown_and_the_counts_add_up(
     threads, ports = _threads(), listening_ports()
     right = define(CANDIDATES.right, CANDIDATES.name)
     load = views.slowdown_load(views.LIVE_SLOW_FOR)
-    run = asyncio.run(steady.learners_run(right, ex.LIVE, load))
+    run = asyncio.run(learners.limiter_run(right, ex.LIVE, load))
     rows = {r["phase"]: r for r in views.live_view(run, views.LIVE_SLOW_FOR).phase_rows()}
     healthy, slow = rows["healthy"], rows["slow, to its last slow call"]
     assert healthy["orders refused"] == 0 and healthy["limit at its start"] == ex.LIVE[0]

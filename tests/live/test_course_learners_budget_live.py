@@ -16,8 +16,8 @@ from writes import define
 from writes.n06_budget import CANDIDATES
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
-from bulkhead_lab.live.orders import retrying
-from bulkhead_lab.live.orders.checks import retry_facts
+from bulkhead_lab.live.orders import learners
+from bulkhead_lab.live.orders.reading import ratio_bound, retry_facts
 
 pytestmark = pytest.mark.live
 
@@ -33,11 +33,11 @@ def _settled(before_threads: set[threading.Thread], before_ports: set[int], seco
 
 
 def test_the_right_budget_live_keeps_the_sre_bound_and_denies_retries() -> None:
-    run = asyncio.run(retrying.learners_run(define(CANDIDATES.right, CANDIDATES.name)(0.1)))
+    run = asyncio.run(learners.budget_run(define(CANDIDATES.right, CANDIDATES.name)(0.1)))
     f = retry_facts(run)
     assert f.orders == 20 and f.served + f.refused == 20 and f.payment_calls == f.served
     assert f.client_sent == f.order_service_received  # every call sent reached the Order Service
-    assert f.orders < f.client_sent < retrying.ratio_bound() and f.gave_up_budget > 0
+    assert f.orders < f.client_sent < ratio_bound() and f.gave_up_budget > 0
 
 
 def test_the_right_budget_is_one_line_from_the_notebooks_cell() -> None:
@@ -46,7 +46,7 @@ def test_the_right_budget_is_one_line_from_the_notebooks_cell() -> None:
 
 
 class RaisesLive:
-    """Raises in can_retry: the notebook cell's worst case stops it first; learners_run meets it live."""
+    """Raises in can_retry: the notebook cell's worst case stops it first; budget_run meets it live."""
 
     def __init__(self, ratio):
         self.calls = 0
@@ -113,8 +113,8 @@ class Forever(RaisesLive):
 )
 def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_nothing_running(learner, line):
     threads, ports = set(threading.enumerate()), listening_ports()
-    with pytest.raises(retrying.LearnersFault) as fault:
-        asyncio.run(retrying.learners_run(learner(0.1)))
+    with pytest.raises(learners.LearnersFault) as fault:
+        asyncio.run(learners.budget_run(learner(0.1)))
     assert str(fault.value) == line
     assert _settled(threads, ports)
 
@@ -139,9 +139,9 @@ def test_the_notebooks_cell_gives_a_broken_budget_one_line_and_nothing_goes_live
 def test_a_budget_answering_floats_goes_live_and_keeps_the_sre_bound() -> None:
     said = ex.live_budget(AnswersFloats)
     assert said.startswith("live, your budget: 20 orders, the client sent "), said
-    run = asyncio.run(retrying.learners_run(AnswersFloats(0.1)))
+    run = asyncio.run(learners.budget_run(AnswersFloats(0.1)))
     f = retry_facts(run)
-    assert f.orders < f.client_sent < retrying.ratio_bound() and f.gave_up_budget > 0
+    assert f.orders < f.client_sent < ratio_bound() and f.gave_up_budget > 0
 
 
 def test_each_shared_broken_candidate_is_the_checkers_line_and_never_goes_live() -> None:

@@ -11,8 +11,8 @@ import pytest
 from loopback import until
 
 from bulkhead_lab.live.net.server import LOOPBACK
-from bulkhead_lab.live.orders.checks import check_orders
 from bulkhead_lab.live.orders.load import OrdersLoad, drive
+from bulkhead_lab.live.orders.reading import check_orders
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory, payment
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

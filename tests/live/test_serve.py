@@ -24,8 +24,8 @@ from outside import serving
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.server import LOOPBACK
-from bulkhead_lab.live.orders.checks import check_orders
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, drive
+from bulkhead_lab.live.orders.reading import check_orders
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 from bulkhead_lab.live.serve import serve_pools
 

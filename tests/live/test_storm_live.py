@@ -83,6 +83,7 @@ def test_a_queued_payment_serves_in_order_counts_over_http_and_refuses_bad_input
             async with session.get(f"{pay.url}/admin/stats") as r:
                 assert await r.json() == {
                     "calls": 3, "answered": 3, "wasted": 0, "dropped": 0, "waiting": 0, "longest": 3,
+                    "open": 0, "peak": 3,
                 }  # fmt: skip
             async with session.post(f"{pay.url}/admin/slow?on=yes") as r:
                 assert r.status == 400 and "on must be 1 or 0 (got 'yes')" in await r.text()

@@ -28,7 +28,7 @@ from bulkhead_lab.course.ui.exercise import (
     run_trial,
 )
 from bulkhead_lab.course.ui.trial import call
-from bulkhead_lab.live.orders import steady
+from bulkhead_lab.live.orders import learners
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import SLOW, Params
 
@@ -188,9 +188,9 @@ def live_aimd(answer: object) -> object:
         candidate = read_code(answer, "class")
         run_trial(lambda: _tried(candidate))  # raises, hangs, is no limiter: not live
         load = views.slowdown_load(views.LIVE_SLOW_FOR)
-        run = run_sync(steady.learners_run(python_numbers(candidate), LIVE, load))
+        run = run_sync(learners.limiter_run(python_numbers(candidate), LIVE, load))
         return views.live_table(views.live_view(run, views.LIVE_SLOW_FOR))
-    except (NotUnderstood, steady.LearnersFault) as why:
+    except (NotUnderstood, learners.LearnersFault) as why:
         return f"Not run live: {why}"
 
 

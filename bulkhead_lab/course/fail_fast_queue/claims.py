@@ -20,7 +20,11 @@ from functools import partial
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, starved, table
-from bulkhead_lab.live.orders.checks import (
+from bulkhead_lab.live.orders.clients import Kind
+from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
+from bulkhead_lab.live.orders.reading import (
+    REFUSAL_UNDER,
+    STOCK_UNDER,
     TOLERANCE,
     check_orders,
     inventory_idle_while_orders_waited,
@@ -29,10 +33,8 @@ from bulkhead_lab.live.orders.checks import (
     slowest_at_least_waves,
     stock_after_every_order,
     stock_waited_for_payment,
+    waited_out_keepalive,
 )
-from bulkhead_lab.live.orders.clients import Kind
-from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
-from bulkhead_lab.live.orders.reading import REFUSAL_UNDER, STOCK_UNDER, waited_out_keepalive
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 
 LESSON = "lesson 004"

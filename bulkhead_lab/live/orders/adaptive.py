@@ -174,7 +174,8 @@ def _options(options: object) -> Options:
 
 class Limiter(Protocol):
     """What :class:`AdaptiveControl` asks of a limiter: an
-    :class:`~bulkhead_lab.adaptive.limits.AdaptiveLimit`, or a learner's (:class:`~.steady.LearnersLimit`)."""
+    :class:`~bulkhead_lab.adaptive.limits.AdaptiveLimit`, or a learner's (:class:`~.learners.LearnersLimit`).
+    """
 
     timed: bool
 
@@ -190,7 +191,7 @@ class Limiter(Protocol):
 
 
 class Builds(Protocol):
-    """Settings that build a fresh :class:`Limiter` (a learner's, :class:`~.steady.LearnersSpec`)."""
+    """Settings that build a fresh :class:`Limiter` (a learner's, :class:`~.learners.LearnersSpec`)."""
 
     algorithm: str
 

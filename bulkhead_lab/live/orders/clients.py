@@ -25,6 +25,7 @@ Payment and Inventory, :class:`Received` for Order Service, :class:`PoolsReading
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -159,6 +160,7 @@ class Client:
         self.total = total
         self.done = 0
         self.on_progress = on_progress
+        self.gives_up_after: float | None = None  # seconds an attempt waits for its answer (None: no end)
 
     def _backoff(self, policy: RetryPolicy) -> Callable[[int], float]:
         """One request's sleeps: the policy's backoff, each drawn from the client's RNG (decorrelated
@@ -174,9 +176,11 @@ class Client:
         return after
 
     async def send(
-        self, kind: Kind, index: int, method: str, url: str, *, retry: bool = True
+        self, kind: Kind, index: int, method: str, url: str, *, retry: bool = True, until: float | None = None
     ) -> RequestResult:
-        """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done."""
+        """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done. A caller
+        that gives up (:attr:`gives_up_after` seconds with no answer) closes its connection and retries
+        as after a 503; at ``until`` (seconds on the client's clock) the request is cut off where it is."""
         policy = self.retry if retry else None
         tries: list[Try] = []
         body: dict[str, Any] = {}
@@ -184,12 +188,20 @@ class Client:
         async def once() -> int:
             nonlocal body
             status, body = await self._once(method, url, tries)
-            return status
+            return RETRY_ON if status == 0 and self.gives_up_after is not None else status
 
         if policy is None:
-            status = await once()
+            attempts = once()
         else:
-            status = await call_with_retries(once, self.budget, policy.attempts, self._backoff(policy))
+            attempts = call_with_retries(once, self.budget, policy.attempts, self._backoff(policy))
+        try:
+            await asyncio.wait_for(attempts, None if until is None else until - (time.monotonic() - self.t0))
+        except asyncio.TimeoutError:  # the run is over: an attempt under way ends with no answer
+            if until is None:
+                raise
+            if not tries:  # cut off before its first attempt went
+                tries.append(Try(until, until, 0))
+        status = tries[-1].status
         gave_up: GaveUp = ""
         if status == RETRY_ON and policy is not None and policy.attempts > 1:
             gave_up = "attempts" if len(tries) >= policy.attempts else "budget"
@@ -206,8 +218,10 @@ class Client:
     async def _once(self, method: str, url: str, tries: list[Try]) -> tuple[int, dict[str, Any]]:
         start = time.monotonic()
         status, body = 0, {}
+        gives_up = self.gives_up_after
+        timeout = self.session.timeout if gives_up is None else aiohttp.ClientTimeout(total=gives_up)
         try:
-            async with self.session.request(method, url, headers=key_headers(url)) as r:
+            async with self.session.request(method, url, headers=key_headers(url), timeout=timeout) as r:
                 status = r.status
                 try:
                     body = await r.json(content_type=None)
@@ -215,7 +229,12 @@ class Client:
                     body = {"error": "not JSON"}
         except aiohttp.ClientError as exc:
             body = {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
-        tries.append(Try(start - self.t0, time.monotonic() - self.t0, status))
+        except asyncio.TimeoutError:
+            if gives_up is None:
+                raise
+            body = {"error": f"gave up after {gives_up:g} s"}
+        finally:  # an attempt cut off with the run counts too, with no answer
+            tries.append(Try(start - self.t0, time.monotonic() - self.t0, status))
         return status, body
 
 

@@ -40,7 +40,6 @@ from bulkhead_lab.live.orders.clients import (
     Client,
     Readings,
     RequestResult,
-    Try,
     admin_json,
     bulkhead_reading,
     check_budget,
@@ -50,7 +49,7 @@ from bulkhead_lab.live.orders.clients import (
     slow_url,
 )
 from bulkhead_lab.live.orders.results import OrdersRun, Recorder, exact_timelines
-from bulkhead_lab.live.orders.schedule import Schedule, Sent
+from bulkhead_lab.live.orders.schedule import Schedule, Sent, keep_checked
 from bulkhead_lab.live.orders.service import (
     FAST_LATENCY,
     KEEPALIVE_TIMEOUT,
@@ -64,18 +63,6 @@ from bulkhead_lab.live.orders.service import (
 from bulkhead_lab.retries.budgets import Budget, RetryBudget
 from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
-
-__all__ = [
-    "OrdersLoad",
-    "OrdersRun",
-    "RequestResult",
-    "Try",
-    "drive",
-    "orders_setup",
-    "planned_seconds",
-    "run_orders",
-    "run_sockets",
-]
 
 MAX_REQUESTS = 10_000  # of each kind in one drive
 MAX_SLOW_LATENCY = 60.0  # seconds: the longest slowdown of Payment a run asks for
@@ -109,12 +96,16 @@ class OrdersLoad:
     def __post_init__(self) -> None:
         if not isinstance(self.slow, bool):
             raise ValueError(f"slow must be True or False (got {self.slow!r})")
-        _set(self, "orders", check_int("orders", self.orders, 0, MAX_REQUESTS))
-        _set(self, "stock_checks", check_int("stock_checks", self.stock_checks, 0, MAX_REQUESTS))
-        _set(self, "stock_delay", check_real("stock_delay", self.stock_delay, 0.0, MAX_STOCK_DELAY))
+        keep_checked(self, "orders", check_int("orders", self.orders, 0, MAX_REQUESTS))
+        keep_checked(self, "stock_checks", check_int("stock_checks", self.stock_checks, 0, MAX_REQUESTS))
+        keep_checked(self, "stock_delay", check_real("stock_delay", self.stock_delay, 0.0, MAX_STOCK_DELAY))
         if self.slow_latency is not None:
-            _set(self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY))
-        _set(self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY))
+            keep_checked(
+                self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY)
+            )
+        keep_checked(
+            self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY)
+        )
         check_policy(self.retry)
         check_budget(self.budget)
         check_int("seed", self.seed, 0)
@@ -181,10 +172,6 @@ class OrdersLoad:
             await cancel_all(tasks)
             raise
         return Sent(await gather_all(tasks), busy)
-
-
-def _set(settings: object, name: str, value: object) -> None:
-    object.__setattr__(settings, name, value)  # a frozen dataclass's checked value, once
 
 
 def orders_setup(variant: Variant = "limited", **values: Any) -> tuple[OrderSettings, OrdersLoad]:

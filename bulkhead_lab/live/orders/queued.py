@@ -9,7 +9,9 @@ work is *wasted*: Payment counts it itself. With ``drop_gone`` a worker drops a 
 gone instead of serving it (the deadline drop: the deadline has passed).
 
 ``GET /admin/stats`` answers :meth:`QueuedPayment.stats` (calls received, answered, wasted, dropped,
-waiting now and at most); ``POST /admin/slow?on=1`` (or ``0``) switches the slow latency on or off.
+waiting now and at most, open now and at most); ``POST /admin/slow?on=1`` (or ``0``) switches the slow
+latency on or off, and :attr:`~QueuedPayment.healed` keeps the counts when it was last switched off;
+``POST /admin/reset`` starts it over, so the one driver (:func:`~.load.drive`) runs against it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class PaymentCounts:
     dropped: int
     waiting: int
     longest: int
+    open: int = 0  # calls whose caller still waits for the answer, now
+    peak: int = 0  # ... and at most at once
 
 
 class QueuedPayment(Service):
@@ -53,11 +57,13 @@ class QueuedPayment(Service):
         self._queue: deque[asyncio.Future[None]] = deque()  # each call's answer, done when served
         self._ready: asyncio.Event | None = None
         self._workers: list[asyncio.Task[None]] = []
-        self.calls = self.answered = self.wasted = self.dropped = self.longest = 0
+        self.calls = self.answered = self.wasted = self.dropped = self.longest = self.open = self.peak = 0
+        self.healed: PaymentCounts | None = None
         app = web.Application()
         app.router.add_post("/pay", self._pay)
         app.router.add_get("/admin/stats", self._stats)
         app.router.add_post("/admin/slow", self._slow)
+        app.router.add_post("/admin/reset", self._reset)
         self.server = LoopbackServer(app, name="payment port")
 
     @property
@@ -66,7 +72,14 @@ class QueuedPayment(Service):
 
     def stats(self) -> PaymentCounts:
         return PaymentCounts(
-            self.calls, self.answered, self.wasted, self.dropped, len(self._queue), self.longest
+            self.calls,
+            self.answered,
+            self.wasted,
+            self.dropped,
+            len(self._queue),
+            self.longest,
+            self.open,
+            self.peak,
         )
 
     async def start(self) -> None:
@@ -91,7 +104,12 @@ class QueuedPayment(Service):
         self._queue.append(answer)
         self.longest = max(self.longest, len(self._queue))
         self._ready.set()
-        await answer  # cancelled (the call stays queued) when the caller goes away
+        self.open += 1
+        self.peak = max(self.peak, self.open)
+        try:
+            await answer  # cancelled (the call stays queued) when the caller goes away
+        finally:
+            self.open -= 1
         return web.json_response({"paid": True})
 
     async def _work(self) -> None:
@@ -118,5 +136,13 @@ class QueuedPayment(Service):
         on = request.query.get("on")
         if on not in ("0", "1"):
             return bad_request(f"on must be 1 or 0 (got {'missing' if on is None else repr(on)})")
+        if self.slow and on == "0":
+            self.healed = self.stats()
         self.slow = on == "1"
         return web.json_response({"slow": self.slow})
+
+    async def _reset(self, request: web.Request) -> web.Response:
+        """Healthy, every count back to 0 (a call still queued is served all the same)."""
+        self.slow, self.healed = False, None
+        self.calls = self.answered = self.wasted = self.dropped = self.longest = self.peak = 0
+        return web.json_response({"reset": True})

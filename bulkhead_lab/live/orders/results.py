@@ -20,8 +20,6 @@ from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Varian
 from bulkhead_lab.retries.budgets import Budget
 from bulkhead_lab.retries.policy import RetryPolicy
 
-__all__ = ["SETUP_WAIT", "OrdersRun", "Recorder", "exact_timelines"]
-
 SETUP_WAIT = 0.010  # s: a shorter wait for a connection is its set-up, not a queue
 NOT_READ = Received(error="not read")  # a run that never asked Order Service what it received
 

@@ -2,7 +2,8 @@
 a :class:`Schedule`, and what sending it gave (:class:`Sent`).
 
 Lesson 004's burst (:class:`~.load.OrdersLoad`) and notebook 05's steady rate
-(:class:`~.steady.SteadyLoad`) are the two schedules; either may send retrying callers.
+(:class:`~.steady.SteadyLoad`) are the two schedules; either may send retrying callers, and a steady
+rate callers that give up (notebook 07's storm, :mod:`.storm`).
 """
 
 from __future__ import annotations
@@ -75,3 +76,8 @@ class Schedule(Protocol):
     async def send(
         self, client: Client, session: aiohttp.ClientSession, urls: tuple[str, str], timeout: float
     ) -> Sent: ...  # urls: the Order Service's and Payment's
+
+
+def keep_checked(load: object, name: str, value: object) -> None:
+    """Set a frozen load's field to its checked value, once, in its ``__post_init__``."""
+    object.__setattr__(load, name, value)

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import aiohttp
 
 from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
-from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
+from bulkhead_lab.live.orders.adaptive import AdaptiveSettings
 from bulkhead_lab.live.orders.clients import (
     Client,
     RequestResult,
@@ -40,29 +39,13 @@ from bulkhead_lab.live.orders.clients import (
     check_policy,
     slow_url,
 )
-from bulkhead_lab.live.orders.load import (
-    MAX_REQUESTS,
-    MAX_SLOW_LATENCY,
-    Sent,
-    drive,
-    order_services,
-    run_orders,
-)
+from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, run_orders
 from bulkhead_lab.live.orders.results import OrdersRun
+from bulkhead_lab.live.orders.schedule import Sent, keep_checked
 from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings
 from bulkhead_lab.retries.budgets import Budget
 from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
-
-__all__ = [
-    "MAX_PHASE",
-    "MAX_RATE",
-    "LearnersFault",
-    "SteadyLoad",
-    "learners_run",
-    "planned_orders",
-    "run_adaptive",
-]
 
 MAX_RATE = 200.0  # orders a second
 MAX_PHASE = 600.0  # seconds: the longest phase of a steady load
@@ -74,7 +57,9 @@ class SteadyLoad:
     ``slow_for`` s, healthy again ``recover_for`` s; every bad value is a one-line :class:`ValueError`.
 
     ``fast_latency`` is Payment's and Inventory's healthy latency in a run that starts them;
-    ``retry``, ``budget`` and ``seed`` are the client's, as :class:`~.load.OrdersLoad`'s.
+    ``retry``, ``budget`` and ``seed`` are the client's, as :class:`~.load.OrdersLoad`'s. Callers that
+    give up (notebook 07's storm) close an attempt after ``gives_up_after`` s and retry it as after a
+    503; the load ends at ``seconds`` then, an order still under way cut off.
     """
 
     rate: float = 20.0
@@ -86,13 +71,18 @@ class SteadyLoad:
     retry: RetryPolicy | None = None
     budget: Budget | None = None
     seed: int = JITTER_SEED
+    gives_up_after: float | None = None
 
     def __post_init__(self) -> None:
-        _set(self, "rate", check_real("rate", self.rate, 0.0, MAX_RATE, low_open=True))
+        keep_checked(self, "rate", check_real("rate", self.rate, 0.0, MAX_RATE, low_open=True))
         for name in ("healthy_for", "slow_for", "recover_for"):
-            _set(self, name, check_real(name, getattr(self, name), 0.0, MAX_PHASE))
-        _set(self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY))
-        _set(self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY))
+            keep_checked(self, name, check_real(name, getattr(self, name), 0.0, MAX_PHASE))
+        keep_checked(
+            self, "slow_latency", check_real("slow_latency", self.slow_latency, 0.0, MAX_SLOW_LATENCY)
+        )
+        keep_checked(
+            self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY)
+        )
         if self.orders > MAX_REQUESTS:
             raise ValueError(
                 f"rate x (healthy_for + slow_for + recover_for) must be at most {MAX_REQUESTS} orders "
@@ -101,6 +91,8 @@ class SteadyLoad:
         check_policy(self.retry)
         check_budget(self.budget)
         check_int("seed", self.seed, 0)
+        if self.gives_up_after is not None:
+            check_real("gives_up_after", self.gives_up_after, 0.0, MAX_SLOW_LATENCY, low_open=True)
 
     @property
     def seconds(self) -> float:
@@ -160,10 +152,6 @@ class SteadyLoad:
         return Sent(results, None, (window[0], window[1]))
 
 
-def _set(load: SteadyLoad, name: str, value: object) -> None:
-    object.__setattr__(load, name, value)  # a frozen dataclass's checked value, once
-
-
 def planned_orders(rate: float, seconds: float) -> int:
     """Orders a load of ``rate`` a second sends in ``seconds`` (one at 0, then every 1/rate s)."""
     return max(1, int(rate * seconds + 1e-9))
@@ -175,10 +163,12 @@ async def _steadily(
     """One order every ``1 / rate`` s from ``t0``; every answer, once Payment's ``switch`` is done too.
     Every order still open, and the switch, are cancelled if the load fails or is cancelled."""
     tasks: list[asyncio.Task[RequestResult]] = []
+    client.gives_up_after = load.gives_up_after
+    until = None if load.gives_up_after is None else load.seconds
     try:
         for i in range(load.orders):
             await _sleep_until(t0 + i / load.rate)
-            tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url)))
+            tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url, until=until)))
         results = await gather_all(tasks)
         await switch
     except BaseException:
@@ -217,83 +207,3 @@ async def run_adaptive(
     :func:`~.adaptive.live_spec`), 5 waiting places."""
     settings = AdaptiveSettings(algorithm=algorithm)
     return await run_orders(settings, load or SteadyLoad(), on_progress=on_progress, allow_long=allow_long)
-
-
-# --- a learner's limiter around the live Payment (notebook 05, exercise 3) ------------------------
-
-
-class LearnersFault(Exception):
-    """What a learner's limiter did wrong in the live Order Service, in one line; the run stopped."""
-
-
-class LearnersLimit:
-    """A learner's limiter (``on_sample(rtt, inflight, dropped)`` returning the new limit) as the live
-    service's :class:`~.adaptive.AdaptiveControl` keeps it; what it raises or returns that is not a whole
-    limit of at least 1 is kept in :attr:`fault` (one line) and the limit stays where it was."""
-
-    timed = False
-    baseline = 0.0
-
-    def __init__(self, learner: Any, initial: int) -> None:
-        self.learner, self.limit = learner, initial
-        self.fault: str | None = None
-
-    def tick(self, now: float) -> None:
-        """Not timed: the time changes nothing."""
-
-    def on_sample(self, rtt: float, inflight: int, dropped: bool = False) -> int:
-        if self.fault is not None:
-            return self.limit
-        try:
-            got = self.learner.on_sample(rtt, inflight, dropped)
-        except Exception as exc:
-            why = (str(exc).splitlines() or [""])[0]
-            self.fault = f"on_sample raised {type(exc).__name__}" + (f": {why}." if why else ".")
-            return self.limit
-        if isinstance(got, bool) or not isinstance(got, (int, float)) or not got >= 1:
-            self.fault = f"on_sample returned {got!r:.30} live: return the new limit, at least 1."
-            return self.limit
-        self.limit = int(got)
-        return self.limit
-
-
-class LearnersSpec:
-    """Builds a :class:`LearnersLimit` around ``make()`` (the learner's class with its settings)."""
-
-    algorithm = "yours"
-
-    def __init__(self, make: Callable[[], Any], initial: int) -> None:
-        self.make, self.initial = make, initial
-        self.built: list[LearnersLimit] = []
-
-    def build(self) -> LearnersLimit:
-        self.built.append(LearnersLimit(self.make(), self.initial))
-        return self.built[-1]
-
-    def fault(self) -> str | None:
-        return next((b.fault for b in self.built if b.fault), None)
-
-
-async def learners_run(learner: Any, settings: tuple[int, int, int], load: Any) -> Any:
-    """The adaptive Order Service of :func:`run_adaptive` and ``load`` (a :class:`SteadyLoad`), its limit
-    moved by ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once,
-    every service closed: :class:`LearnersFault`, one line."""
-    spec = LearnersSpec(lambda: learner(*settings), settings[0])
-    adaptive_service = AdaptiveSettings(algorithm="AIMD")
-    async with order_services(adaptive_service, load.slow_latency, load.fast_latency) as (service, pay, inv):
-        control = service.service.limit_control
-        if not isinstance(control, AdaptiveControl):
-            raise RuntimeError("an adaptive Order Service has an adaptive control")
-        control.spec = spec
-        control.restart()
-        driving = asyncio.ensure_future(drive(service.url, pay.url, inv.url, load))
-        while not driving.done() and spec.fault() is None:
-            await asyncio.wait({driving}, timeout=0.01)  # polling the learner's limiter for a fault
-        if not driving.done():
-            driving.cancel()
-            await asyncio.gather(driving, return_exceptions=True)
-        if spec.fault() is not None:
-            raise LearnersFault(spec.fault())
-        run = driving.result()
-        service.record(run)
-    return run

@@ -12,27 +12,25 @@ slows from ``before`` seconds for ``slow_for`` seconds, then heals. Two setups:
 - **the fix**: ``limited``, the bulkhead of lesson 004 with as many running as Payment has workers
   and as many waiting, 503 at once beyond, and Payment dropping calls whose caller has gone.
 
-:func:`run_storms` runs both side by side, each on its own free ports; each :class:`LiveStorm` holds the
-orders answered per bin of time and Payment's own counters, at the heal and at the end.
+:func:`run_storm` sends the plan's :class:`~.steady.SteadyLoad` (callers that give up) with the one
+driver (:func:`~.load.drive`); :func:`run_storms` runs both side by side, each on its own free ports;
+each :class:`LiveStorm` holds the orders answered per bin of time and Payment's own counters, at the heal
+and at the end.
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
-import time
 from dataclasses import dataclass
 
-import aiohttp
-
-from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.side_by_side import SummedProgress, staggered
 from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.load import drive
 from bulkhead_lab.live.orders.queued import PaymentCounts, QueuedPayment
+from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory
+from bulkhead_lab.live.orders.steady import SteadyLoad
 from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
-from bulkhead_lab.validation import check_real
 
 MANY = 40  # connections to Payment with no fix: more than it will ever have open
 BIN = 0.5  # seconds per goodput bin
@@ -40,7 +38,8 @@ BIN = 0.5  # seconds per goodput bin
 
 @dataclass(frozen=True)
 class StormPlan:
-    """The run: load, its callers, Payment, and when Payment is slow (seconds from the start)."""
+    """The run: load, its callers, Payment, and when Payment is slow (seconds from the start); every bad
+    value is the load's one-line :class:`ValueError`."""
 
     rate: float = 10.0  # orders a second
     before: float = 2.0  # healthy, then slow for ``slow_for``, then healthy again for ``after``
@@ -54,10 +53,12 @@ class StormPlan:
     seed: int = JITTER_SEED
 
     def __post_init__(self) -> None:
-        check_real("rate", self.rate, 0.0, 200.0, low_open=True)
-        for name in ("before", "slow_for", "after"):
-            check_real(name, getattr(self, name), 0.0, 60.0)
-        check_real("timeout", self.timeout, 0.0, 60.0, low_open=True)
+        self.load()
+
+    def load(self) -> SteadyLoad:
+        """The orders, evenly spaced, from callers that give up after ``timeout`` and retry."""
+        return SteadyLoad(self.rate, self.before, self.slow_for, self.after, self.slow_latency, self.latency,
+                          self.retry, seed=self.seed, gives_up_after=self.timeout)  # fmt: skip
 
     @property
     def healed(self) -> float:
@@ -69,7 +70,7 @@ class StormPlan:
 
     @property
     def orders(self) -> int:
-        return int(self.rate * self.seconds)
+        return self.load().orders
 
     def settings(self, fix: bool) -> OrderSettings:
         if fix:
@@ -79,18 +80,27 @@ class StormPlan:
 
 @dataclass(frozen=True)
 class LiveStorm:
-    """One run: per :data:`BIN` seconds the orders answered in time and the calls sent (originals and
-    retries); requests that gave up; and Payment's own counters when it healed and at the end."""
+    """One run: the orders answered in time per :data:`BIN` seconds; orders that gave up (or were cut off
+    at the end); and Payment's own counters when it healed and at the end."""
 
     plan: StormPlan
     fix: bool
-    settings: OrderSettings
     goodput: tuple[int, ...]
-    sent: tuple[int, ...]
     gave_up: int
     at_heal: PaymentCounts
     payment: PaymentCounts
     duration: float
+
+    @classmethod
+    def read(cls, plan: StormPlan, fix: bool, run: OrdersRun, pay: QueuedPayment) -> LiveStorm:
+        """``run`` (the one driver's) binned, with what ``pay`` counted."""
+        goodput = [0] * (int(plan.seconds / BIN) + 1)
+        for order in run.orders:
+            if order.outcome == "served":
+                goodput[min(int(order.end / BIN), len(goodput) - 1)] += 1
+        counts = pay.stats()
+        gave_up = len(run.orders) - run.served
+        return cls(plan, fix, tuple(goodput), gave_up, pay.healed or counts, counts, run.duration)
 
     def rate(self, start: float, stop: float) -> float:
         """Orders answered a second over ``start`` .. ``stop`` seconds."""
@@ -109,84 +119,14 @@ class LiveStorm:
         return self.payment.wasted - self.at_heal.wasted
 
 
-async def _caller(
-    session: aiohttp.ClientSession,
-    url: str,
-    plan: StormPlan,
-    draw: random.Random,
-    log: dict[str, list[float]],
-) -> bool:
-    """One order: its attempts, each given up after ``plan.timeout``; True if one was answered."""
-    t0, sleep, backoff = log["t0"][0], 0.0, plan.retry.backoff
-    for attempt in range(1, plan.retry.attempts + 1):
-        log["sent"].append(time.monotonic() - t0)
-        try:
-            timeout = aiohttp.ClientTimeout(total=plan.timeout)
-            async with session.post(url, timeout=timeout, headers=key_headers(url)) as answer:
-                await answer.read()
-                if answer.status == 200:
-                    log["good"].append(time.monotonic() - t0)
-                    return True
-        except (asyncio.TimeoutError, aiohttp.ClientError):
-            pass  # gave up on it, or the connection failed: try again
-        if attempt < plan.retry.attempts:
-            sleep = 0.0 if backoff is None else backoff.delay(attempt, draw.random(), sleep or backoff.base)
-            await asyncio.sleep(sleep)
-    return False
-
-
-async def _load(url: str, plan: StormPlan, log: dict[str, list[float]], done: Progress) -> int:
-    """Send ``plan.orders`` orders evenly; returns how many gave up. Cancelled, it ends every order."""
-    draw, results, calls = random.Random(plan.seed), [], []
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-
-        def finished(task: asyncio.Task[bool]) -> None:
-            results.append(task)
-            done(len(results), plan.orders)
-
-        try:
-            for i in range(plan.orders):
-                await asyncio.sleep(max(0.0, log["t0"][0] + i / plan.rate - time.monotonic()))
-                calls.append(asyncio.ensure_future(_caller(session, url, plan, draw, log)))
-                calls[-1].add_done_callback(finished)
-            end = log["t0"][0] + plan.seconds  # the run is over: an order still open is cut off
-            await asyncio.wait(calls, timeout=max(0.0, end - time.monotonic()))
-            answered = [task.done() and not task.cancelled() and task.result() for task in calls]
-        finally:
-            for task in calls:
-                task.cancel()
-            await asyncio.gather(*calls, return_exceptions=True)
-    return sum(1 for ok in answered if not ok)
-
-
 async def run_storm(
     fix: bool, plan: StormPlan = StormPlan(), on_progress: Progress | None = None
 ) -> LiveStorm:
     """One run of ``plan`` with or without the fix, its services on free ports (closed on any exit)."""
-    settings, log = plan.settings(fix), {"sent": [], "good": [], "t0": [time.monotonic()]}
     pay = QueuedPayment(plan.workers, plan.latency, plan.slow_latency, drop_gone=fix)
-    async with pay, inventory() as inv, OrderService(settings, pay.url, inv.url) as orders:
-        log["t0"][0] = t0 = time.monotonic()
-        at_heal: list[PaymentCounts] = []
-
-        async def slowdown() -> None:
-            await asyncio.sleep(plan.before)
-            pay.slow = True
-            await asyncio.sleep(plan.slow_for)
-            pay.slow = False
-            at_heal.append(pay.stats())
-
-        load = _load(f"{orders.url}/orders", plan, log, on_progress or (lambda done, total: None))
-        ended = await gather_all([asyncio.ensure_future(slowdown()), asyncio.ensure_future(load)])
-        gave_up = ended[1] or 0  # the load's count; either failing, or both cancelled, ends both
-        duration = time.monotonic() - t0
-        counts = pay.stats()
-    bins = int(plan.seconds / BIN) + 1
-    goodput, sent = ([0] * bins for _ in range(2))
-    for key, series in (("good", goodput), ("sent", sent)):
-        for t in log[key]:
-            series[min(int(t / BIN), bins - 1)] += 1
-    return LiveStorm(plan, fix, settings, tuple(goodput), tuple(sent), gave_up, at_heal[0], counts, duration)
+    async with pay, inventory() as inv, OrderService(plan.settings(fix), pay.url, inv.url) as orders:
+        run = await drive(orders.url, pay.url, inv.url, plan.load(), on_progress=on_progress)
+    return LiveStorm.read(plan, fix, run, pay)
 
 
 async def run_storms(

@@ -1,5 +1,6 @@
-"""A finished run read for notebook 04: its label, its time axis, each request's bar, its counters over
-time, and its invariant facts as lines (nbval compares them: counts, peaks, orders of events, floors).
+"""Lesson 004's burst read (notebook 04): a run's label, its time axis, each request's bar, its counters
+over time, check.js's four checks, the facts timing cannot change (orders of events, floors) and the
+keep-alive experiment's, each as values and as the lines nbval compares.
 
 Nothing here touches a socket or draws: the course side turns these rows into a figure or a table.
 """
@@ -9,10 +10,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from bulkhead_lab.live.orders import checks
 from bulkhead_lab.live.orders.clients import Kind, Outcome
-from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, planned_seconds
+from bulkhead_lab.live.orders.load import OrdersLoad, planned_seconds
+from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.settings import (
     KEEPALIVE_TIMEOUT,
     SLOW_LATENCY,
@@ -20,6 +22,7 @@ from bulkhead_lab.live.orders.settings import (
     OrderSettings,
     Variant,
 )
+from bulkhead_lab.live.orders.socket_pools import PoolRule
 
 HEALTHY_UNDER = 1.0  # s: a healthy order (20 ms) is answered within this, however busy the machine
 STOCK_UNDER, REFUSAL_UNDER = 0.3, 0.2  # s: check.js's bounds on stock checks and refusals
@@ -142,7 +145,7 @@ def _refusal_lines(r: OrdersRun) -> list[str]:
     return [
         f"refused: orders {who[0]} to {who[-1]} in order of arrival" if consecutive
         else f"refused, by order of arrival: {who}",
-        f"every refusal answered before Payment's first answer: {checks.refusals_before_first_answer(r)}",
+        f"every refusal answered before Payment's first answer: {refusals_before_first_answer(r)}",
         f"every refusal under 200 ms: {r.slowest('order', 'refused') < REFUSAL_UNDER}",
     ]  # fmt: skip
 
@@ -180,7 +183,7 @@ def facts(r: OrdersRun) -> str:
     lines += [*_peak_lines(r), f"every stock check under 300 ms: {r.slowest('stock') < STOCK_UNDER}"]
     if s is not None and s.variant == "shared" and r.slow and r.slowest("stock") >= STOCK_UNDER:
         lines.append("every stock check waited for slow Payment calls to free a connection: "
-                     f"{checks.stock_waited_for_payment(r)}")  # fmt: skip
+                     f"{stock_waited_for_payment(r)}")  # fmt: skip
     if (b := r.bulkhead_busy) is not None:
         lines.append(f"bulkhead while busy: {b['running']} running, {b.get('queued', '?')} waiting, "
                      f"{b['queueSlots']} free waiting places")  # fmt: skip
@@ -227,7 +230,7 @@ def waited_out_keepalive(r: OrdersRun) -> bool:
 
 def keepalive_text(r: OrdersRun) -> str:
     """A shared pool's keep-alive run, Payment healthy, on either pool rule: its invariant facts."""
-    f = checks.keepalive_facts(r)  # one clear ValueError for any other run
+    f = keepalive_facts(r)  # one clear ValueError for any other run
     return "\n".join([
         f"{run_label(r)}, {payment_state(r)}",
         f"orders: {r.served} served, every one within {HEALTHY_UNDER:g} s: "
@@ -238,3 +241,150 @@ def keepalive_text(r: OrdersRun) -> str:
         f"keep-alive ran out: {waited_out_keepalive(r)}",
         f"idle kept-alive connections counted against the limit: {f.idle_counted}",
     ])  # fmt: skip
+
+
+# --- check.js's four checks -----------------------------------------------------------------
+
+
+class Check(NamedTuple):
+    """One of check.js's checks: what it checks, whether it passed, and the measured value."""
+
+    check: str
+    passed: bool
+    measured: str
+
+
+def check_orders(
+    run: OrdersRun,
+    *,
+    stock_under: float = STOCK_UNDER,
+    peak_at_most: int = 5,
+    refusal_under: float = REFUSAL_UNDER,
+) -> list[Check]:
+    """check.js against one run: stock checks fast, Payment's peak bounded, some orders refused,
+    refusals fast. (With no refusals the last check has nothing to fail, as in check.js.)"""
+    refusals = [r.latency for r in run.orders if r.outcome == "refused"]
+    slowest_stock = run.slowest("stock")
+    return [
+        Check(
+            f"stock checks stay under {stock_under * 1000:.0f} ms",
+            bool(run.stock_checks) and slowest_stock < stock_under,
+            f"slowest {slowest_stock * 1000:.0f} ms",
+        ),
+        Check(
+            f"Payment never handles more than {peak_at_most} calls at once",
+            run.payment.error is None and run.payment.peak <= peak_at_most,
+            f"peak {run.payment.peak if run.payment.error is None else 'unknown: ' + run.payment.error}",
+        ),
+        Check("some orders are refused", bool(refusals), f"{len(refusals)} refused"),
+        Check(
+            f"refused orders are answered in under {refusal_under * 1000:.0f} ms",
+            all(t < refusal_under for t in refusals),
+            f"slowest refusal {max(refusals) * 1000:.0f} ms" if refusals else "no refusals",
+        ),
+    ]
+
+
+# --- lesson 004's runs, read as facts timing cannot change -----------------------------------
+
+TOLERANCE = 0.005  # s: a timer may fire a clock tick early; no lower bound here comes closer than this
+INVENTORY_RAN_UNDER = 1.0  # s: fifty times Inventory's 20 ms; its own call never takes longer here
+
+
+def refusals_before_first_answer(run: OrdersRun) -> bool:
+    """Every refusal was answered before Payment answered any order (no failure to judge yet)."""
+    refused = [x.end for x in run.orders if x.outcome == "refused"]
+    served = [x.end for x in run.orders if x.outcome == "served"]
+    return bool(refused) and (not served or max(refused) < min(served))
+
+
+def stock_waited_for_payment(run: OrdersRun) -> bool:
+    """Every stock check waited at least half a slow Payment call for its connection, and its own
+    Inventory call was quick: the wait, not Inventory, took the time."""
+    half = (run.slow_latency or 0.0) / 2
+    return bool(run.stock_checks) and all(
+        (x.waited or 0.0) >= half and (x.ran or 0.0) < INVENTORY_RAN_UNDER for x in run.stock_checks
+    )
+
+
+def stock_after_every_order(run: OrdersRun) -> bool:
+    """No stock check had a connection before every order had one: Payment's own waiters went first."""
+    orders = [x.run_start for x in run.orders if x.outcome == "served"]
+    stock = [x.run_start for x in run.stock_checks if x.outcome == "served"]
+    return bool(orders and stock) and min(stock) >= max(orders) - TOLERANCE
+
+
+def slowest_at_least_waves(run: OrdersRun) -> tuple[int, bool]:
+    """Waves of Payment's latency the served orders needed, and whether the slowest order took at
+    least that many (a floor: Payment's sleeps never end early)."""
+    waves = len(run.served_waves())
+    return waves, run.slowest("order", "served") >= waves * (run.slow_latency or 0.0) - TOLERANCE
+
+
+def inventory_idle_while_orders_waited(run: OrdersRun) -> bool:
+    """Inventory's pool held no call at some moment while orders waited for Payment's connections."""
+    inventory = run.timelines.get("inventory", [])
+    for t, n in run.waiting("order"):
+        before = [k for s, k in inventory if s <= t]
+        if n > 0 and before and before[-1] == 0:
+            return True
+    return False
+
+
+# --- the keep-alive experiment --------------------------------------------------------------
+
+IDLE_WAIT = 1.0  # seconds of waiting no healthy call explains: fifty times Payment's 20 ms
+
+
+@dataclass(frozen=True)
+class KeepaliveFacts:
+    """What the shared pool did with keep-alive on and Payment healthy, under its pool rule."""
+
+    pool_limit: int
+    payment_opened: int
+    payment_reused: int
+    inventory_opened: int
+    kept_open: int  # the most sockets the pool held at once, busy or idle (measured: connected, not closed)
+    slowest_stock: float
+    pool_rule: PoolRule = "aiohttp"
+    idle_wait: float = 0.0  # the longest a stock check went on waiting for a connection after every order
+    #                         was answered, when every Payment socket was idle (seconds)
+
+    @property
+    def idle_counted(self) -> bool:
+        """Did idle kept-alive connections count against the limit (Node's behaviour in the lesson)?
+
+        True when the pool never held more sockets than its limit *and* a stock check waited
+        :data:`IDLE_WAIT` or more for a connection after every order had been answered, when
+        nothing but idle sockets held the places. False when the pool held more sockets than
+        its limit at once (at most ``limit`` can be counted), or no call waited on idle ones.
+        """
+        return self.kept_open <= self.pool_limit and self.idle_wait >= IDLE_WAIT
+
+
+def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
+    """Read the keep-alive experiment's facts from a ``shared``, keep-alive run with Payment healthy."""
+    if run.settings is None or run.pools is None or not run.pools.shared:
+        raise ValueError("run must be a shared-pool run from run_orders (got another)")
+    if not run.settings.keepalive or run.slow:
+        raise ValueError("run must have keepalive=True and slow=False, Payment healthy (got another)")
+    p, i = run.pools.payment, run.pools.inventory
+    answered = max((r.end for r in run.orders), default=0.0)
+    idle_wait = max(
+        (
+            max(0.0, r.run_start - max(r.wait_start, answered))
+            for r in run.stock_checks
+            if r.waited is not None
+        ),
+        default=0.0,
+    )
+    return KeepaliveFacts(
+        pool_limit=p.limit,
+        payment_opened=p.opened,
+        payment_reused=p.reused,
+        inventory_opened=i.opened,
+        kept_open=p.peak,
+        slowest_stock=run.slowest("stock"),
+        pool_rule=run.pools.pool_rule,
+        idle_wait=idle_wait,
+    )

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bulkhead_lab.live.orders.load import OrdersRun
+from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.steady import SteadyLoad
 
 RATE = 20.0  # orders a second
@@ -86,16 +86,6 @@ class AdaptiveFacts:
     peak_after: int
     refused: tuple[int, int, int]  # refused orders sent before, during and after
     peak_within_limit: bool  # over_limit(run) is empty
-
-    def lines(self) -> list[str]:
-        before, during, after = self.refused
-        return [
-            f"{self.algorithm}: limit {self.limit_before} before the slowdown, as low as {self.limit_lowest} "
-            f"during it, {self.limit_after} at the end (up to {self.limit_highest_after} after it)",
-            f"Payment's peak: {self.peak_before} before, {self.peak_during} during, {self.peak_after} after",
-            f"orders refused: {before} before, {during} during, {after} after",
-            f"Payment never held more calls than the limit in force let in: {self.peak_within_limit}",
-        ]
 
 
 def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
@@ -191,19 +181,6 @@ class LiveView:
             )
         return rows
 
-    @property
-    def limit_fell(self) -> bool:
-        return self.facts.limit_lowest < self.facts.limit_before
-
-    @property
-    def limit_rose_again(self) -> bool:
-        return self.facts.limit_after > self.facts.limit_lowest
-
-    @property
-    def refused_only_while_slow(self) -> bool:
-        before, _, after = self.facts.refused
-        return before == after == 0
-
     def checked(self) -> str:
         """The run's facts that hold on any machine, busy or not (nbval compares them)."""
         return "\n".join(
@@ -215,13 +192,13 @@ class LiveView:
                 f"Payment never had more calls than the bulkhead was running: {not self.breaches}",
                 "in the slowdown's first second Payment held as many calls as the healthy limit let in: "
                 f"{self.early_peak == self.facts.limit_before}",
-                f"the limit fell during the slowdown: {self.limit_fell}",
-                f"it rose again after its lowest: {self.limit_rose_again}",
+                f"the limit fell during the slowdown: {self.facts.limit_lowest < self.facts.limit_before}",
+                f"it rose again after its lowest: {self.facts.limit_after > self.facts.limit_lowest}",
                 f"Payment's own peak fell with the limit (its last slow second against its first): "
                 f"{self.late_peak < self.early_peak}",
                 f"the limit refused orders while Payment was slow: {self.facts.refused[1] > 0}",
                 f"every refusal came while Payment was slow or its last slow calls held their places: "
-                f"{self.refused_only_while_slow}",
+                f"{self.facts.refused[0] == self.facts.refused[2] == 0}",
             ]
         )
 
