@@ -1,9 +1,9 @@
-"""Run a live scenario from plain (synchronous) code: a slider's callback, a notebook cell.
+"""Run a coroutine from plain (synchronous) code: a slider's callback, a notebook cell, a check.
 
-Jupyter's kernel already runs an event loop, so ``asyncio.run`` cannot be called on
-its thread. :func:`run_sync` runs the coroutine on a fresh loop in a worker thread and
-waits for it; everything the coroutine opened is closed by its own ``async with``
-blocks before the loop ends, so nothing stays listening afterwards.
+Jupyter's kernel already runs an event loop, so ``asyncio.run`` cannot be called on its thread.
+:func:`in_worker` calls a function in a worker thread; a coroutine it returns runs on a fresh loop
+(:func:`new_loop`) that :func:`close_loop` closes with nothing left behind. :func:`run_sync` runs a live
+scenario so; the course's ``trial`` adds a deadline, a tracer and the captured output.
 
 An interrupted cell (KeyboardInterrupt while waiting) cancels the coroutine on its
 loop and waits for its clean-up, so its services stop at once, not when the run
@@ -14,7 +14,11 @@ line (``interrupted: ...``), not as a traceback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import threading
+import time
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -46,56 +50,99 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
     Interrupted, it cancels the run, waits for its clean-up and raises :class:`Interrupted`.
     """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        try:
-            return asyncio.run(coro)  # Ctrl-C cancels the run's task, then raises KeyboardInterrupt
-        except KeyboardInterrupt:
-            raise Interrupted() from None
-    box: dict[str, Any] = {}
-    started = threading.Event()
-    finished = threading.Event()
+    return in_worker(lambda: coro, "bulkhead-lab-live")
 
-    async def main() -> T:
-        box["loop"] = asyncio.get_running_loop()
-        box["task"] = asyncio.current_task()
-        started.set()
-        return await coro
+
+def in_worker(start: Callable[[], Any], name: str, seconds: float | None = None) -> Any:
+    """``start()`` in a worker thread called ``name``: what it returns, or what it raises, raised here. A
+    coroutine it returns runs on a fresh loop (:func:`new_loop`, then :func:`close_loop`) at most
+    ``seconds``; past that, or when the worker is not done a second later (it is left to its daemon
+    thread), asyncio.TimeoutError. Interrupted, the coroutine is cancelled, its clean-up waited for and
+    :class:`Interrupted` raised."""
+    box: dict[str, Any] = {}
+    stop, finished = threading.Event(), threading.Event()
+
+    async def main(coro: Coroutine[Any, Any, Any]) -> Any:
+        box["loop"], box["task"] = asyncio.get_running_loop(), asyncio.current_task()
+        if stop.is_set():  # interrupted before it began: it stops at its first await
+            box["task"].cancel()
+        return await asyncio.wait_for(coro, seconds)
 
     def target() -> None:
         try:
-            box["result"] = asyncio.run(main())
+            made = start()
+            if inspect.iscoroutine(made):
+                loop = new_loop()
+                try:
+                    made = loop.run_until_complete(main(made))
+                finally:
+                    close_loop(loop)
+            box["value"] = made
         except BaseException as exc:  # handed back to the caller's thread below
             box["error"] = exc
         finally:
-            started.set()
             finished.set()
 
-    worker = threading.Thread(target=target, name="bulkhead-lab-live", daemon=True)
-    worker.start()
+    threading.Thread(target=target, name=name, daemon=True).start()
+    wait = None if seconds is None else seconds + 1.0
+    ends = time.monotonic() + (float("inf") if wait is None else wait)
     try:
         # Event.wait, not Thread.join: an interrupted join() on Python 3.11 marks the
         # thread stopped while it still runs, so it could never be waited for again.
         while not finished.wait(0.1):
-            pass
+            if time.monotonic() > ends:
+                raise asyncio.TimeoutError
     except KeyboardInterrupt:
-        _uninterrupted(started.wait)
-        loop, task = box.get("loop"), box.get("task")
-        if loop is not None and task is not None and not finished.is_set():
-            loop.call_soon_threadsafe(task.cancel)
-        _uninterrupted(finished.wait)  # its services close: a fraction of a second
+        stop.set()  # main() reads it after it set box["task"]: one of the two cancels the run
+        if "task" in box and not finished.is_set():
+            box["loop"].call_soon_threadsafe(box["task"].cancel)
+        while True:  # its services close, a fraction of a second that a second Ctrl-C does not cut short
+            with contextlib.suppress(KeyboardInterrupt):
+                finished.wait(wait)
+                break
         raise Interrupted() from None
     if "error" in box:
         raise box["error"]
-    return box["result"]
+    return box["value"]
 
 
-def _uninterrupted(wait: Callable[[], object]) -> None:
-    """``wait()`` to the end: a second Ctrl-C while the run closes its services does not cut it short."""
-    while True:
-        try:
-            wait()
-            return
-        except KeyboardInterrupt:
-            continue
+_MADE: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[asyncio.Task[Any]]] = (
+    weakref.WeakKeyDictionary()
+)  # every task made on a loop of new_loop's, until close_loop
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """A fresh event loop that keeps every task made on it until :func:`close_loop` (asyncio itself holds
+    tasks weakly, so a forgotten task could be collected while pending, and reported later)."""
+    loop = asyncio.new_event_loop()
+    made = _MADE.setdefault(loop, [])
+
+    def keep(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        made.append(task)
+        return task
+
+    loop.set_task_factory(keep)
+    return loop
+
+
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left on ``loop``, retrieve every task's outcome (a learner's ``sys.exit()`` in a task
+    included), close it: nothing is reported later, in another cell, as "never retrieved"."""
+    try:
+        left = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in left:
+            task.cancel()
+        if left:
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    except BaseException:  # what the code raised while cancelled is its own, and retrieved below
+        pass
+    finally:
+        made = _MADE.pop(loop, [])
+        for task in [*made, *asyncio.all_tasks(loop)]:
+            if task.done() and not task.cancelled():
+                task.exception()
+        made.clear()  # the factory's list: a loop kept by someone does not keep its tasks
+        loop.set_task_factory(None)
+        loop.close()

@@ -244,18 +244,8 @@ def _case(cls: type, planned: Plan, done: Run) -> Broke:
 
 
 def run(cls: type, planned: Plan, texts: bool = False) -> Run:
-    """``planned`` on a fresh loop (:func:`~.contract.run_loop`), its tasks let go as soon as it closed."""
-    loops: list[asyncio.AbstractEventLoop] = []
-
-    async def scenario() -> Run:
-        loops.append(asyncio.get_running_loop())
-        return await _drive(cls, planned, texts)
-
-    try:
-        return run_loop(scenario)
-    finally:
-        for loop in loops:  # a trial's loop keeps its tasks in its task factory, a cycle the collector
-            loop.set_task_factory(None)  # finds late while asyncio.all_tasks walks every task it holds
+    """``planned`` on a fresh loop (:func:`~.contract.run_loop`)."""
+    return run_loop(lambda: _drive(cls, planned, texts))
 
 
 def _fails(cls: type, planned: Plan) -> str:

@@ -1,14 +1,15 @@
 """Run a learner's code for a checker: under a deadline, on its own event loop, nothing left behind.
 
-A code exercise's *check* (a function, or an ``async def``, that builds the learner's object, drives it
-and returns a verdict, or raises :class:`Fault` with one line) runs in :func:`trial`, in a worker thread
-(the kernel's loop already runs on the main thread), an ``async def`` on a fresh loop. The deadline is
-the worker's own CPU time (:data:`DEADLINE`): a loop that never yields gets :class:`Overtime` raised into
-it by a trace function once the check has computed that long, however busy the machine is with other
-work, so a right answer is not cut short on a loaded machine. A check that waits without computing (a
-coroutine that never returns) is stopped at :data:`WALL` times the deadline of wall-clock time. What the
-learner prints is captured; what it raises is the outcome, never escaping. Only a call blocked in C past
-the wall deadline (``time.sleep(60)``) outlives the check, in its daemon thread.
+A code exercise's *check* (a function, or an ``async def``, that builds the learner's object, drives it and
+returns a verdict, or raises :class:`Fault` with one line) runs in :func:`trial`, in a worker thread (the
+kernel's loop already runs on the main thread), an ``async def`` on a fresh loop
+(:func:`~bulkhead_lab.live.sync.in_worker`). The deadline is the worker's own CPU time (:data:`DEADLINE`): a
+loop that never yields gets :class:`Overtime` raised into it by a trace function once the check has computed
+that long, however busy the machine is with other work, so a right answer is not cut short on a loaded
+machine. A check that waits without computing (a coroutine that never returns) is stopped at :data:`WALL`
+times the deadline of wall-clock time. What the learner prints is captured; what it raises is the outcome,
+never escaping. Only a call blocked in C past the wall deadline (``time.sleep(60)``) outlives the check, in
+its daemon thread.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import inspect
 import io
 import sys
 import sysconfig
-import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, Generic, TypeVar
+
+from bulkhead_lab.live.sync import Interrupted, in_worker
 
 T = TypeVar("T")
 DEADLINE = 2.0  # seconds of CPU time a check may compute
@@ -82,89 +83,27 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
     return call
 
 
-_MADE: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[asyncio.Task[Any]]] = (
-    weakref.WeakKeyDictionary()
-)  # every task made on a loop of new_loop's, until close_loop
-
-
-def new_loop() -> asyncio.AbstractEventLoop:
-    """A fresh event loop that keeps every task made on it until :func:`close_loop` (asyncio itself holds
-    tasks weakly, so a learner's forgotten task could be collected while pending, and reported later)."""
-    loop = asyncio.new_event_loop()
-    made = _MADE.setdefault(loop, [])
-
-    def keep(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
-        task = asyncio.Task(coro, loop=loop, **kwargs)
-        made.append(task)
-        return task
-
-    loop.set_task_factory(keep)
-    return loop
-
-
-def close_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Cancel what is left on ``loop``, retrieve every task's outcome (a learner's ``sys.exit()`` in a task
-    included), close it: nothing is reported later, in another cell, as "never retrieved"."""
-    try:
-        left = [t for t in asyncio.all_tasks(loop) if not t.done()]
-        for task in left:
-            task.cancel()
-        if left:
-            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-    except BaseException:  # what the learner's code raised while cancelled is theirs, and retrieved below
-        pass
-    finally:
-        made = _MADE.pop(loop, [])
-        for task in [*made, *asyncio.all_tasks(loop)]:
-            if task.done() and not task.cancelled():
-                task.exception()
-        made.clear()  # the factory's list: a loop kept by someone does not keep its tasks
-        loop.set_task_factory(None)
-        loop.close()
-
-
-def _run(check: Callable[[], Any], seconds: float) -> Any:
-    """``check()`` in this thread: what it returns, or, when that is a coroutine (an ``async def`` check),
-    what the coroutine returns, run on a fresh loop of its own and closed by :func:`close_loop`; a plain
-    check may run loops of its own, one per scenario."""
-    made = check()
-    if not inspect.iscoroutine(made):
-        return made
-    loop = new_loop()
-    try:
-        return loop.run_until_complete(asyncio.wait_for(made, seconds))
-    finally:
-        close_loop(loop)
-
-
 def trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Outcome[Any]:
-    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop), at most ``seconds`` of its CPU
-    time and :data:`WALL` times that of wall-clock time; never raises. What the learner's code prints, to
-    stdout or stderr, is captured."""
-    box: dict[str, Any] = {}
-    done = threading.Event()
+    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop:
+    :func:`~bulkhead_lab.live.sync.in_worker`), at most ``seconds`` of its CPU time and :data:`WALL` times
+    that of wall-clock time; never raises but when interrupted. What the learner's code prints, to stdout
+    or stderr, is captured."""
     printed = io.StringIO()
 
-    def target() -> None:
+    def start() -> Any:
         sys.settrace(_tracer(time.thread_time() + seconds + 0.2))  # an endless loop stops just after
-        try:
-            box["value"] = _run(check, seconds * WALL)
-        except (asyncio.TimeoutError, Overtime):
-            box["timed_out"] = True
-        except BaseException as exc:  # the learner's code may raise anything: it is the outcome
-            box["error"] = exc
-        finally:
-            sys.settrace(None)
-            done.set()
+        return check()
 
-    worker = threading.Thread(target=target, name="bulkhead-lab-trial", daemon=True)
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-        worker.start()
-        finished = done.wait(seconds * WALL + 1.0)
-    if not finished:
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            value = in_worker(start, "bulkhead-lab-trial", seconds * WALL)
+    except (asyncio.TimeoutError, Overtime):
         return Outcome(timed_out=True, printed=printed.getvalue())
-    return Outcome(box.get("value"), box.get("error"), bool(box.get("timed_out")), printed.getvalue())
+    except Interrupted:
+        raise
+    except BaseException as exc:  # the learner's code may raise anything: it is the outcome
+        return Outcome(error=exc, printed=printed.getvalue())
+    return Outcome(value, printed=printed.getvalue())
 
 
 def build(candidate: object, *args: object) -> Any:
