@@ -35,13 +35,13 @@ import aiohttp
 
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.net.lag import TICK, watch_lag
 from bulkhead_lab.live.net.own_loop import DependencyApart
 from bulkhead_lab.validation import check_int, check_real
 
 Isolation = Literal["thread pool", "semaphore", "on the loop"]
 ISOLATIONS: tuple[Isolation, ...] = ("thread pool", "semaphore", "on the loop")
 Outcome = Literal["answered", "timed out", "refused"]
-TICK = 0.01  # seconds between the ticks of the caller loop's own timer
 DEADLINE = 30.0  # seconds a wait for a slot or a count may take on a busy machine before it fails
 
 
@@ -74,7 +74,7 @@ class IsolationRun:
     dependency_calls: int  # calls the dependency counted in all
     dependency_peak: int  # the most it had open at once
     threads_started: int  # threads the isolation started
-    longest_pause: float  # s: the longest the caller's loop went without a tick
+    longest_pause: float  # s: the longest the caller's loop stood still (its worst lag, net.lag)
     answered_after: float  # s until every caller had its answer
     freed_after: float  # s until every thread or permit was free again
     closed_after: float  # s until the dependency had nothing open
@@ -138,30 +138,6 @@ def blocking_get(port: int, timeout: float) -> int:
         return response.status
     finally:
         conn.close()
-
-
-class Ticker:
-    """A timer on the caller's loop, ticking every :data:`TICK` s: it ticks only while the loop is free."""
-
-    def __init__(self) -> None:
-        self.ticks: list[float] = []
-        self._task: asyncio.Task[None] | None = None
-
-    async def _tick(self) -> None:
-        while True:
-            self.ticks.append(time.monotonic())
-            await asyncio.sleep(TICK)
-
-    def start(self) -> None:
-        self._task = asyncio.ensure_future(self._tick())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    def longest_pause(self) -> float:
-        return max((b - a for a, b in zip(self.ticks, self.ticks[1:], strict=False)), default=0.0)
 
 
 async def until(condition: Any, what: str, deadline: float = DEADLINE) -> float:
@@ -299,17 +275,13 @@ async def run_isolation(
 
 
 async def _measured(isolation: Isolation, settings: IsolationSettings) -> IsolationRun:
-    ticker = Ticker()
     with DependencyApart("dependency", settings.latency) as dep:
-        ticker.start()
         watch = _Watch()
-        try:
+        async with watch_lag() as lag:
             await asyncio.sleep(3 * TICK)  # the timer ticks before the calls start ...
             outcomes, held, next_call, freed = await VARIANTS[isolation](settings, dep, watch)
             closed = await until(lambda: dep.open == 0, "the dependency's calls all ended")
             await asyncio.sleep(3 * TICK)  # ... and after they end, so a pause shows whole
-        finally:
-            await ticker.stop()
         return IsolationRun(
             isolation,
             settings,
@@ -319,7 +291,7 @@ async def _measured(isolation: Isolation, settings: IsolationSettings) -> Isolat
             dependency_calls=dep.calls,
             dependency_peak=dep.peak,
             threads_started=watch.threads_added,
-            longest_pause=ticker.longest_pause(),
+            longest_pause=lag.worst,
             answered_after=watch.answered - watch.t0,
             freed_after=freed - watch.t0,
             closed_after=closed - watch.t0,
