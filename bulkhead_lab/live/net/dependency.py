@@ -41,6 +41,7 @@ from bulkhead_lab.live.net.server import (
     LoopbackServer,
     Service,
     bad_request,
+    cancel_all,
     error_response,
     finish,
 )
@@ -230,10 +231,7 @@ class Dependency(Service):
     async def _end_serving(self) -> None:
         # A caller that went away leaves its handler sleeping (aiohttp does not cancel it);
         # end those so the counts fall back to zero and no task outlives the service.
-        tasks = list(self._serving)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_all(list(self._serving))
 
     # -- serving -----------------------------------------------------------------
     def _changed(self, delta: int) -> None:

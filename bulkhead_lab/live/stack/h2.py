@@ -23,7 +23,8 @@ from hypercorn.config import Config
 
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.key import HEADER
-from bulkhead_lab.live.net.server import bind_loopback, gather_all
+from bulkhead_lab.live.net.server import bind_loopback, cancel_all
+from bulkhead_lab.live.net.side_by_side import together
 
 CALLS = 50  # calls at once
 LATENCY = 0.5  # seconds each is held
@@ -104,8 +105,7 @@ class H2Dependency:
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), STOP_SECONDS)
             except asyncio.TimeoutError:
-                self._task.cancel()
-                await asyncio.gather(self._task, return_exceptions=True)
+                await cancel_all([self._task])
 
 
 async def _answer(send: Callable[..., Any], status: int, body: bytes) -> None:
@@ -142,17 +142,17 @@ async def h2_run(bound_by: str, streams: int | None = None, wrap: Wrap | None = 
 
                 return (await (wrap(call) if wrap else call())).status_code
 
-            codes = await gather_all([asyncio.ensure_future(one()) for _ in range(CALLS)])
+            codes = await together([one() for _ in range(CALLS)])
         return H2Run(bound_by, CALLS, sum(c == 200 for c in codes), dep.peak, dep.connections)
 
 
 async def three_runs() -> list[H2Run]:
     """No bound but the connection limit; the server's max_concurrent_streams; the course's Bulkhead."""
     wall = Bulkhead(LIMIT, CALLS)
-    return await gather_all(
+    return await together(
         [
-            asyncio.ensure_future(h2_run("max_connections=1 only")),
-            asyncio.ensure_future(h2_run(f"server h2_max_concurrent_streams={LIMIT}", streams=LIMIT)),
-            asyncio.ensure_future(h2_run(f"Bulkhead({LIMIT}, {CALLS}) around the call", wrap=wall.execute)),
+            h2_run("max_connections=1 only"),
+            h2_run(f"server h2_max_concurrent_streams={LIMIT}", streams=LIMIT),
+            h2_run(f"Bulkhead({LIMIT}, {CALLS}) around the call", wrap=wall.execute),
         ]
     )
