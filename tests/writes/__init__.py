@@ -6,7 +6,7 @@ the worked answer, and broken sources of the kinds real learners write, each lab
 mistake it makes. ``tests/course/test_writes.py`` judges every one in Python and pins the verdict's kind
 (Right / Not yet), not its words; the browser test (``tests/e2e/test_notebooks_in_browser.py``) types the
 first broken one and the first right one into the notebook's template cell and reads the verdicts the
-page shows.
+page shows. A mistake that is a small change of a source is written as that change (:func:`changed`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,15 @@ class Candidates:
     @property
     def rights(self) -> tuple[str, ...]:
         return (self.right, *self.also_right)
+
+
+def changed(source: str, *edits: tuple[str, str]) -> str:
+    """``source`` with each ``(old, new)`` of ``edits`` replaced, each ``old`` found in it (so a source
+    edited elsewhere fails here, not as a candidate that quietly stopped being broken)."""
+    for old, new in edits:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
 
 
 def define(source: str, name: str) -> Any:

@@ -1,7 +1,7 @@
 """Notebook 01, exercise 4: Erlang-B of the learner's own, ``erlang_b(load, slots)``, judged by its contract
 (Erlang's loss formula for pools of 0 to thousands of slots and loads of 0 to thousands of erlangs)."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 RIGHT = """def my_erlang_b(load, slots):
     # 1/B(n) = 1 + n/(A B(n-1)): the inverse recursion, never past 1/B
@@ -87,11 +87,13 @@ RUNNING_TERMS = """def my_erlang_b(load, slots):
     return term / total
 """
 
-PERCENT = """def my_erlang_b(load, slots):
+# Section 3's recursion, B(n) = A B(n-1) / (n + A B(n-1)): right as it stands; each broken one below
+# changes it a little.
+RECURSION = """def my_erlang_b(load, slots):
     b = 1.0
     for n in range(1, slots + 1):
         b = load * b / (n + load * b)
-    return 100 * b
+    return b
 """
 
 POISSON_TAIL = """def my_erlang_b(load, slots):
@@ -99,85 +101,11 @@ POISSON_TAIL = """def my_erlang_b(load, slots):
     return 1 - below
 """
 
-POISSON_ABOVE = """def my_erlang_b(load, slots):
-    upto = sum(math.exp(-load) * load**k / math.factorial(k) for k in range(slots + 1))
-    return 1 - upto
-"""
-
-NO_RETURN = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-"""
-
-ZERO_SLOTS = """def my_erlang_b(load, slots):
-    if slots == 0:
-        return 0.0
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return b
-"""
-
-DIVIDES_BY_LOAD = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = b / (n / load + b)
-    return b
-"""
-
-SWAPPED = """def my_erlang_b(slots, load):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return b
-"""
-
 RECURSIVE = """def my_erlang_b(load, slots):
     if slots == 0:
         return 1.0
     b = my_erlang_b(load, slots - 1)
     return load * b / (slots + load * b)
-"""
-
-OFF_BY_ONE = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(slots):
-        b = load * b / (n + load * b)
-    return b
-"""
-
-ROUNDED = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return round(b, 4)
-"""
-
-INTS_ONLY = """def my_erlang_b(load, slots):
-    if not isinstance(slots, int):
-        raise TypeError("slots must be an int")
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return b
-"""
-
-STOPS_EARLY = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-        if b < 1e-9:
-            break  # small enough
-    return b
-"""
-
-CARRIED = """def my_erlang_b(load, slots):
-    # the share carried, not refused
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    return 1 - b
 """
 
 FLOAT32 = """import numpy as np
@@ -189,21 +117,28 @@ def my_erlang_b(load, slots):
     return b
 """
 
-CAPPED = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, min(slots, 1000) + 1):  # big enough for any pool
-        b = load * b / (n + load * b)
-    return b
-"""
-
-ERLANG_C = """def my_erlang_b(load, slots):
-    b = 1.0
-    for n in range(1, slots + 1):
-        b = load * b / (n + load * b)
-    if slots <= load:
-        return 1.0
-    return slots * b / (slots - load * (1 - b))  # the share that waits, not the share refused
-"""
+PERCENT = changed(RECURSION, ("return b", "return 100 * b"))
+POISSON_ABOVE = changed(POISSON_TAIL, ("range(slots)", "range(slots + 1)"))  # P(N > slots)
+NO_RETURN = changed(RECURSION, ("    return b\n", ""))
+ZERO_SLOTS = changed(RECURSION, ("    b = 1.0", "    if slots == 0:\n        return 0.0\n    b = 1.0"))
+DIVIDES_BY_LOAD = changed(RECURSION, ("load * b / (n + load * b)", "b / (n / load + b)"))
+SWAPPED = changed(RECURSION, ("(load, slots)", "(slots, load)"))
+OFF_BY_ONE = changed(RECURSION, ("range(1, slots + 1)", "range(slots)"))
+ROUNDED = changed(RECURSION, ("return b", "return round(b, 4)"))
+INTS_ONLY = changed(
+    RECURSION,
+    ("    b = 1.0", "    if not isinstance(slots, int):\n        raise TypeError(slots)\n    b = 1.0"),
+)
+STOPS_EARLY = changed(RECURSION, ("load * b)\n", "load * b)\n        if b < 1e-9:\n            break\n"))
+CARRIED = changed(RECURSION, ("return b", "return 1 - b"))
+CAPPED = changed(RECURSION, ("range(1, slots + 1)", "range(1, min(slots, 1000) + 1)"))
+ERLANG_C = changed(  # the share that waits, not the share refused
+    RECURSION,
+    (
+        "    return b",
+        "    if slots <= load:\n        return 1.0\n    return slots * b / (slots - load * (1 - b))",
+    ),
+)
 
 CANDIDATES = Candidates(
     notebook="01_littles_law_sizing.ipynb",

@@ -1,7 +1,7 @@
 """Notebook 02, exercise 4: the round's admission, ``admit(order, free, room)``, judged by its contract
 (every round as the course's own admit decides it, then lesson 000's days around the slowdown)."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 RIGHT = """def my_admit(order, free, room):
     tracking = event = 0
@@ -70,23 +70,6 @@ def my_admit(order, free, room):
     return tuple(now.taken)
 """
 
-IGNORES_SPLIT = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if free > 0:
-            taken[flow] += 1
-            free -= 1
-    return taken[0], taken[1]
-"""
-
-BEYOND_FREE = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] < room[flow]:
-            taken[flow] += 1
-    return taken[0], taken[1]
-"""
-
 ALL_OR_NOTHING = """def my_admit(order, free, room):
     tracking, event = order.count(0), order.count(1)
     if tracking + event > free or tracking > room[0] or event > room[1]:
@@ -94,28 +77,10 @@ ALL_OR_NOTHING = """def my_admit(order, free, room):
     return tracking, event
 """
 
-OFF_BY_ONE = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] < room[flow] - 1 and free > 0:
-            taken[flow] += 1
-            free -= 1
-    return taken[0], taken[1]
-"""
-
 COUNTS_NOT_ORDER = """def my_admit(order, free, room):
     tracking = min(order.count(0), room[0], free)
     event = min(order.count(1), room[1], free - tracking)
     return tracking, event
-"""
-
-SWAPPED_FLOWS = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] < room[flow] and free > 0:
-            taken[flow] += 1
-            free -= 1
-    return taken[1], taken[0]
 """
 
 STOPS_AT_FIRST_DROP = """def my_admit(order, free, room):
@@ -125,23 +90,6 @@ STOPS_AT_FIRST_DROP = """def my_admit(order, free, room):
             break  # the round is over once someone is refused
         taken[flow] += 1
         free -= 1
-    return taken[0], taken[1]
-"""
-
-DROPPED_NOT_TAKEN = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] < room[flow] and free > 0:
-            taken[flow] += 1
-            free -= 1
-    return order.count(0) - taken[0], order.count(1) - taken[1]
-"""
-
-ROOM_SHARES_FREE = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] < min(room[flow], free):
-            taken[flow] += 1
     return taken[0], taken[1]
 """
 
@@ -166,23 +114,28 @@ def my_admit(order, free, room):
     return used[0], used[1]
 """
 
-REVERSED = """def my_admit(order, free, room):
+# Walking the order, an arrival takes a slot while its flow has room and one is free: right as it stands;
+# each broken one below changes it a little.
+WALK = """def my_admit(order, free, room):
     taken = [0, 0]
-    for flow in reversed(order):  # the last to arrive first
+    for flow in order:
         if taken[flow] < room[flow] and free > 0:
             taken[flow] += 1
             free -= 1
-    return tuple(taken)
+    return taken[0], taken[1]
 """
-
-AT_THE_LIMIT = """def my_admit(order, free, room):
-    taken = [0, 0]
-    for flow in order:
-        if taken[flow] <= room[flow] and free > 0:
-            taken[flow] += 1
-            free -= 1
-    return tuple(taken)
-"""
+IGNORES_SPLIT = changed(WALK, ("taken[flow] < room[flow] and free > 0", "free > 0"))
+BEYOND_FREE = changed(WALK, (" and free > 0", ""))
+OFF_BY_ONE = changed(WALK, ("< room[flow]", "< room[flow] - 1"))
+SWAPPED_FLOWS = changed(WALK, ("return taken[0], taken[1]", "return taken[1], taken[0]"))
+DROPPED_NOT_TAKEN = changed(
+    WALK, ("return taken[0], taken[1]", "return order.count(0) - taken[0], order.count(1) - taken[1]")
+)
+ROOM_SHARES_FREE = changed(
+    WALK, ("room[flow] and free > 0", "min(room[flow], free)"), ("            free -= 1\n", "")
+)
+REVERSED = changed(WALK, ("in order", "in reversed(order)"))
+AT_THE_LIMIT = changed(WALK, ("< room[flow]", "<= room[flow]"))
 
 CANDIDATES = Candidates(
     notebook="02_single_pool_vs_bulkhead.ipynb",

@@ -2,7 +2,7 @@
 services (one pool per dependency, the same every call, its own, of its limit, none left unclosed) and one
 live batch."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 LAZY_DICT = """def my_pool_for(limits, pool):
     pools = {}
@@ -24,13 +24,11 @@ A_CLASS = """class PoolTable:
     def __call__(self, dependency):
         return self.pools[dependency]
 
-
 def my_pool_for(limits, pool):
     return PoolTable(limits, pool)
 """
 
 NUMPY_SIZES = """import numpy as np
-
 
 def my_pool_for(limits, pool):
     names = list(limits)
@@ -40,7 +38,6 @@ def my_pool_for(limits, pool):
 """
 
 CACHED_FUNCTION = """import functools
-
 
 def my_pool_for(limits, pool):
     @functools.lru_cache(maxsize=None)
@@ -93,31 +90,6 @@ A_POOL_PER_CALL = """def my_pool_for(limits, pool):
     return pool_for
 """
 
-SETDEFAULT_MAKES_ONE_EVERY_CALL = """def my_pool_for(limits, pool):
-    pools = {}
-
-    def pool_for(dependency):
-        return pools.setdefault(dependency, pool(limits[dependency]))
-
-    return pool_for
-"""
-
-GET_WITH_A_NEW_DEFAULT = """def my_pool_for(limits, pool):
-    pools = {name: pool(slots) for name, slots in limits.items()}
-    return lambda dependency: pools.get(dependency, pool(limits[dependency]))
-"""
-
-FORGETS_TO_STORE = """def my_pool_for(limits, pool):
-    pools = {}
-
-    def pool_for(dependency):
-        if dependency in pools:
-            return pools[dependency]
-        return pool(limits[dependency])
-
-    return pool_for
-"""
-
 ONE_POOL_UNDER_EVERY_NAME = """def my_pool_for(limits, pool):
     shared = pool(max(limits.values()))
     pools = {dependency: shared for dependency in limits}
@@ -137,16 +109,6 @@ ONLY_THE_SLOW_ONE = """def my_pool_for(limits, pool):
     return lambda dependency: notification if dependency == "notification" else None
 """
 
-THE_LESSONS_FOUR = """def my_pool_for(limits, pool):
-    pools = {dependency: pool(4) for dependency in limits}
-    return lambda dependency: pools[dependency]
-"""
-
-ONE_SLOT_SHORT = """def my_pool_for(limits, pool):
-    pools = {dependency: pool(slots - 1) for dependency, slots in limits.items()}
-    return lambda dependency: pools[dependency]
-"""
-
 ONE_POOL_PER_SIZE = """def my_pool_for(limits, pool):
     by_size = {slots: pool(slots) for slots in set(limits.values())}
     return lambda dependency: by_size[limits[dependency]]
@@ -159,21 +121,11 @@ SIZES_SORTED_APART = """def my_pool_for(limits, pool):
 
 KEPT_BETWEEN_SERVICES = """POOLS = {}
 
-
 def my_pool_for(limits, pool):
     for dependency, slots in limits.items():
         if dependency not in POOLS:
             POOLS[dependency] = pool(slots)
     return POOLS.__getitem__
-"""
-
-A_MUTABLE_DEFAULT = """def my_pool_for(limits, pool, pools={}):
-    def pool_for(dependency):
-        if dependency not in pools:
-            pools[dependency] = pool(limits[dependency])
-        return pools[dependency]
-
-    return pool_for
 """
 
 EMPTIES_THE_LIMITS = """def my_pool_for(limits, pool):
@@ -184,15 +136,6 @@ EMPTIES_THE_LIMITS = """def my_pool_for(limits, pool):
     return pools.__getitem__
 """
 
-RETURNS_THE_DICT = """def my_pool_for(limits, pool):
-    return {dependency: pool(slots) for dependency, slots in limits.items()}
-"""
-
-HANDS_OUT_THE_SLOTS = """def my_pool_for(limits, pool):
-    pools = {dependency: pool(slots) for dependency, slots in limits.items()}
-    return lambda dependency: limits[dependency]
-"""
-
 AN_ASYNC_POOL_FOR = """def my_pool_for(limits, pool):
     pools = {dependency: pool(slots) for dependency, slots in limits.items()}
 
@@ -201,6 +144,30 @@ AN_ASYNC_POOL_FOR = """def my_pool_for(limits, pool):
 
     return pool_for
 """
+
+# Every pool made at once, each of its own limit: right as it stands; broken ones below change it, or
+# LAZY_DICT, a little.
+EACH = """def my_pool_for(limits, pool):
+    pools = {dependency: pool(slots) for dependency, slots in limits.items()}
+    return lambda dependency: pools[dependency]
+"""
+LOOKED_UP = "if dependency not in pools:\n            pools[dependency] = pool(limits[dependency])\n"
+SETDEFAULT_MAKES_ONE_EVERY_CALL = changed(
+    LAZY_DICT,
+    (
+        LOOKED_UP + "        return pools[dependency]",
+        "return pools.setdefault(dependency, pool(limits[dependency]))",
+    ),
+)
+GET_WITH_A_NEW_DEFAULT = changed(
+    EACH, ("pools[dependency]", "pools.get(dependency, pool(limits[dependency]))")
+)
+FORGETS_TO_STORE = changed(LAZY_DICT, ("pools[dependency] = pool", "return pool"))
+A_MUTABLE_DEFAULT = changed(LAZY_DICT, ("pool):\n    pools = {}", "pool, pools={}):"))
+THE_LESSONS_FOUR = changed(EACH, ("pool(slots)", "pool(4)"))
+ONE_SLOT_SHORT = changed(EACH, ("pool(slots)", "pool(slots - 1)"))
+RETURNS_THE_DICT = changed(EACH, ("lambda dependency: pools[dependency]", "pools"))
+HANDS_OUT_THE_SLOTS = changed(EACH, ("pools[dependency]", "limits[dependency]"))
 
 CANDIDATES = Candidates(
     notebook="03_pool_placement.ipynb",

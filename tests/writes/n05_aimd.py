@@ -1,7 +1,7 @@
 """Notebook 05, exercise 3: an AIMD limiter of the learner's own, judged against the course's AIMDLimit
 over the stated boundaries and generated sample sequences (bulkhead_lab.course.judges.aimd)."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 RIGHT = """class MyAIMD:
     def __init__(self, initial, min_limit, max_limit):
@@ -104,40 +104,39 @@ ROUNDED = RIGHT.replace("int(self.limit * 0.9)", "round(self.limit * 0.9)")
 ROUNDED_UP = RIGHT.replace("int(self.limit * 0.9)", "self.limit - self.limit // 10")
 SECONDS = RIGHT.replace("rtt > 500", "rtt > 0.5")
 NO_MIN = RIGHT.replace("max(self.min_limit, self.limit)", "self.limit")
+NO_MAX = changed(
+    RIGHT, ("min(self.max_limit, max(self.min_limit, self.limit))", "max(self.min_limit, self.limit)")
+)
+NO_RETURN = changed(RIGHT, ("        return self.limit\n", ""))
+ASYNC = changed(RIGHT, ("def on_sample", "async def on_sample"))
+GLOBAL = "LIMIT = {}\n\n" + RIGHT.replace("self.limit", 'LIMIT["now"]')  # one limit for every limiter
+CLASS_ATTRIBUTE = RIGHT.replace("self.limit", "MyAIMD.limit")  # on the class: every limiter shares it
+TWICE = changed(  # a drop that was slow too backs off twice
+    RIGHT,
+    (
+        "if dropped or rtt > 500:",
+        "if dropped:\n            self.limit = int(self.limit * 0.9)\n        if rtt > 500:",
+    ),
+    ("elif inflight", "elif not dropped and inflight"),
+)
+GROWS_AFTER_A_LOSS = changed(RIGHT, ("elif inflight", "if inflight"))  # a busy drop backs off, then grows
+FLOAT_LIMIT = changed(  # kept unrounded: 18.9 drifts from AIMD's 18
+    RIGHT, ("int(self.limit * 0.9)", "self.limit * 0.9"), ("return self.limit", "return int(self.limit)")
+)
+CACHED = "import functools\n\n" + changed(  # the same sample twice is not learnt twice
+    RIGHT, ("    def on_sample", "    @functools.lru_cache(maxsize=None)\n    def on_sample")
+)
+BIG_LIMITS = changed(RIGHT, ("min(self.max_limit,", "min(self.max_limit, 1000,"))  # "no service needs more"
+EXITS = "import sys\n\n" + changed(
+    RIGHT,
+    (
+        "        if dropped or",
+        "        if self.limit <= self.min_limit and dropped:\n"
+        "            sys.exit(1)\n"
+        "        if dropped or",
+    ),
+)
 
-GLOBAL = """LIMIT = {}
-
-
-class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        LIMIT["now"] = initial  # one limit for every limiter
-        self.min_limit, self.max_limit = min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        limit = LIMIT["now"]
-        if dropped or rtt > 500:
-            limit = int(limit * 0.9)
-        elif inflight * 2 >= limit:
-            limit += 1
-        LIMIT["now"] = min(self.max_limit, max(self.min_limit, limit))
-        return LIMIT["now"]
-"""
-
-CLASS_ATTRIBUTE = """class MyAIMD:
-    limit = 20
-
-    def __init__(self, initial, min_limit, max_limit):
-        MyAIMD.limit = initial  # on the class: every limiter shares it
-        self.min_limit, self.max_limit = min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            MyAIMD.limit = int(MyAIMD.limit * 0.9)
-        elif inflight * 2 >= MyAIMD.limit:
-            MyAIMD.limit += 1
-        MyAIMD.limit = min(self.max_limit, max(self.min_limit, MyAIMD.limit))
-        return MyAIMD.limit
-"""
 
 SHARED_DEFAULT = """class MyAIMD:
     def __init__(self, initial, min_limit, max_limit, state={}):
@@ -155,108 +154,6 @@ SHARED_DEFAULT = """class MyAIMD:
         return self.state["limit"]
 """
 
-TWICE = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped:
-            self.limit = int(self.limit * 0.9)
-        if rtt > 500:  # a drop that was slow too backs off twice
-            self.limit = int(self.limit * 0.9)
-        if not dropped and rtt <= 500 and inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
-
-GROWS_AFTER_A_LOSS = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        if inflight * 2 >= self.limit:  # not an elif: a busy drop backs off, then grows
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
-
-FLOAT_LIMIT = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = self.limit * 0.9  # kept unrounded: 18.9 drifts from AIMD's 18
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return int(self.limit)
-"""
-
-CACHED = """import functools
-
-
-class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    @functools.lru_cache(maxsize=None)  # the same sample twice is not learnt twice
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
-
-BIG_LIMITS = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit = initial, min_limit
-        self.max_limit = min(max_limit, 1000)  # "no service needs more than 1000"
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
-
-ASYNC = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    async def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
-
-EXITS = """import sys
-
-
-class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if self.limit <= self.min_limit and dropped:
-            sys.exit("already at the floor")
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-        return self.limit
-"""
 
 NO_BACKOFF = """class MyAIMD:
     def __init__(self, initial, min_limit, max_limit):
@@ -280,29 +177,6 @@ IDLE_IS_A_LOSS = """class MyAIMD:
         return self.limit
 """
 
-NO_MAX = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit = initial, min_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = max(self.min_limit, int(self.limit * 0.9))
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        return self.limit
-"""
-
-NO_RETURN = """class MyAIMD:
-    def __init__(self, initial, min_limit, max_limit):
-        self.limit, self.min_limit, self.max_limit = initial, min_limit, max_limit
-
-    def on_sample(self, rtt, inflight, dropped):
-        if dropped or rtt > 500:
-            self.limit = int(self.limit * 0.9)
-        elif inflight * 2 >= self.limit:
-            self.limit += 1
-        self.limit = min(self.max_limit, max(self.min_limit, self.limit))
-"""
 
 CANDIDATES = Candidates(
     notebook="05_adaptive_limits.ipynb",

@@ -1,7 +1,7 @@
 """Notebook 06, exercise 4: a retry budget of the learner's own, judged call by call against section 2's
 RetryBudget over generated scenarios (ratios 0 to 2, several instances, long runs, section 2's loop)."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 RIGHT = """class MyBudget:
     def __init__(self, ratio):
@@ -37,7 +37,6 @@ REQUESTS_AND_RETRIES_APART = """class MyBudget:
 
 NUMPY_LOG = """import numpy as np
 
-
 class MyBudget:
     \"\"\"Every call sent, logged: 0 a request, 1 a retry; numpy counts them (and answers its bool).\"\"\"
 
@@ -58,7 +57,6 @@ class MyBudget:
 
 EXACT_FRACTIONS = """from collections import Counter
 from fractions import Fraction
-
 
 class MyBudget:
     def __init__(self, ratio):
@@ -91,66 +89,7 @@ CLOSURES = """class MyBudget:
         self.can_retry = lambda: retries < ratio * calls
 """
 
-RATIO_IGNORED = """class MyBudget:
-    def __init__(self, ratio):
-        self.calls = self.retries = 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries < 0.1 * self.calls  # the SRE book's 10%, whatever ratio was asked
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-AT_THE_BOUNDARY = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries <= self.ratio * self.calls
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-OF_REQUESTS = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.requests, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.requests += 1
-
-    def can_retry(self):
-        return self.retries < self.ratio * self.requests  # 10% of requests, not of every call
-
-    def on_retry(self):
-        self.retries += 1
-"""
-
-RETRIES_NOT_COUNTED = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries < self.ratio * self.calls
-
-    def on_retry(self):
-        self.calls += 1  # the retry is a call, but is it counted as a retry?
-"""
-
 SEEDED_COIN = """import random
-
 
 class MyBudget:
     def __init__(self, ratio):
@@ -181,7 +120,6 @@ QUOTA_NEVER_REFILLS = """class MyBudget:
 """
 
 WINDOW_OF_100 = """from collections import deque
-
 
 class MyBudget:
     def __init__(self, ratio):
@@ -233,21 +171,6 @@ CAN_RETRY_COUNTS = """class MyBudget:
         pass
 """
 
-FLOAT_NOT_THE_RULE = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.ratio * self.calls - self.retries  # what is left of the budget (is negative false?)
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
 RATIO_ZERO_RAISES = """class MyBudget:
     def __init__(self, ratio):
         self.every = round(1 / ratio)  # one retry every `every` calls
@@ -258,71 +181,6 @@ RATIO_ZERO_RAISES = """class MyBudget:
 
     def can_retry(self):
         return self.retries * self.every < self.calls
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-ROUNDED_DOWN = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries < int(self.ratio * self.calls)  # whole retries only
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-ASYNC_CAN_RETRY = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    async def can_retry(self):
-        return self.retries < self.ratio * self.calls
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-EXITS_WHEN_SPENT = """import sys
-
-
-class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        if self.retries >= self.ratio * self.calls:
-            sys.exit("budget spent")
-        return True
-
-    def on_retry(self):
-        self.calls += 1
-        self.retries += 1
-"""
-
-NEVER = """class MyBudget:
-    def __init__(self, ratio):
-        self.ratio, self.calls, self.retries = ratio, 0, 0
-
-    def on_request(self):
-        self.calls += 1
-
-    def can_retry(self):
-        return self.retries > self.ratio * self.calls  # the comparison turned round
 
     def on_retry(self):
         self.calls += 1
@@ -342,6 +200,19 @@ CAN_RETRY_RAISES = """class MyBudget:
     def on_retry(self):
         pass
 """
+
+RULE = "return self.retries < self.ratio * self.calls"
+RATIO_IGNORED = changed(RIGHT, ("self.ratio * self.calls", "0.1 * self.calls"))  # the SRE book's 10%
+AT_THE_BOUNDARY = changed(RIGHT, (RULE, RULE.replace("<", "<=")))
+NEVER = changed(RIGHT, (RULE, RULE.replace("<", ">")))
+ROUNDED_DOWN = changed(RIGHT, ("self.ratio * self.calls", "int(self.ratio * self.calls)"))
+FLOAT_NOT_THE_RULE = changed(RIGHT, (RULE, "return self.ratio * self.calls - self.retries"))  # what is left
+OF_REQUESTS = changed(RIGHT, ("        self.calls += 1\n        self.retries", "        self.retries"))
+RETRIES_NOT_COUNTED = changed(RIGHT, ("        self.retries += 1\n", ""))
+ASYNC_CAN_RETRY = changed(RIGHT, ("def can_retry", "async def can_retry"))
+EXITS_WHEN_SPENT = "import sys\n" + changed(
+    RIGHT, (RULE, f"if not ({RULE[7:]}):\n            sys.exit(1)\n        return True")
+)
 
 CANDIDATES = Candidates(
     notebook="06_retries_and_budgets.ipynb",

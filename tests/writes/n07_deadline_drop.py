@@ -1,7 +1,7 @@
 """Notebook 07, exercise 4: a deadline drop of the learner's own, ``my_take_next(queue, now, service)``,
 judged step by step against the course's rule on generated queues, then in section 2's storm."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 # Drops from the front while the oldest cannot finish, then takes the oldest left (the browser types it).
 RIGHT = """def my_take_next(queue, now, service):
@@ -32,7 +32,6 @@ CALLABLE = """class DeadlineDrop:
             if self.fits(call, now, service):
                 return call
         return None
-
 
 my_take_next = DeadlineDrop()
 """
@@ -83,50 +82,6 @@ TEMPLATE = """def my_take_next(queue, now, service):
     return queue.popleft()
 """
 
-# Exercise 2's half-fix: drops only what has already expired, so it still starts calls that end late.
-EXPIRED_ONLY = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if now < call.deadline:
-            return call
-    return None
-"""
-
-# Off by one at the deadline: counts the call's last round of service as "done".
-OFF_BY_ONE = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if now + service - 1 <= call.deadline:
-            return call
-    return None
-"""
-
-# Strict where it need not be: drops a call that would be answered exactly at its deadline.
-TOO_STRICT = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if now + service < call.deadline:
-            return call
-    return None
-"""
-
-# The healthy day's 6 rounds, written in: the slowdown's 22-round calls start late.
-HEALTHY_SERVICE = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if now + 6 <= call.deadline:
-            return call
-    return None
-"""
-
-# Finds the right call but leaves it in the queue: a worker would serve it again.
-PEEKS = """def my_take_next(queue, now, service):
-    for call in queue:
-        if now + service <= call.deadline:
-            return call
-    return None
-"""
-
 # Skips the calls that cannot finish instead of dropping them: they stay at the front.
 SKIPS = """def my_take_next(queue, now, service):
     for call in list(queue):
@@ -152,27 +107,6 @@ ONE_PER_TURN = """def my_take_next(queue, now, service):
     return call if now + service <= call.deadline else None
 """
 
-# Newest first: takes from the back, so the oldest calls that could finish wait and expire.
-NEWEST_FIRST = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.pop()
-        if now + service <= call.deadline:
-            return call
-    return None
-"""
-
-# Marks a dropped call as gone itself: its caller is never told and never retries.
-MARKS_GONE = """from bulkhead_lab.queues.calls import GONE
-
-def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if now + service <= call.deadline:
-            return call
-        call.state = GONE
-    return None
-"""
-
 # Drops by the queue's length (the 32 a 30-round timeout allows on a healthy day), not by deadline.
 BY_LENGTH = """def my_take_next(queue, now, service):
     while len(queue) > 32:
@@ -180,28 +114,34 @@ BY_LENGTH = """def my_take_next(queue, now, service):
     return queue.popleft() if queue else None
 """
 
-# Serves only calls that did not wait: drops calls that would have been answered in time.
-ONLY_UNQUEUED = """def my_take_next(queue, now, service):
-    while queue:
-        call = queue.popleft()
-        if call.queued == now:
-            return call
-    return None
-"""
-
-# Remembers the round: once it has dropped in a round, it takes the front without looking.
-REMEMBERS_THE_ROUND = """last = {"now": None}
-
-def my_take_next(queue, now, service):
-    if last["now"] == now:
-        return queue.popleft() if queue else None
-    last["now"] = now
+# The course's own step: right as it stands; each broken one below changes it a little.
+DROP = """def my_take_next(queue, now, service):
     while queue:
         call = queue.popleft()
         if now + service <= call.deadline:
             return call
     return None
 """
+FITS = "now + service <= call.deadline"
+EXPIRED_ONLY = changed(DROP, (FITS, "now < call.deadline"))  # exercise 2's half-fix: still starts late calls
+OFF_BY_ONE = changed(DROP, (FITS, "now + service - 1 <= call.deadline"))  # its last round counted as done
+TOO_STRICT = changed(DROP, (FITS, "now + service < call.deadline"))  # answered at its deadline is in time
+HEALTHY_SERVICE = changed(DROP, (FITS, "now + 6 <= call.deadline"))  # the healthy day's 6 rounds written in
+ONLY_UNQUEUED = changed(DROP, (FITS, "call.queued == now"))  # drops every call that waited
+NEWEST_FIRST = changed(DROP, ("popleft", "pop"))  # the oldest calls that could finish wait and expire
+MARKS_GONE = "from bulkhead_lab.queues.calls import GONE\n" + changed(  # its caller is never told
+    DROP, ("            return call\n", "            return call\n        call.state = GONE\n")
+)
+PEEKS = changed(DROP, ("while queue:\n        call = queue.popleft()", "for call in queue:"))  # served twice
+REMEMBERS_THE_ROUND = 'last = {"now": None}\n' + changed(  # once it has dropped in a round, takes the front
+    DROP,
+    (
+        "    while",
+        '    if last["now"] == now:\n'
+        "        return queue.popleft() if queue else None\n"
+        '    last["now"] = now\n    while',
+    ),
+)
 
 CANDIDATES = Candidates(
     notebook="07_timeouts_and_queues.ipynb",

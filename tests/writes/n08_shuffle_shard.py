@@ -45,7 +45,6 @@ UNRANKED = """class Dealer:
                 index -= with_it
         return shard
 
-
 my_shard = Dealer()
 """
 
@@ -75,61 +74,10 @@ PLAIN = """def my_shard(tenant, workers, size, seed):
     return tuple(range(block * size, block * size + size))
 """
 
-# choices draws with replacement: a tenant may get the same worker twice.
-REPEATS = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(seed + tenant)
-    return tuple(sorted(draw.choices(range(workers), k=size)))
-"""
-
-# Workers numbered from 1: worker `workers` does not exist in range(workers).
-FROM_ONE = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(seed + tenant)
-    return tuple(sorted(draw.sample(range(1, workers + 1), size)))
-"""
-
-# The module's random, never seeded: the same tenant gets another shard on the next call.
-UNSEEDED = """def my_shard(tenant, workers, size, seed):
-    return tuple(sorted(random.sample(range(workers), size)))
-"""
-
-# The number of shards (workers // size) taken for the shard's size.
-SHARDS_FOR_SIZE = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(seed + tenant)
-    return tuple(sorted(draw.sample(range(workers), workers // size)))
-"""
-
-# Seeded with the seed alone: every tenant draws the very same shard.
-SEED_ONLY = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(seed)
-    return tuple(sorted(draw.sample(range(workers), size)))
-"""
-
 # A sliding window: overlapping neighbours, only workers - size + 1 of the shards.
 WINDOW = """def my_shard(tenant, workers, size, seed):
     first = random.Random(seed + tenant).randrange(workers - size + 1)
     return tuple(range(first, first + size))
-"""
-
-# Seeded with hash() of a string: Python salts it per process, so a restart deals anew.
-STRING_HASH = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(hash(f"{seed}:{tenant}"))
-    return tuple(sorted(draw.sample(range(workers), size)))
-"""
-
-# Section 2's fleet written in: eight workers, whatever `workers` says.
-LESSON_FLEET = """def my_shard(tenant, workers, size, seed):
-    draw = random.Random(seed * 1_000_003 + tenant)
-    return tuple(sorted(draw.sample(range(8), size)))
-"""
-
-# The seed ignored: every seed deals the same shards.
-SEED_IGNORED = """def my_shard(tenant, workers, size, seed):
-    return tuple(sorted(random.Random(tenant).sample(range(workers), size)))
-"""
-
-# Seeded with seed * tenant: with seed 0 every tenant gets Random(0)'s shard.
-PRODUCT_SEED = """def my_shard(tenant, workers, size, seed):
-    return tuple(sorted(random.Random(seed * tenant).sample(range(workers), size)))
 """
 
 # random.shuffle shuffles in place and returns None: slicing it raises.
@@ -140,14 +88,8 @@ SHUFFLE_RETURNS_NONE = """def my_shard(tenant, workers, size, seed):
 # One generator for the whole module, seeded once: the next call draws on, another shard each time.
 ONE_GENERATOR = """DRAW = random.Random(20260801)
 
-
 def my_shard(tenant, workers, size, seed):
     return tuple(sorted(DRAW.sample(range(workers), size)))
-"""
-
-# The last worker left out: range(workers - 1) never deals it (and cannot fill size = workers).
-LAST_LEFT_OUT = """def my_shard(tenant, workers, size, seed):
-    return tuple(sorted(random.Random(seed + tenant).sample(range(workers - 1), size)))
 """
 
 # A ring: the tenant's first worker drawn, then its neighbours, so only `workers` shards.
@@ -169,10 +111,24 @@ TURNED = """def my_shard(tenant, workers, size, seed):
     return tuple(sorted((w + tenant) % workers for w in first))
 """
 
-# Tenants folded onto four generators: every fourth tenant shares a shard.
-FOUR_TENANTS = """def my_shard(tenant, workers, size, seed):
-    return tuple(sorted(random.Random(seed + tenant % 4).sample(range(workers), size)))
-"""
+
+def sampled(generator: str, fleet: str = "range(workers)", size: str = "size", draw: str = "sample") -> str:
+    """A shard drawn by ``generator`` (a seeded ``random.Random``, or the module's ``random``)."""
+    drawn = f"{generator}.{draw}({fleet}, {size})"
+    return f"def my_shard(tenant, workers, size, seed):\n    return tuple(sorted({drawn}))\n"
+
+
+REPEATS = sampled("random.Random(seed + tenant)", size="k=size", draw="choices")  # a worker twice
+FROM_ONE = sampled("random.Random(seed + tenant)", fleet="range(1, workers + 1)")  # no worker `workers`
+UNSEEDED = sampled("random")  # another shard on the next call
+SHARDS_FOR_SIZE = sampled("random.Random(seed + tenant)", size="workers // size")  # the shards' number
+SEED_ONLY = sampled("random.Random(seed)")  # every tenant on the very same shard
+STRING_HASH = sampled('random.Random(hash(f"{seed}:{tenant}"))')  # Python salts it per process
+LESSON_FLEET = sampled("random.Random(seed * 1_000_003 + tenant)", fleet="range(8)")  # section 2's fleet
+SEED_IGNORED = sampled("random.Random(tenant)")  # every seed deals the same shards
+PRODUCT_SEED = sampled("random.Random(seed * tenant)")  # with seed 0 every tenant gets Random(0)'s shard
+LAST_LEFT_OUT = sampled("random.Random(seed + tenant)", fleet="range(workers - 1)")  # never dealt
+FOUR_TENANTS = sampled("random.Random(seed + tenant % 4)")  # every fourth tenant shares a shard
 
 CANDIDATES = Candidates(
     notebook="08_choosing_compartments.ipynb",
