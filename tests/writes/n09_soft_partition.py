@@ -1,7 +1,7 @@
 """Notebook 09, exercise 4: a soft partition of the learner's own, judged answer by answer against section
 1's rule in every reachable state of many pools."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 # The partition itself a class: built with (reserved, total), each instance is the rule.
 A_CLASS = """class my_soft_partition:
@@ -44,7 +44,6 @@ CALLABLE = """class SoftRule:
             lent += max(0, held - kept)
         return self.shared - lent > 0
 
-
 def my_soft_partition(reserved, total):
     return SoftRule(reserved, total)
 """
@@ -66,11 +65,9 @@ NUMPY = """def my_soft_partition(reserved, total):
 # One lambda over functools.partial of a module-level rule; it answers 1 or 0.
 PARTIAL = """import functools
 
-
 def _soft(reserved, total, flow, busy):
     over = [b - r if b > r else 0 for b, r in zip(busy, reserved)]
     return int(busy[flow] < reserved[flow] or sum(over) + sum(reserved) < total)
-
 
 def my_soft_partition(reserved, total):
     return functools.partial(_soft, tuple(reserved), total)
@@ -103,19 +100,6 @@ OWN_BORROWING_ONLY = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Off by one: one borrow more than the shared rest holds, so it is taken from another flow's reserve.
-OFF_BY_ONE = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        if busy[flow] < reserved[flow]:
-            return True
-        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
-        return borrowed <= shared
-
-    return admits
-"""
-
 # The shared rest split fairly: each flow may borrow only its half of it, so the other half stands idle.
 HALF_EACH = """def my_soft_partition(reserved, total):
     shared = total - sum(reserved)
@@ -130,17 +114,6 @@ HALF_EACH = """def my_soft_partition(reserved, total):
 RESERVES_ONLY = """def my_soft_partition(reserved, total):
     def admits(flow, busy):
         return busy[flow] < reserved[flow]
-
-    return admits
-"""
-
-# Forgets the flow's own reserve: refused once the others have borrowed all of the shared rest.
-NO_OWN_RESERVE = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
-        return borrowed < shared
 
     return admits
 """
@@ -163,32 +136,6 @@ ONE_POOL = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Its own reserve counted with <=: one call past it is let in even when nothing is left to borrow.
-RESERVE_AT_MOST = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        if busy[flow] <= reserved[flow]:
-            return True
-        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
-        return borrowed < shared
-
-    return admits
-"""
-
-# The other flow's borrowing counted without max(0, ...): an unused reserve counts as negative borrowing.
-NEGATIVE_BORROWING = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        if busy[flow] < reserved[flow]:
-            return True
-        borrowed = sum(b - r for b, r in zip(busy, reserved))
-        return borrowed < shared
-
-    return admits
-"""
-
 # The rule takes the slot itself (busy[flow] += 1): the pool then counts the call twice.
 TAKES_THE_SLOT = """def my_soft_partition(reserved, total):
     shared = total - sum(reserved)
@@ -206,13 +153,11 @@ TAKES_THE_SLOT = """def my_soft_partition(reserved, total):
 # The pool kept in module globals: a second rule built overwrites the first one's reserves.
 GLOBAL_POOL = """POOL = {}
 
-
 def _admits(flow, busy):
     reserved, shared = POOL["reserved"], POOL["shared"]
     if busy[flow] < reserved[flow]:
         return True
     return sum(max(0, b - r) for b, r in zip(busy, reserved)) < shared
-
 
 def my_soft_partition(reserved, total):
     POOL["reserved"], POOL["shared"] = reserved, total - sum(reserved)
@@ -234,19 +179,6 @@ LESSON_WRITTEN_IN = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# The other flow's reserve looked up for this flow: reserved[1 - flow].
-OTHER_RESERVE = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        if busy[flow] < reserved[1 - flow]:
-            return True
-        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
-        return borrowed < shared
-
-    return admits
-"""
-
 # It counts what it admitted itself instead of reading busy: its answers hang on the questions asked before.
 COUNTS_ITSELF = """def my_soft_partition(reserved, total):
     held = [0, 0]
@@ -262,17 +194,29 @@ COUNTS_ITSELF = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Only the other flow's borrowing counted: a flow may borrow the last shared slot again and again.
-OTHERS_BORROWING_ONLY = """def my_soft_partition(reserved, total):
+# Past its own reserve, a call borrows while the flows' borrowing is under the shared rest: right as it
+# stands; each broken one below changes it a little.
+BORROWS = """def my_soft_partition(reserved, total):
     shared = total - sum(reserved)
 
     def admits(flow, busy):
         if busy[flow] < reserved[flow]:
             return True
-        return max(0, busy[1 - flow] - reserved[1 - flow]) < shared
+        borrowed = sum(max(0, b - r) for b, r in zip(busy, reserved))
+        return borrowed < shared
 
     return admits
 """
+OWN = "busy[flow] < reserved[flow]"
+OFF_BY_ONE = changed(BORROWS, ("borrowed < shared", "borrowed <= shared"))  # a borrow from another's reserve
+RESERVE_AT_MOST = changed(BORROWS, (OWN, "busy[flow] <= reserved[flow]"))  # one past its reserve let in
+OTHER_RESERVE = changed(BORROWS, (OWN, "busy[flow] < reserved[1 - flow]"))  # the other flow's reserve
+NO_OWN_RESERVE = changed(BORROWS, (f"if {OWN}:\n            return True\n        ", ""))
+NEGATIVE_BORROWING = changed(BORROWS, ("max(0, b - r)", "b - r"))  # an unused reserve borrows negatively
+OTHERS_BORROWING_ONLY = changed(  # a flow may borrow the last shared slot again and again
+    BORROWS,
+    ("sum(max(0, b - r) for b, r in zip(busy, reserved))", "max(0, busy[1 - flow] - reserved[1 - flow])"),
+)
 
 CANDIDATES = Candidates(
     notebook="09_sharing_compartments.ipynb",
