@@ -20,7 +20,6 @@ arrival's fate in order.
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
 import random
 from collections.abc import Callable, Sequence
@@ -29,8 +28,8 @@ from numbers import Integral, Real
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, KeptState, Verdict, search
-from bulkhead_lab.course.ui.trial import Overtime, a_function, short_repr
+from bulkhead_lab.course.judges.contract import Broke, KeptState, Verdict, named, returned, search
+from bulkhead_lab.course.ui.trial import a_function, short_repr
 from bulkhead_lab.pool import arrivals, rounds
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Params, split_label
 from bulkhead_lab.pool.rounds import Pool, Slots
@@ -42,7 +41,6 @@ MOST = 40  # the most arrivals, free slots or room a generated round has
 DAYS = (*(Params(split=LESSON_SPLIT, mode=mode) for mode in MODES), Params(split=None, mode="slowdown"))
 WINDOW = range(990, 1100)  # the lesson's rounds asked of each day: the slowdown starts at round 1000
 FLOWS = ("tracking", "event")
-EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)  # what a learner's call may raise
 
 
 def lesson_takes(order: tuple[int, ...], free: int, room: tuple[int, int]) -> tuple[int, int]:
@@ -176,15 +174,9 @@ def _pair(got: object) -> tuple[int, int] | str:
 
 def _asked(fn: Callable[..., object], name: str, round_: Round) -> tuple[int, int]:
     """What ``fn`` says ``round_`` admits; :class:`Wrong` when it raises or returns no pair of counts."""
-    try:
-        got = fn(round_.order, round_.free, round_.room)
-    except EXITS as exc:
-        why = (str(exc).splitlines() or [""])[0]
-        said = f"it raised {type(exc).__name__}{': ' + why if why else ''}"
-        raise Wrong(round_, name, said, None) from None
-    if inspect.iscoroutine(got):
-        got.close()  # a coroutine never awaited is never warned about in a later cell
-        raise Wrong(round_, name, "it returned a coroutine (write a plain def, not an async def)", None)
+    got, fault = returned(fn, round_.order, round_.free, round_.room)
+    if fault is not None:
+        raise Wrong(round_, name, fault, None)
     pair = _pair(got)
     if isinstance(pair, str):
         raise Wrong(round_, name, f"it returned {short_repr(got)}: {pair}", None)
@@ -259,26 +251,9 @@ def _again(fn: Callable[..., object], round_: Round) -> tuple[int, int] | None:
 
 def smallest(prop: Callable[[Round], None], wrong: Wrong) -> Wrong:
     """The smallest failing round Hypothesis finds drawing from :data:`ROUNDS` (and shrinking what
-    fails); ``wrong``, the round that failed, when it finds none."""
-    stopped: list[Overtime] = []
-
-    def guarded(round_: Round) -> None:
-        if stopped:  # the deadline passed: let the search end without calling the learner's code again
-            return
-        try:
-            prop(round_)
-        except Overtime as deadline:  # kept from Hypothesis, which would report it as a flaky strategy
-            stopped.append(deadline)
-
-    found = search(guarded, ROUNDS, examples=EXAMPLES, shrink_budget=SHRINK_BUDGET)
-    if stopped:
-        raise stopped[0]  # the trial reads it as its deadline
+    fails); ``wrong``, the round that failed, when it finds none (the deadline's Overtime passes)."""
+    found = search(prop, ROUNDS, examples=EXAMPLES, shrink_budget=SHRINK_BUDGET)
     return found if isinstance(found, Wrong) else wrong
-
-
-def _name(fn: object) -> str:
-    name = getattr(fn, "__name__", "")
-    return name if isinstance(name, str) and name.isidentifier() else "my_admit"
 
 
 def properties(lesson: Sequence[Round]) -> tuple[str, ...]:
@@ -303,8 +278,7 @@ def check(candidate: object) -> Verdict:
 
 
 def _judged(fn: Callable[..., object], kept: KeptState) -> Verdict:
-    name = _name(fn)
-    prop = agrees(fn, name)
+    prop = agrees(fn, named(fn, "my_admit"))
     lesson = lesson_rounds()
     for round_ in (*SCENARIOS, *lesson):
         try:
@@ -321,7 +295,7 @@ def _judged(fn: Callable[..., object], kept: KeptState) -> Verdict:
 def _remembers(fn: Callable[..., object], kept: KeptState, wrong: Wrong, changed: str) -> Broke:
     """A round answered wrong by a function that keeps ``changed`` between calls: two rounds of the check
     that show it, asked from the state the learner's cell made, as a replay."""
-    name = _name(fn)
+    name = named(fn, "my_admit")
     for first, then in itertools.product(SCENARIOS[:20], SCENARIOS[:60]):
         kept.restore()
         try:

@@ -13,14 +13,13 @@ runs). A failure is named by its smallest case found, with a line that replays i
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import itertools
 import math
 import random
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from numbers import Number
 from typing import Any
@@ -28,8 +27,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bulkhead_lab.adaptive.limits import AIMDLimit
-from bulkhead_lab.course.judges.contract import Broke, Verdict, search
-from bulkhead_lab.course.ui.trial import DEADLINE, Fault, Overtime, build, call, short_repr
+from bulkhead_lab.course.judges.contract import Broke, Stuck, Verdict, first_broken, search, traced, untraced
+from bulkhead_lab.course.ui.trial import DEADLINE, Fault, build, call, short_repr
 
 BACKOFF, TIMEOUT = 0.9, 500.0  # the exercise's: back off by 0.9 on a drop or a round trip over 500 ms
 CALL_BUDGET = 0.15  # seconds one call into the learner's code may take before it is named as stuck
@@ -349,46 +348,6 @@ def _twice(candidate: Any, missed: Missed, n: int, again: object) -> Broke:
     return Broke(f"{case}, then the same on new limiters", said, expected, f"{replay}; {replay}")
 
 
-class Stuck(BaseException):
-    """One call into the learner's code ran past :data:`CALL_BUDGET` (no ``except Exception`` stops it)."""
-
-
-_TRACE = threading.local()  # this thread's trial tracer and deadline, while a search runs without them
-
-
-@contextlib.contextmanager
-def untraced(deadline: float) -> Iterator[None]:
-    """The judge's and Hypothesis's code untraced (the trial's tracer traces frozen modules and generated
-    ``<string>`` code as the learner's, opcode by opcode); :func:`traced` traces the learner's calls."""
-    _TRACE.outer, _TRACE.deadline = sys.gettrace(), deadline
-    sys.settrace(None)
-    try:
-        yield
-    finally:
-        sys.settrace(_TRACE.outer)
-        _TRACE.outer = None
-
-
-def traced(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)``, the learner's frames (as the trial's tracer tells them) raising :class:`Stuck` past
-    :data:`CALL_BUDGET` and the trial's :class:`Overtime` past the deadline."""
-    outer = getattr(_TRACE, "outer", None)
-    if outer is None:
-        return fn(*args)
-    deadline, until = _TRACE.deadline, min(time.thread_time() + CALL_BUDGET, _TRACE.deadline)
-
-    def line(frame: Any, event: str, arg: Any) -> Any:
-        if time.thread_time() > until:
-            raise Overtime("the deadline passed") if time.thread_time() > deadline else Stuck()
-        return line
-
-    sys.settrace(lambda frame, event, arg: line if outer(frame, event, arg) is not None else None)
-    try:
-        return fn(*args)
-    finally:
-        sys.settrace(None)
-
-
 # --- the judge ------------------------------------------------------------------------------
 
 PROPERTIES = (
@@ -407,8 +366,8 @@ def judge_aimd(candidate: object) -> Verdict:
     is this thread's CPU time, as the trial's deadline is: other work on the machine changes nothing."""
     deadline = time.thread_time() + DEADLINE + 0.2
     make(candidate, SETTINGS)  # not a class, no on_sample, __init__ raises: one line, before any scenario
-    with untraced(deadline):
-        found, checked, searched = _toured(candidate), len(TOUR), 0
+    with untraced(deadline, budget=CALL_BUDGET):
+        found, checked, searched = first_broken(functools.partial(drive, candidate), TOUR), len(TOUR), 0
         for examples, limiters, most, times in SEARCHES:
             if found is not None or time.thread_time() > deadline - 1.0:
                 break
@@ -417,15 +376,6 @@ def judge_aimd(candidate: object) -> Verdict:
         if found is not None:
             return Verdict.broke(final(candidate, found, min(time.thread_time() + 0.3, deadline - 0.8)))
     return Verdict.right(checked, PROPERTIES[: max(1, searched)])
-
-
-def _toured(candidate: Any) -> Broke | None:  # the first TOUR scenario the candidate fails
-    for plan in TOUR:
-        try:
-            drive(candidate, plan)
-        except Broke as broke:
-            return broke
-    return None
 
 
 def _searched(candidate: Any, scenarios: st.SearchStrategy[Plan], examples: int) -> Broke | None:

@@ -8,19 +8,23 @@ on every run) and, when one breaks, shrinks it to the smallest failing scenario 
 time budget. :class:`Verdict` is what the exercise shows: ``Right:`` with what was checked, or
 ``Not yet:`` with the smallest case.
 
-Numbers are numbers: :func:`as_int`, :func:`as_real` and :func:`as_bool` accept any
-:class:`numbers.Integral` / :class:`numbers.Real` (numpy scalars included) and whatever ``bool`` would.
+A learner's call, whatever it does: :func:`returned` (what came back, or the line saying it raised or
+gave a coroutine), :func:`named` (the name a replay calls it by). Numbers are numbers: :func:`as_int`,
+:func:`as_real` and :func:`as_bool` accept any :class:`numbers.Integral` / :class:`numbers.Real` (numpy
+scalars included) and whatever ``bool`` would.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import inspect
 import math
 import sys
+import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, TypeVar
@@ -29,10 +33,10 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bulkhead_lab.course.ui.trial import Fault, Overtime, short_repr
-from bulkhead_lab.live.sync import close_loop, new_loop
+from bulkhead_lab.course.ui.trial import Fault, Overtime, close_loop, new_loop, short_repr
 
 T = TypeVar("T")
+EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)  # what a learner's call may raise
 SHRINK_BUDGET = 0.6  # seconds a judge may spend making a failing scenario smaller, after finding it
 
 
@@ -65,6 +69,51 @@ class Verdict:
     @classmethod
     def broke(cls, broke: Broke) -> Verdict:
         return cls(False, broke.line())
+
+
+class Stuck(BaseException):
+    """One call into the learner's code ran past its budget (no ``except Exception`` stops it)."""
+
+
+_TRACE = threading.local()  # this thread's trial tracer, deadline and budget, while a judge runs untraced
+
+
+@contextlib.contextmanager
+def untraced(deadline: float = math.inf, budget: float | None = None) -> Iterator[None]:
+    """Within: the judge's and Hypothesis's own work untraced (the trial's tracer, there to stop a learner's
+    endless loop, makes it about three times slower), the learner's calls through :func:`traced` traced;
+    with a ``budget``, each of them :class:`Stuck` past that many seconds of CPU time."""
+    _TRACE.outer, _TRACE.deadline, _TRACE.budget = sys.gettrace(), deadline, budget
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(_TRACE.outer)
+        _TRACE.outer = None
+
+
+def traced(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` under the trial's tracer when :func:`untraced` switched it off; with a budget, the
+    learner's frames (as the trial's tracer tells them) raise :class:`Stuck` past it and the trial's
+    :class:`Overtime` past the deadline."""
+    outer = getattr(_TRACE, "outer", None)
+    if outer is None:
+        return fn(*args)
+    if _TRACE.budget is None:
+        sys.settrace(outer)
+    else:
+        deadline, until = _TRACE.deadline, min(time.thread_time() + _TRACE.budget, _TRACE.deadline)
+
+        def line(frame: Any, event: str, arg: Any) -> Any:
+            if time.thread_time() > until:
+                raise Overtime("the deadline passed") if time.thread_time() > deadline else Stuck()
+            return line
+
+        sys.settrace(lambda frame, event, arg: line if outer(frame, event, arg) is not None else None)
+    try:
+        return fn(*args)
+    finally:
+        sys.settrace(None)
 
 
 class _Enough(BaseException):
@@ -131,6 +180,17 @@ def search(
     return found[-1] if found else None
 
 
+def first_broken(prop: Callable[[T], None], scenarios: Iterable[T]) -> Broke | None:
+    """The :class:`Broke` of the first of ``scenarios`` (a fixed list: the boundaries, a tour) on which
+    ``prop`` breaks, or None when it holds on every one."""
+    for scenario in scenarios:
+        try:
+            prop(scenario)
+        except Broke as broke:
+            return broke
+    return None
+
+
 def run_loop(scenario: Callable[[], Awaitable[T]], seconds: float = 1.0) -> T:
     """Run one asynchronous scenario on a fresh event loop of its own, in this thread, at most ``seconds``;
     whatever it leaves (tasks, their exceptions, async generators) is cancelled and retrieved before the
@@ -146,6 +206,31 @@ def run_loop(scenario: Callable[[], Awaitable[T]], seconds: float = 1.0) -> T:
 
 async def _awaited(scenario: Callable[[], Awaitable[T]]) -> T:
     return await scenario()
+
+
+def raised(exc: BaseException) -> str:
+    """``it raised ValueError: no`` (the first line of what it said): a learner's call that raised."""
+    text = (str(exc).splitlines() or [""])[0]
+    return f"it raised {type(exc).__name__}{': ' + text if text else ''}"
+
+
+def returned(fn: Callable[..., object], *args: object) -> tuple[object, str | None]:
+    """What came of ``fn(*args)`` and None; or, when it raised, the exception and the line saying so
+    (:func:`raised`); or None and a line when it returned a coroutine (closed: never warned about)."""
+    try:
+        got = fn(*args)
+    except EXITS as exc:
+        return exc, raised(exc)
+    if inspect.iscoroutine(got):
+        got.close()
+        return None, "it returned a coroutine: write a plain def, not an async def"
+    return got, None
+
+
+def named(fn: object, default: str) -> str:
+    """The name a replay line calls ``fn`` by: its own when it is one (not ``<lambda>``), else ``default``."""
+    name = getattr(fn, "__name__", "")
+    return name if isinstance(name, str) and name.isidentifier() else default
 
 
 def retrieve(tasks: Sequence[asyncio.Future[Any]]) -> None:

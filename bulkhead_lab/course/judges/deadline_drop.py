@@ -25,24 +25,33 @@ A Not yet names the smallest failing queue and a replay line for a cell: ``exerc
 
 from __future__ import annotations
 
-import sys
+import functools
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from itertools import combinations_with_replacement
 from operator import attrgetter
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, as_int, search
-from bulkhead_lab.course.ui import trial
+from bulkhead_lab.course.judges.contract import (
+    Broke,
+    Verdict,
+    as_int,
+    first_broken,
+    named,
+    returned,
+    search,
+    traced,
+    untraced,
+)
 from bulkhead_lab.course.ui.trial import short_repr
 from bulkhead_lab.queues.calls import ANSWERED, GONE, SENT, WAITING, Call
 from bulkhead_lab.queues.dependency import Server, may_start
 from bulkhead_lab.queues.rounds import QueueRun, run
 from bulkhead_lab.queues.settings import SLOWDOWN_STOP, TIMEOUT, Dependency, Setup
 
+NAME = "my_take_next"  # what a replay calls a step with no name of its own (a lambda)
 Step = Callable[[deque[Call], int, int], object]  # (queue, now, service) -> the call to start, or None
 Scenario = tuple[tuple[int, ...], int, int]  # (deadlines, oldest first; now; service)
 CANNOT_FINISH = Dependency(deadline="cannot finish")  # the course's rule: section 2's may_start
@@ -153,11 +162,11 @@ class Before:
             if n
             else "empty"
         )
-        return f"{_named(step)}(q, now={self.now}, service={self.service}) with q {q}"
+        return f"{named(step, NAME)}(q, now={self.now}, service={self.service}) with q {q}"
 
     def replay(self, step: object) -> str:
         dues = [self.due(i) for i in range(len(self.calls))]
-        return f"exercises.replay_step({_named(step)}, {dues}, now={self.now}, service={self.service})"
+        return f"exercises.replay_step({named(step, NAME)}, {dues}, now={self.now}, service={self.service})"
 
     def did(self, got: object, left: Sequence[object], course: bool = False) -> str:
         """What a step did (``course``: what the course's step does): dropped (taken off, not returned),
@@ -215,26 +224,8 @@ def _shown(field: str, value: object) -> str:
 # --- one step, checked ------------------------------------------------------------------------------
 
 
-def _named(step: object) -> str:
-    name = getattr(step, "__name__", "")
-    return name if name.isidentifier() else "my_take_next"
-
-
 def _same(left: Sequence[object], want: Sequence[Call]) -> bool:
     return len(left) == len(want) and all(a is b for a, b in zip(left, want, strict=True))
-
-
-def _called(step: Step, queue: deque[Call], now: int, service: int) -> tuple[object, str | None]:
-    """What the step returned, or None and what it raised, as a line (the deadline's Overtime passes)."""
-    try:
-        got = step(queue, now, service)
-    except (Exception, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:  # a learner's exit is a fault
-        why = (str(exc).splitlines() or [""])[0]
-        return None, f"it raised {type(exc).__name__}{': ' + why if why else ''}"
-    if hasattr(got, "__await__") and hasattr(got, "close"):
-        got.close()  # a coroutine, never awaited, never warned about
-        return None, "it returned a coroutine: write a plain def, not an async def"
-    return got, None
 
 
 def checked_step(step: Step, queue: deque[Call], now: int, service: int) -> tuple[Call | None, list[Call]]:
@@ -249,7 +240,7 @@ def checked_step(step: Step, queue: deque[Call], now: int, service: int) -> tupl
         expected = f"where the deadline drop {seen.did(want, want_left, course=True)}"
         return Broke(seen.case(step), got, expected + (f": {why}" if why else ""), seen.replay(step))
 
-    got, fault = _called(step, queue, now, service)
+    got, fault = returned(traced, step, queue, now, service)
     if fault is not None:
         raise broke(fault)
     if got is not None and seen.at(got) is None:
@@ -313,15 +304,6 @@ def _scenario(drawn: tuple[int, list[int], int, int]) -> Scenario:
 def _one(step: Step, scenario: Scenario) -> None:
     deadlines, now, service = scenario
     checked_step(step, queue_of(deadlines, now), now, service)
-
-
-def _on_grid(step: Step, scenarios: Sequence[Scenario]) -> Broke | None:
-    for scenario in scenarios:
-        try:
-            _one(step, scenario)
-        except Broke as broke:
-            return broke
-    return None
 
 
 class _Failed(Exception):
@@ -399,36 +381,12 @@ def _in_storm(step: Step, broke: Broke, scenario: Scenario) -> Broke:
     return Broke(f"{where}: {broke.case}", broke.got, broke.expected + fresh, None)
 
 
-@contextmanager
-def _tracing_only(step: Step) -> Iterator[Step]:
-    """``step``, traced alone. The trial traces every call in its thread, so that a learner's endless loop
-    can be stopped; that makes Hypothesis's own work and this module's about three times slower. Under
-    the trial's tracer, it is switched off here and on again around each call of the learner's step."""
-    tracer = sys.gettrace()
-    if tracer is None or getattr(tracer, "__module__", None) != trial.__name__:
-        yield step
-        return
-
-    def traced(queue: deque[Call], now: int, service: int) -> object:
-        sys.settrace(tracer)
-        try:
-            return step(queue, now, service)
-        finally:
-            sys.settrace(None)
-
-    traced.__name__ = _named(step)
-    sys.settrace(None)
-    try:
-        yield traced
-    finally:
-        sys.settrace(tracer)
-
-
 def verdict(step: Step) -> Verdict:
     """The smallest case where ``step`` breaks the contract, or what was checked."""
     on_grid, steps = grid(), 0
-    with _tracing_only(step) as step:
-        broke = _on_grid(step, on_grid) or search(lambda s: _one(step, s), scenarios(), examples=EXAMPLES)
+    with untraced():  # but the learner's step
+        prop = functools.partial(_one, step)
+        broke = first_broken(prop, on_grid) or search(prop, scenarios(), examples=EXAMPLES)
         if broke is None:
             storm = judged_storm(step)
             steps, broke = storm.steps, storm.broke

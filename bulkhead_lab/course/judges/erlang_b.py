@@ -18,7 +18,6 @@ trial's tracer slows threefold: it only shrinks; the seeded list gives the bread
 
 from __future__ import annotations
 
-import inspect
 import math
 import random
 import sys
@@ -30,8 +29,8 @@ from numbers import Real
 import numpy as np
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, search
-from bulkhead_lab.course.ui.trial import Overtime, a_function, short_repr
+from bulkhead_lab.course.judges.contract import Broke, Verdict, named, returned, search
+from bulkhead_lab.course.ui.trial import a_function, short_repr
 from bulkhead_lab.sizing import erlang_b
 
 SLOTS_MAX = 3000  # the largest pool generated
@@ -41,7 +40,6 @@ NEAR = 1e-6  # how close a wrong value must be to a known mistake's to be named 
 LISTED = 250  # scenarios every check calls, drawn once
 EXAMPLES = 120  # scenarios Hypothesis draws to find the smallest failing one, once one fails
 EXP_MAX = math.log(sys.float_info.max)  # e**709.78 is the largest float
-EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)  # what a learner's call may raise
 
 
 @dataclass(frozen=True)
@@ -225,29 +223,19 @@ class Wrong(Broke):
 
 def _value(fn: Callable[..., object], name: str, case: Case) -> float:
     """``fn``'s value at ``case``, as a float; :class:`Wrong` when it raises or returns no number."""
-    try:
-        got = fn(*case.args())
-    except EXITS as exc:
-        why = (str(exc).splitlines() or [""])[0]
-        said = f"it raised {type(exc).__name__}{': ' + why if why else ''}"
-        raise Wrong(case, name, said, None, exc) from None
-    if inspect.iscoroutine(got):
-        got.close()  # a coroutine never awaited is never warned about in a later cell
-        raise Wrong(case, name, "it returned a coroutine (write a plain def, not an async def)", None)
+    got, fault = returned(fn, *case.args())
+    if fault is not None:
+        raise Wrong(case, name, fault, None, got)
     if isinstance(got, bool) or not isinstance(got, (Real, Decimal)):
         raise Wrong(case, name, f"it returned {short_repr(got)}, not a number", None)
     return float(got)
 
 
 def _float(fn: Callable[..., object], args: tuple[object, ...]) -> float | None:
-    """``fn(*args)`` as a float, None when it raises or returns no number (a coroutine closed unawaited)."""
-    try:
-        got = fn(*args)
-        if inspect.iscoroutine(got):
-            got.close()
-        return float(got) if isinstance(got, (Real, Decimal)) and not isinstance(got, bool) else None
-    except EXITS:
-        return None
+    """``fn(*args)`` as a float, None when it raises or returns no number."""
+    got, fault = returned(fn, *args)
+    number = fault is None and isinstance(got, (Real, Decimal)) and not isinstance(got, bool)
+    return float(got) if number else None  # type: ignore[arg-type]
 
 
 def _gives(fn: Callable[..., object], args: tuple[object, ...], want: float) -> bool:
@@ -317,11 +305,6 @@ def explained(fn: Callable[..., object], wrong: Wrong) -> Broke:
     return Broke(wrong.case, said, f"where Erlang-B is {erlang}{_note(fn, wrong)}", wrong.replay)
 
 
-def _name(fn: object) -> str:
-    name = getattr(fn, "__name__", "")
-    return name if isinstance(name, str) and name.isidentifier() else "my_erlang_b"
-
-
 PROPERTIES = (
     f"each value within {RELATIVE:g} (relative) of Erlang-B's recursion, for pools of 0 to {SLOTS_MAX} "
     f"slots and loads of 0 to {LOAD_MAX:g} erlangs, whole and fractional, many near the pool's size",
@@ -333,33 +316,15 @@ PROPERTIES = (
 SCENARIOS = listed()
 
 
-def smallest(prop: Callable[[Case], None], wrong: Wrong) -> Wrong:
-    """The smallest failing case Hypothesis finds drawing from :data:`CASES` (and shrinking what fails);
-    ``wrong``, the listed case that failed, when it finds none."""
-    stopped: list[Overtime] = []
-
-    def guarded(case: Case) -> None:
-        if stopped:  # the deadline passed: let the search end without calling the learner's code again
-            return
-        try:
-            prop(case)
-        except Overtime as deadline:  # kept from Hypothesis, which would report it as a flaky strategy
-            stopped.append(deadline)
-
-    found = search(guarded, CASES, examples=EXAMPLES)
-    if stopped:
-        raise stopped[0]  # the trial reads it as its deadline
-    return found if isinstance(found, Wrong) else wrong
-
-
 def check(candidate: object) -> Verdict:
     """The verdict on ``candidate`` as ``erlang_b(load, slots)``: every listed case kept, or the smallest
     case found that breaks the contract, explained."""
     fn = a_function(candidate, "check(my_erlang_b)")
-    prop = agrees(fn, _name(fn))
+    prop = agrees(fn, named(fn, "my_erlang_b"))
     for case in SCENARIOS:
         try:
             prop(case)
-        except Wrong as wrong:
-            return Verdict.broke(explained(fn, smallest(prop, wrong)))
+        except Wrong as wrong:  # the smallest failing case Hypothesis finds (the deadline's Overtime passes)
+            found = search(prop, CASES, examples=EXAMPLES)
+            return Verdict.broke(explained(fn, found if isinstance(found, Wrong) else wrong))
     return Verdict.right(len(SCENARIOS), PROPERTIES)

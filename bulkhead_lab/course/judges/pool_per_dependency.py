@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +39,16 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, run_loop, search
+from bulkhead_lab.course.judges.contract import (
+    Broke,
+    Verdict,
+    named,
+    returned,
+    run_loop,
+    search,
+    traced,
+    untraced,
+)
 from bulkhead_lab.course.ui.trial import Fault, a_function, call, short_repr
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.placement import pools as live
@@ -179,7 +187,6 @@ class Run:
     name: str  # the learner's function's name, as the replay calls it
     scenario: Scenario
     kept_only: bool = False  # judge only that each service hands out pools of its own (:class:`Kept`)
-    tracer: Any = None  # the trial's trace function, set while the learner's code runs
     pool: ToyPoolMaker = field(default_factory=ToyPoolMaker)
     pool_fors: list[Callable[[str], Any]] = field(default_factory=list)
     given: list[dict[str, int]] = field(default_factory=list)  # the dicts passed (the learner's to change)
@@ -231,14 +238,10 @@ class Run:
         return (Kept if kept else Broke)(case, got, expected, self.replay())
 
 
-def contract(
-    make: Callable[..., Any], scenario: Scenario, kept_only: bool = False, tracer: Any = None
-) -> None:
+def contract(make: Callable[..., Any], scenario: Scenario, kept_only: bool = False) -> None:
     """The scenario's services made, then every call (the closing ones included); Broke at the first
-    promise broken (only :class:`Kept` when ``kept_only``). ``tracer`` traces the learner's calls."""
-    run = Run(str(getattr(make, "__name__", "")), scenario, kept_only, tracer)
-    if not run.name.isidentifier() or run.name == "<lambda>":
-        run.name = "my_pool_for"
+    promise broken (only :class:`Kept` when ``kept_only``)."""
+    run = Run(named(make, "my_pool_for"), scenario, kept_only)
     for i, limits in enumerate(scenario.services):
         run.pool.service = i
         run.given.append(dict(limits))
@@ -260,28 +263,15 @@ def contract(
 
 def _fault_or(run: Run, fn: Callable[..., Any], *args: object) -> Any:
     """What the learner's ``fn(*args)`` returned; what it raised, or a pool(n) it asked wrongly, as Broke."""
-    sys.settrace(run.tracer)
-    try:
-        got = call(fn, *args)
-    except Fault as fault:
-        if run.pool.refused is None:
-            expected = "where every call expects a pool" if run.calls else "where it returns pool_for"
-            raise run.broke(_it(str(fault)), expected) from None
-        got = None
-    finally:
-        sys.settrace(None)
+    got, fault = returned(traced, fn, *args)
+    if fault is not None and run.pool.refused is None:
+        raise run.broke(
+            fault, "where every call expects a pool" if run.calls else "where it returns pool_for"
+        )
     if run.pool.refused is not None:
         raise run.broke(f"it called {run.pool.refused}", f"where pool(n) takes a whole number of slots, "
                         f"1 to {MAX_POOL_SLOTS}")  # fmt: skip
     return got
-
-
-def _it(fault: str) -> str:
-    """A call's Fault said of "it" (the line's case already names the call): ``it raised KeyError: 'x'``."""
-    for verb in (" raised ", " returned a coroutine"):
-        if verb in fault:
-            return "it" + verb + fault.split(verb, 1)[1].rstrip(".")
-    return fault.rstrip(".")
 
 
 def _limits_unchanged(run: Run) -> None:
@@ -338,14 +328,8 @@ def _all_handed_out(run: Run) -> None:
 
 def check(make: Callable[..., Any]) -> Verdict:
     """``make`` judged: two services side by side, then generated scenarios, then one live batch."""
-    # The trial's tracer (it stops a learner's endless loop) runs only while the learner's code does
-    # (:func:`_fault_or`): on the judge's own work it would take four times as long.
-    tracer = sys.gettrace()
-    sys.settrace(None)
-    try:
-        first = broken(make, tracer)
-    finally:
-        sys.settrace(tracer)
+    with untraced():  # but the learner's calls (:func:`_fault_or`)
+        first = broken(make)
     if first is not None:
         return Verdict.broke(first)
     try:
@@ -355,11 +339,10 @@ def check(make: Callable[..., Any]) -> Verdict:
     return Verdict(True, f"{Verdict.right(SCENARIOS, PROPERTIES).says[:-1]}; and {seen}.")
 
 
-def broken(make: Callable[..., Any], tracer: Any = None) -> Broke | None:
-    """The first promise ``make`` breaks, in the smallest scenario found, or None; ``tracer`` traces the
-    learner's calls only."""
+def broken(make: Callable[..., Any]) -> Broke | None:
+    """The first promise ``make`` breaks, in the smallest scenario found, or None."""
     try:  # a cache kept between calls of make shows most plainly here; anything else, smallest, below
-        contract(make, Scenario(SIDE_BY_SIDE, ()), kept_only=True, tracer=tracer)
+        contract(make, Scenario(SIDE_BY_SIDE, ()), kept_only=True)
     except Kept as kept:
         return kept
     except Broke:
@@ -367,9 +350,9 @@ def broken(make: Callable[..., Any], tracer: Any = None) -> Broke | None:
     rng = random.Random(SEED)
     for _ in range(SCENARIOS):
         try:
-            contract(make, random_scenario(rng), tracer=tracer)
+            contract(make, random_scenario(rng))
         except Broke as broke:  # the smallest failing scenario Hypothesis finds, else this one
-            return search(lambda s: contract(make, s, tracer=tracer), scenarios(), examples=EXAMPLES) or broke
+            return search(lambda s: contract(make, s), scenarios(), examples=EXAMPLES) or broke
     return None
 
 

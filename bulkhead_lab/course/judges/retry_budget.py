@@ -37,7 +37,7 @@ from fractions import Fraction
 from functools import cache
 from types import ModuleType
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, as_bool
+from bulkhead_lab.course.judges.contract import EXITS, Broke, Verdict, as_bool, raised, returned
 from bulkhead_lab.course.ui.trial import Fault, short_repr
 from bulkhead_lab.retries.budgets import RetryBudget
 
@@ -113,7 +113,6 @@ def statement(kind: str, name: str, n: int) -> str:
 CALLS = [  # per instance: what the replay says for its on_request(), can_retry(), and a retry sent
     (f"{n}.on_request()", f"{n}.can_retry()", f"{n}.can_retry() and {n}.on_retry()") for n in NAMES
 ]
-EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)  # what a learner's code may raise
 METHODS = ("on_request", "can_retry", "on_retry")
 WANTED = "on_request(), can_retry() and on_retry()"
 ASYNC = "where the contract asks a plain def, not an async def"
@@ -147,10 +146,9 @@ class Drive:
             return
         ratio = self.scenario.ratios[who]
         self.said.append(f"{NAMES[who]} = {self.cls.__name__}({ratio!r})")
-        try:
-            budget = self.cls(ratio)
-        except EXITS as exc:
-            raise self.raised(who, exc) from None
+        budget, fault = returned(self.cls, ratio)
+        if fault is not None:
+            raise self.broke(who, fault)
         self.made[who] = tuple(self.method(who, budget, name) for name in METHODS)
         self.oracle[who] = RetryBudget(ratio)
 
@@ -171,10 +169,9 @@ class Drive:
                     continue
             for _ in range(asks):
                 now.append(ask_said)
-                try:
-                    got = can_retry()
-                except EXITS as exc:
-                    raise self.raised(who, exc) from None
+                got, fault = returned(can_retry)
+                if fault is not None:
+                    raise self.broke(who, fault)
                 if got is not True and got is not False:
                     got = self.truth(who, got)
                 if got != oracle.can_retry() and got not in expected(
@@ -189,46 +186,34 @@ class Drive:
 
     def sent(self, who: int, fn: Callable[[], object]) -> None:
         """The learner's ``on_request()`` or ``on_retry()``: a raise or a coroutine is a :class:`Broke`."""
-        try:
-            result = fn()
-        except EXITS as exc:
-            raise self.raised(who, exc) from None
-        if result is not None and inspect.iscoroutine(result):
-            result.close()  # never awaited, never warned about
-            raise self.broke(who, "it returned a coroutine", ASYNC)
+        if (fault := returned(fn)[1]) is not None:
+            raise self.broke(who, fault, ASYNC if "coroutine" in fault else None)
 
     def method(self, who: int, budget: object, name: str) -> Callable[[], object]:
         """The built budget's ``name`` method; none is a :class:`Broke` naming the three the loop calls."""
         try:
             found = getattr(budget, name, None)
         except EXITS as exc:
-            raise self.raised(who, exc) from None
+            raise self.broke(who, raised(exc)) from None
         if not callable(found):
             raise self.broke(who, f"it has no method {name}()", f"where section 2's loop calls {WANTED}")
         return found
 
     def truth(self, who: int, value: object) -> bool:
-        """``bool(value)``, as :func:`as_bool` reads it; a coroutine or a value with no truth: Broke."""
+        """``bool(value)``, as :func:`as_bool` reads it; an awaitable or a value with no truth: Broke."""
         if type(value) in (int, float) or type(value).__module__ == "numpy":
             try:
                 return bool(value)
             except Exception:  # numpy's array of two has no truth: as_bool says so below
                 pass
-        if inspect.isawaitable(value):
-            if inspect.iscoroutine(value):
-                value.close()  # never awaited, never warned about
-            said = "a coroutine" if inspect.iscoroutine(value) else f"{short_repr(value)}, an awaitable"
-            raise self.broke(who, f"it returned {said}", ASYNC)
         try:
             return as_bool(value, CALLS[who][1])
         except Fault:
+            if inspect.isawaitable(value):
+                raise self.broke(who, f"it returned {short_repr(value)}, an awaitable", ASYNC) from None
             raise self.broke(who, f"it returned {short_repr(value)}, neither true nor false") from None
         except EXITS as exc:
             raise self.broke(who, f"the truth of {short_repr(value)} raised {type(exc).__name__}") from None
-
-    def raised(self, who: int, exc: BaseException) -> Broke:
-        text = (str(exc).splitlines() or [""])[0]
-        return self.broke(who, f"it raised {type(exc).__name__}{': ' + text if text else ''}")
 
     def replay(self) -> str:
         now = list(self.now)

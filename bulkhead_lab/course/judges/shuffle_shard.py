@@ -40,8 +40,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bulkhead_lab.compartments.shuffle import SEED, SIZE, WORKERS
-from bulkhead_lab.course.judges.contract import Broke, Verdict, search
-from bulkhead_lab.course.ui.trial import Fault, a_function, call, short_repr
+from bulkhead_lab.course.judges.contract import Broke, Verdict, first_broken, named, returned, search
+from bulkhead_lab.course.ui.trial import a_function, call, short_repr
 
 MAX_WORKERS = 64  # the largest fleet generated (section 2's sliders go as far)
 DEAL_WORKERS, DEAL_COMBINATIONS = 16, 1000  # the largest fleet dealt to many tenants, its most shards
@@ -52,6 +52,7 @@ MARGIN, SIGMAS = 0.10, 6.0  # how far over a random deal's count a statistic may
 DEAL_TENANTS, FEW_SHARDS_TENANTS = 120, 200  # tenants a deal takes; where C(workers, size) <= 6
 SEED_TENANTS = 60  # tenants dealt with a second seed (where C(workers, size) >= 6)
 CALL_EXAMPLES, DEAL_EXAMPLES = 20, 3  # generated scenarios: a few tenants each, then whole deals
+NAME = "my_shard"  # what a replay calls a deal with no name of its own (a lambda)
 Shard = tuple[int, ...]
 _REAL_HASH = builtins.hash
 
@@ -125,11 +126,6 @@ def _half(workers: int, drawn: int) -> int:
     return half[-1] if drawn == MAX_WORKERS else half[drawn % len(half)]
 
 
-def _name(fn: Callable[..., object]) -> str:
-    name = getattr(fn, "__name__", "")
-    return name if isinstance(name, str) and name.isidentifier() else "my_shard"
-
-
 def _items(got: object) -> list[object] | None:
     """What ``got`` holds when it is a collection of workers (not a string or a mapping), else None."""
     if isinstance(got, (str, bytes, bytearray, Mapping)) or not isinstance(got, Collection):
@@ -166,21 +162,14 @@ def _shard(got: object, workers: int, size: int) -> tuple[Shard | None, str, str
 
 def dealt(fn: Callable[..., object], tenant: int, workers: int, size: int, seed: int) -> Shard:
     """The tenant's shard from ``fn``, sorted; a :class:`Broke` naming the call when it breaks promise 1."""
-    named = f"{_name(fn)}({tenant}, {workers}, {size}, {seed})"
-    try:
-        got = call(fn, tenant, workers, size, seed)
-    except Fault as fault:
-        said = (
-            str(fault)
-            .rstrip(".")
-            .removeprefix(f"{getattr(fn, '__name__', 'your code')}({tenant}, {workers}, {size}, {seed})")
-            .strip()
-        )
+    case = f"{named(fn, NAME)}({tenant}, {workers}, {size}, {seed})"
+    got, fault = returned(fn, tenant, workers, size, seed)
+    if fault is not None:
         wanted = f"{size} different worker{'s' * (size != 1)} of range({workers})"
-        raise Broke(named, said, f"where the contract expects {wanted}", named) from None
+        raise Broke(case, fault.removeprefix("it "), f"where the contract expects {wanted}", case)
     shard, said, wanted = _shard(got, workers, size)
     if shard is None:
-        raise Broke(named, said, wanted, named)
+        raise Broke(case, said, wanted, case)
     return shard
 
 
@@ -217,7 +206,7 @@ def _twice(
     fn: Callable[..., object], c: Calls, t: int, was: Shard, now: Shard, order: tuple[int, ...]
 ) -> Broke:
     """The Broke of a tenant's shard that changed from call to call (``order``: the tenants called)."""
-    name, fleet = _name(fn), f"{c.workers}, {c.size}, {c.seed}"
+    name, fleet = named(fn, NAME), f"{c.workers}, {c.size}, {c.seed}"
     if set(order) == {t}:  # one tenant, called again and again
         replay = f"{{tuple(sorted({name}({t}, {fleet}))) for _ in range(20)}}"
         return Broke(f"{name}({t}, {fleet}) called again", f"returned {was}, then {now}", _ONE, replay)
@@ -260,12 +249,12 @@ def _same_again(fn: Callable[..., object], c: Calls) -> None:
         if was == now:
             continue
         _steady(fn, c, t, was, now)
-        named = f"{_name(fn)}({t}, {c.workers}, {c.size}, {c.seed})"
+        case = f"{named(fn, NAME)}({t}, {c.workers}, {c.size}, {c.seed})"
         raise Broke(
-            f"{named} in a process that hashes strings otherwise (another PYTHONHASHSEED)",
+            f"{case} in a process that hashes strings otherwise (another PYTHONHASHSEED)",
             f"returned {now}, and {was} in this one",
             "where a restart must not deal anew: Python salts hash() of a string per process",
-            f"{named}  # then Kernel > Restart, run your cell, and call it again",
+            f"{case}  # then Kernel > Restart, run your cell, and call it again",
         )
 
 
@@ -339,7 +328,7 @@ def _sunk(shards: Sequence[Shard], d: Deal, case: str, name: str) -> Broke | Non
 
 def _spread_well(fn: Callable[..., object], d: Deal) -> None:
     """Promises 3 and 4 on one deal."""
-    name, fleet = _name(fn), f"{d.workers}, {d.size}"
+    name, fleet = named(fn, NAME), f"{d.workers}, {d.size}"
     shards = [dealt(fn, t, d.workers, d.size, d.seed) for t in range(d.tenants)]
     case = (
         f"dealing tenants 0 to {d.tenants - 1} a shard of {d.size} of {d.workers} workers with seed {d.seed}"
@@ -386,24 +375,20 @@ def check(candidate: object) -> Verdict:
     """The verdict on ``candidate`` as ``shard(tenant, workers, size, seed)``: every promise kept over the
     boundary fleets and the generated scenarios, or the smallest case found that breaks one."""
     fn = a_function(candidate, "check(my_shard)")
-    seen = 0
+    seen = [0]
 
     def counted(prop: Callable[[Callable[..., object], Any], None]) -> Callable[[Any], None]:
         def run(scenario: Calls | Deal) -> None:
-            nonlocal seen
-            seen += 1
+            seen[0] += 1
             prop(fn, scenario)
 
         return run
 
-    try:
-        for fleet in BOUNDARIES:  # the smallest first
-            counted(_same_again)(fleet)
-        broke = search(counted(_same_again), CALLS, examples=CALL_EXAMPLES)
-        if broke is None:
-            broke = search(counted(_spread_well), DEALS, examples=DEAL_EXAMPLES)
-        if broke is None:
-            counted(_spread_well)(LESSON)  # section 2's fleet, last
-    except Broke as found:
-        broke = found
-    return Verdict.broke(broke) if broke else Verdict.right(seen, PROPERTIES)
+    same, spread = counted(_same_again), counted(_spread_well)
+    broke = (
+        first_broken(same, BOUNDARIES)  # the smallest first
+        or search(same, CALLS, examples=CALL_EXAMPLES)
+        or search(spread, DEALS, examples=DEAL_EXAMPLES)
+        or first_broken(spread, (LESSON,))  # section 2's fleet, last
+    )
+    return Verdict.broke(broke) if broke else Verdict.right(seen[0], PROPERTIES)

@@ -27,11 +27,12 @@ from itertools import product
 from hypothesis import strategies as st
 
 from bulkhead_lab.compartments.partitions import soft_partition
-from bulkhead_lab.course.judges.contract import Broke, Verdict, as_bool, search
-from bulkhead_lab.course.ui.trial import Fault, a_function, call, short_repr
+from bulkhead_lab.course.judges.contract import Broke, Verdict, as_bool, first_broken, named, returned, search
+from bulkhead_lab.course.ui.trial import Fault, a_function, short_repr
 
 SMALL, MOST = 3, 10  # every pool up to SMALL reserved per flow and shared; then pools up to MOST
 EXAMPLES = 12  # generated pools past the small ones
+NAME = "my_soft_partition"  # what a replay calls a partition with no name of its own (a lambda)
 Rule = Callable[[int, list[int]], object]
 
 
@@ -74,11 +75,6 @@ POOLS = st.tuples(st.integers(0, MOST), st.integers(0, MOST), st.integers(0, MOS
 )
 
 
-def _name(fn: Callable[..., object]) -> str:
-    name = getattr(fn, "__name__", "")
-    return name if isinstance(name, str) and name.isidentifier() else "my_soft_partition"
-
-
 def why(pool: Pool, flow: int, busy: tuple[int, int]) -> str:
     """Why section 1's rule answers as it does in ``busy``, in the pool's numbers."""
     own, held, other = pool.reserved[flow], busy[flow], 1 - flow
@@ -97,20 +93,12 @@ def why(pool: Pool, flow: int, busy: tuple[int, int]) -> str:
     return f"{reserve} and {rest}: the {slots} flow {other}'s reserve"
 
 
-def without_call(fault: Fault, fn: object, *args: object) -> str:
-    """A :class:`Fault`'s line from :func:`call` without the call it begins with (the case names it)."""
-    named = f"{getattr(fn, '__name__', 'your code')}({', '.join(map(short_repr, args))})"
-    return str(fault).rstrip(".").removeprefix(named).strip()
-
-
 def _built(fn: Callable[..., object], pool: Pool) -> Callable[..., object]:
     """The rule ``fn`` builds for ``pool``, or a :class:`Broke` naming the call."""
-    built = pool.built(_name(fn))
-    try:
-        rule = call(fn, pool.reserved, pool.total)
-    except Fault as fault:
-        said = without_call(fault, fn, pool.reserved, pool.total)
-        raise Broke(built, said, "where it returns a rule admits(flow, busy)", built) from None
+    built = pool.built(named(fn, NAME))
+    rule, fault = returned(fn, pool.reserved, pool.total)
+    if fault is not None:  # said of the call the case names: "raised TypeError: ..."
+        raise Broke(built, fault.removeprefix("it "), "where it returns a rule admits(flow, busy)", built)
     if inspect.iscoroutinefunction(rule):
         raise Broke(built, "returned an async def", "where the rule is a plain def admits(flow, busy)", built)
     if isinstance(rule, type) or not callable(rule):
@@ -129,24 +117,22 @@ def _one(
     """A :class:`Broke` when ``rule`` answers ``(flow, busy)`` otherwise than ``right``, changes ``busy`` or
     raises, else None. ``setup`` built the rule: a call, or ``a = ...; b = ...`` (then ``a`` is asked)."""
     passed = list(busy)
+    said, fault = returned(rule, flow, passed)
     try:
-        said = call(rule, flow, passed)
-        answer = as_bool(said, "the answer")
-    except Fault as fault:
-        wrong: tuple[str, str] = (
-            without_call(fault, rule, flow, list(busy)),
-            "where the rule answers True or False",
+        answer = fault is None and as_bool(said, "the answer")
+    except Fault as no_answer:
+        fault = str(no_answer).rstrip(".")
+    if fault is not None:
+        wrong: tuple[str, str] = (fault.removeprefix("it "), "where the rule answers True or False")
+    elif passed != list(busy):
+        wrong = (f"it changed busy to {passed}", "where the rule only reads it")
+    elif answer != (expected := bool(right(flow, list(busy)))):
+        wrong = (
+            f"it answered {short_repr(said)}",
+            f"where section 1's rule answers {expected}: {why(pool, flow, busy)}",
         )
     else:
-        if passed != list(busy):
-            wrong = (f"it changed busy to {passed}", "where the rule only reads it")
-        elif answer != (expected := bool(right(flow, list(busy)))):
-            wrong = (
-                f"it answered {short_repr(said)}",
-                f"where section 1's rule answers {expected}: {why(pool, flow, busy)}",
-            )
-        else:
-            return None
+        return None
     if ";" in setup:  # two rules built
         asked = f"a({flow}, {list(busy)})"
         return Broke(f"with two rules built, {setup}; {asked}", *wrong, f"{setup}; {asked}")
@@ -159,7 +145,7 @@ def agrees(fn: Callable[..., object], pool: Pool) -> int:
     """Every reachable state of ``pool`` asked of ``fn``'s rule ``a``, for both flows, with a rule ``b``
     (the flows' reserves swapped, one more shared) built after it: a :class:`Broke` at the first answer
     unlike section 1's (see :func:`_named` for which case it names), else the number of states."""
-    name, other = _name(fn), Pool((pool.reserved[1], pool.reserved[0]), pool.shared + 1)
+    name, other = named(fn, NAME), Pool((pool.reserved[1], pool.reserved[0]), pool.shared + 1)
     first = _built(fn, pool)
     _built(fn, other)
     right = soft_partition(pool.reserved, pool.total)
@@ -183,14 +169,12 @@ def _named(
     """The case to name for a wrong answer ``at`` (flow, busy): a rule built alone and asked only that,
     when it answers wrong too; else one built alone and asked everything ``asked`` before, when it does
     (its answers hang on what it was asked before); else None (the second rule built changed the first)."""
-    built, (flow, busy) = pool.built(_name(fn)), at
+    built, (flow, busy) = pool.built(named(fn, NAME)), at
     if alone := _one(_built(fn, pool), right, pool, flow, busy, built):
         return alone
     again = _built(fn, pool)
     for f, b in asked:
-        try:
-            call(again, f, list(b))
-        except Fault:
+        if returned(again, f, list(b))[1] is not None:
             return None
     if broke := _one(again, right, pool, flow, busy, built):
         before = f"admits = {built}; [admits(f, b) for f, b in {asked}]"
@@ -215,14 +199,11 @@ def check(candidate: object) -> Verdict:
         nonlocal pools, states
         pools, states = pools + 1, states + agrees(fn, pool)
 
-    try:
-        for pool in SMALL_POOLS:
-            counted(pool)
-        broke = search(counted, POOLS, examples=EXAMPLES)
-        if broke is None:
-            counted(LESSON)
-    except Broke as first:
-        broke = first
+    broke = (
+        first_broken(counted, SMALL_POOLS)
+        or search(counted, POOLS, examples=EXAMPLES)
+        or first_broken(counted, (LESSON,))
+    )
     if broke:
         return Verdict.broke(broke)
     return Verdict.right(

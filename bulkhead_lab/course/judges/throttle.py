@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.contract import Broke, Verdict, as_real, search
+from bulkhead_lab.course.judges.contract import EXITS, Broke, Verdict, as_real, first_broken, search
 from bulkhead_lab.course.ui.trial import Fault, short_repr
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle
 
@@ -31,7 +31,6 @@ KS = (2.0, 1.0, 1.5, 3.0, 1.1)  # the first is what shrinking tends to
 NAMES = "abc"
 EXAMPLES = 80
 TOLERANCE = 1e-9
-EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)
 METHODS = ("on_request", "on_accept", "probability")
 
 
@@ -169,12 +168,7 @@ def check(candidate: object) -> Verdict:
         count += 1
         Drive(candidate, scenario).run()
 
-    try:
-        for scenario in FIXED:
-            holds(scenario)
-    except Broke as broke:
-        return Verdict.broke(broke)
-    found = search(holds, SCENARIOS, examples=EXAMPLES)
+    found = first_broken(holds, FIXED) or search(holds, SCENARIOS, examples=EXAMPLES)
     if found is not None:
         return Verdict.broke(found)
     return Verdict.right(
