@@ -20,7 +20,10 @@ echo "==> pytest: unit, differential and live tests, and every notebook under nb
 paths=(tests)
 compgen -G "notebooks/*.ipynb" >/dev/null && paths+=(notebooks)
 status=0
-python -m pytest --nbval --nbval-cell-timeout=600 --ignore=tests/e2e "${paths[@]}" "$@" || status=$?
+# Two workers (pytest-xdist), each file on one worker: a notebook's cells share one kernel, and a live
+# test mostly waits on its sockets, so two files at a time fit on two cores.
+workers=(-n "${BULKHEAD_LAB_TEST_WORKERS:-2}" --dist loadfile)
+python -m pytest "${workers[@]}" --nbval --nbval-cell-timeout=600 --ignore=tests/e2e "${paths[@]}" "$@" || status=$?
 [ "$status" = 5 ] && status=0  # -k/-m that selects none here is not a failure
 # The browser tests run in a process of their own: Playwright's sync driver keeps an
 # event loop on the main thread while its browser is open, which asyncio code in the
