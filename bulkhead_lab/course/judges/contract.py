@@ -33,7 +33,8 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from bulkhead_lab.course.ui.trial import Fault, Overtime, close_loop, new_loop, short_repr
+from bulkhead_lab.course.ui.trial import Fault, Overtime, short_repr
+from bulkhead_lab.live.sync import close_loop, new_loop
 
 T = TypeVar("T")
 EXITS = (Exception, SystemExit, KeyboardInterrupt, GeneratorExit)  # what a learner's call may raise
