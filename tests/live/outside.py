@@ -1,7 +1,8 @@
 """Driving the services as a hostile user would: the commands in a process of their own, raw HTTP.
 
 :func:`serving` starts ``python -m bulkhead_lab serve-pools`` or ``serve-orders`` on free
-ports, yields their URLs by name, and stops them with Ctrl-C (SIGINT); leaving, it asserts
+ports, asserts each listens on 127.0.0.1 alone, yields their URLs by name, and stops them with
+Ctrl-C (SIGINT); leaving, it asserts
 the command exited 0 having written nothing to stderr (no traceback for anything a client
 sent), or, with ``log=True``, no traceback: its stderr is then the services' log, one
 line per request aiohttp refused, read as it comes (:attr:`Served.log`). :func:`http`
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 from http.client import HTTPConnection
 from typing import Any
 
+from loopback import listening_addresses
+
 SERVICE_NAMES = r"(Payment|Inventory|Order Service|loan|notification|catalog)"
 
 
@@ -34,6 +37,7 @@ class Served:
 
     proc: subprocess.Popen[str]
     urls: dict[str, str] = field(default_factory=dict)
+    printed: str = ""  # what it printed when ready: the URLs, and who can reach them
     log: list[str] = field(default_factory=list)  # its stderr so far, line by line
 
     def port(self, name: str) -> int:
@@ -67,8 +71,11 @@ def serving(command: str, *args: str, log: bool = False) -> Iterator[Served]:
                 proc.wait(timeout=20)
                 reader.join(timeout=20)
                 raise AssertionError(f"{command} ended: {''.join(served.log)}")
+            served.printed += line
             for match in re.finditer(SERVICE_NAMES + r"(?: on)? (http://127\.0\.0\.1:\d+)", line):
                 served.urls[match.group(1)] = match.group(2)
+        for name in served.urls:
+            assert listening_addresses(served.port(name)) == {"127.0.0.1"}, name
         yield served
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
