@@ -78,7 +78,7 @@ async def test_a_starved_lesson_004_run_says_beside_its_no_that_the_machine_was_
 
 
 async def test_a_starved_lesson_003_batch_measures_its_stall() -> None:
-    batch = await starved_run(run_placement("separate", 4, 4))
+    batch = await starved_run(run_placement("separate", 40, 4))  # one wave of 300 ms, stalled
     assert batch.lag is not None and batch.lag.worst >= STALL - 0.05
 
 

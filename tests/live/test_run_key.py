@@ -1,5 +1,6 @@
 """A run's services answer that run alone (issue 40): a request without the run's key is HTTP 403 with
-one line and changes nothing; the run's own clients present it; the serve commands need none.
+one line and changes nothing; the run's own clients present it (every live run in these tests does);
+the serve commands need none.
 
 Requests here are sent with :mod:`http.client` (:func:`outside.http`), exactly the headers given: what
 another learner's kernel on the same machine could send.
@@ -14,10 +15,8 @@ from outside import http, one_line_error, serving
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import HEADER, REACH, key_headers, open_to_this_machine
-from bulkhead_lab.live.orders.load import OrdersLoad, order_services, run_orders
+from bulkhead_lab.live.orders.load import order_services
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.live.placement.batch import run_placement
-from bulkhead_lab.live.serve import serve_pools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -63,13 +62,6 @@ async def test_a_key_is_this_services_own_and_is_forgotten_when_it_stops() -> No
     assert key_headers(a.url) == {} and key_headers("http://127.0.0.1:9/") == {}
 
 
-async def test_the_python_apis_runs_still_reach_their_own_services() -> None:
-    run = await run_orders(OrderSettings("limited"), OrdersLoad(slow_latency=0.3))
-    assert run.served == 10 and run.refused == 10 and run.payment.peak == 5  # admin reads got through
-    batch = await run_placement("separate", 2, 2)
-    assert batch.notification == 2 and batch.catalog == 2  # the dependencies counted every call
-
-
 async def test_services_made_open_to_this_machine_need_no_key() -> None:
     with open_to_this_machine():
         dep = Dependency("open", 0.0)
@@ -78,23 +70,8 @@ async def test_services_made_open_to_this_machine_need_no_key() -> None:
         assert await ask(dep.port, "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})
 
 
-async def test_the_serve_commands_need_no_key_and_say_who_can_reach_them() -> None:
-    lines: list[str] = []
-    up, stop = asyncio.Event(), asyncio.Event()
-
-    def ready(line: str) -> None:
-        lines.append(line)
-        up.set()
-
-    ports = {"port": 0, "notification_port": 0, "catalog_port": 0}
-    task = asyncio.ensure_future(serve_pools(ready=ready, stop=stop, **ports))
-    try:
-        await asyncio.wait_for(up.wait(), 30)
-        catalog = int(lines[0].split("catalog http://127.0.0.1:")[1].split(" ")[0])
-        assert await ask(catalog, "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})
-        assert REACH == "any process on this machine can reach these services" and REACH in lines[0]
-    finally:
-        stop.set()
-        await task
-    with serving("serve-orders", "--variant", "limited") as s:  # the command: no key asked of curl or node
-        assert http(s.port("Payment"), "GET", "/admin/stats")[0] == 200
+def test_the_serve_commands_need_no_key_and_say_who_can_reach_them() -> None:
+    for command, service in (("serve-pools", "catalog"), ("serve-orders", "Payment")):  # for curl or node
+        with serving(command, *(["--variant", "limited"] if command == "serve-orders" else [])) as s:
+            assert http(s.port(service), "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})
+        assert REACH == "any process on this machine can reach these services" and REACH in s.printed
