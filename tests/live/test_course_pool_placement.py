@@ -1,10 +1,11 @@
-"""Notebook 03's course package on real sockets: the panel's live batch, the lesson's tests, an exercise."""
+"""Notebook 03's course package on real sockets: the panel's live batch, and two exercises' checks agreeing
+with a live batch (tests/course/test_pool_placement_exercises.py holds their every verdict, offline)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.course.pool_placement import exercises, panels, views
+from bulkhead_lab.course.pool_placement import exercises, panels
 
 pytestmark = pytest.mark.live
 
@@ -21,21 +22,6 @@ def test_the_panel_runs_a_live_batch_and_redraws_a_figure_and_a_table() -> None:
     image, table = panel.output.outputs
     assert "image/png" in image["data"] and "text/html" in table["data"]
     assert "notification peak" in table["data"]["text/html"]
-    assert all(c._dom_classes[0].startswith("bl-slider-") for c in panel.controls.values())
-    assert "bl-view-placement" in panel.output._dom_classes
-
-
-def test_the_panels_shared_pool_is_one_pool_of_the_shared_slots_whatever_the_hidden_sizes() -> None:
-    panel = panels.placement_panel(latency_ms=100, draw=False)
-    done = panel.set(placement="single", shared=6, notif=1, cat=40)
-    assert (done.placement, done.notif + done.cat) == ("single", 6)
-    assert done.notification == 6 and done.catalog_before == 0  # the slow calls took every shared slot
-    assert views.slots_label(done) == "6 shared"
-
-
-def test_exercise_1s_worked_answer_runs_a_batch_whose_peak_is_the_rule() -> None:
-    parts = exercises.exercise_1.worked_answer()
-    assert f"notification peak {exercises.peak_1()} (pool 4 + 6 skipped)" in parts[-1]
 
 
 def test_exercise_1s_check_runs_a_live_batch_that_counts_the_predicted_peak() -> None:
@@ -47,5 +33,3 @@ def test_exercise_1s_check_runs_a_live_batch_that_counts_the_predicted_peak() ->
 def test_exercise_2s_check_runs_a_live_batch_that_takes_at_least_the_predicted_floor() -> None:
     verdict = exercises.exercise_2.check(str(exercises.least_ms_2()))
     assert verdict.ok is True, verdict.message
-    low = exercises.exercise_2.check(str(exercises.least_ms_2() // 3))
-    assert "the batch just run took longer than that" in low.message
