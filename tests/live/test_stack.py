@@ -1,6 +1,6 @@
-"""Notebook 10's live side: the clients' defaults bind nothing, HTTP/2 multiplexes past a connection
-limit, the fault proxy injects what it is told, and the capstone judges a right stack Right and the four
-broken ones Not yet, each for its own wall."""
+"""Notebook 10's live side beyond what nbval compares in its outputs (the clients' defaults, HTTP/2, the
+throttle, the right stack's Right): the fault proxy injects what it is told, the capstone calls the four
+broken stacks Not yet, each for its own wall, and a stalled machine's time is not counted against the SLO."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ import pytest
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.stack import clients, h2
 from bulkhead_lab.live.stack.capstone import SLO, StackRun, run_stack
 from bulkhead_lab.live.stack.proxy import FaultProxy
-from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, throttle_run
 from bulkhead_lab.live.stack.verdict import judge
 
 pytestmark = pytest.mark.live
@@ -36,20 +34,6 @@ BROKEN = {
     ),
     "a shared budget": ({**RIGHT, "retry_budget": {"shared": 0.1}}, "a shared budget"),
 }  # fmt: skip
-
-
-def test_each_clients_default_lets_all_50_through_and_a_limit_of_10_binds() -> None:
-    defaults, configured = asyncio.run(clients.both_tables())
-    peaks = {r.client: r.peak for r in defaults if not r.skipped}
-    assert peaks["aiohttp"] == peaks["httpx"] == peaks["requests"] == 50
-    assert peaks["requests, pool_block=True"] == 10
-    assert [r.discarded for r in defaults if r.client == "requests"] == [40]
-    assert all(r.peak == 10 and r.answered == 50 for r in configured if not r.skipped)
-
-
-def test_one_http2_connection_carries_50_calls_and_streams_or_a_bulkhead_bound_them() -> None:
-    runs = asyncio.run(h2.three_runs())
-    assert [(r.peak, r.connections, r.answered) for r in runs] == [(50, 1, 50), (10, 1, 50), (10, 1, 50)]
 
 
 def test_the_fault_proxy_delays_hangs_and_fails_a_share_evenly() -> None:
@@ -74,16 +58,6 @@ def test_the_fault_proxy_delays_hangs_and_fails_a_share_evenly() -> None:
     codes, held, reached = asyncio.run(run())
     assert codes == [200, 200, 200, 503, 200, 200, 200, 503]
     assert held == 1 and reached == 7
-
-
-def test_the_throttle_keeps_most_requests_off_a_refusing_backend() -> None:
-    plain, throttled = asyncio.run(throttle_run(None)), asyncio.run(throttle_run(AdaptiveThrottle))
-    assert plain.backend_calls == 300 and throttled.backend_calls < 60
-
-
-def test_the_capstone_calls_the_right_stack_right() -> None:
-    verdict = judge(asyncio.run(run_stack(RIGHT)))
-    assert verdict.ok, verdict.says
 
 
 @pytest.mark.parametrize("name", list(BROKEN))
