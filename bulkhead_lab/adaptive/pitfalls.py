@@ -31,12 +31,6 @@ from bulkhead_lab.pool.params import LESSON_SPLIT, MAX_ROUNDS, Params
 from bulkhead_lab.validation import check_choice, check_int
 
 
-def _traced(params: Params, tracking: Any, event: Any) -> tuple[LimitTrace, int]:
-    run = pool_run(params, tracking, event, trace=True)
-    assert run.trace is not None
-    return run.trace, run.counters.tracking_dropped + run.counters.event_dropped
-
-
 def _cut(trace: LimitTrace, rounds: int) -> LimitTrace:
     """``trace``'s first ``rounds`` rounds."""
     return LimitTrace(*(getattr(trace, f.name)[:rounds] for f in fields(trace)))
@@ -62,11 +56,6 @@ class Drift:
     lowest: int  # its lowest after that
     lowest_at: int
     back_at: int | None  # first round after the lowest that the limit is back at ``before`` (None: not yet)
-
-    @property
-    def protected_rounds(self) -> int:
-        """Rounds the slowdown stayed confined: from its start until the limit was back (or the end)."""
-        return (len(self.event_limit) if self.back_at is None else self.back_at) - self.start
 
 
 def gradient2_drift(slowdown_rounds: int = 3000, base: Params = Params(), **settings: Any) -> Drift:
@@ -156,11 +145,8 @@ class Reaction:
     before: int  # the event limit when the failure starts (slowdown day)
     lowest: int  # its lowest after that
     reaction: int | None  # rounds until it had made half its fall (None: it never fell)
-    moves_per_second: float  # healthy day, from the failure round on: changes of the event limit a second
-    spread: int  # healthy day, same span: highest minus lowest event limit
+    spread: int  # healthy day, from the failure round on: highest minus lowest event limit
     tracking_dropped: int  # slowdown day
-    event_dropped: int  # slowdown day
-    healthy_dropped: int  # healthy day, both flows
 
 
 def reaction_and_stability(
@@ -180,7 +166,7 @@ def reaction_and_stability(
     for value in values:
         specs = [model_spec(algorithm, flow, params, **{setting: value}) for flow in (TRACKING, EVENT)]
         tracking = specs[0] if flows == "both" else None
-        quiet, healthy_dropped = _traced(params.with_(mode="healthy"), tracking, specs[1])
+        quiet = _trace(params.with_(mode="healthy"), tracking, specs[1])
         slow = pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
         assert slow.trace is not None
         start = params.start
@@ -192,19 +178,14 @@ def reaction_and_stability(
             reached = _first(limit, start, lambda x, half=half: x <= half)
             reaction = None if reached is None else reached - start
         calm = quiet.event_limit[start:]
-        moves = sum(1 for a, b in zip(calm, calm[1:], strict=False) if a != b)
-        seconds = len(calm) / params.cycle
         rows.append(
             Reaction(
                 value,
                 before,
                 lowest,
                 reaction,
-                moves / seconds if seconds else 0.0,
                 max(calm, default=0) - min(calm, default=0),
                 slow.counters.tracking_dropped,
-                slow.counters.event_dropped,
-                healthy_dropped,
             )
         )
     return tuple(rows)
@@ -250,7 +231,7 @@ def drift_runs(length: int = 3000, tolerance: float = 1.5, base: Params = Params
     return DriftRuns(drift, tolerance, g2.event_limit, g2.event_baseline, since)
 
 
-def _trace(params: Params, tracking: Any, event: Any, stop: int) -> LimitTrace:
+def _trace(params: Params, tracking: Any, event: Any, stop: int | None = None) -> LimitTrace:
     trace = pool_run(params, tracking, event, trace=True, stop=stop).trace
     assert trace is not None
     return trace
