@@ -15,12 +15,10 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
 import pwd
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Iterator
@@ -29,10 +27,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 from hubclient import Hub, cpu_seconds, hub_config, processes_of, rss_mb
+from os_users import REPO, learner_env, learners
 
 pytestmark = pytest.mark.live
 
-REPO = Path(__file__).resolve().parents[2]
 USERS = ("bhlab-hub-a", "bhlab-hub-b")
 NOTEBOOK = "04_fail_fast_queue.ipynb"
 PROXY_DIR = REPO / "build" / "hub-proxy"  # git-ignored; npm's copy of configurable-http-proxy
@@ -66,56 +64,13 @@ def _proxy() -> str:
     return str(found)
 
 
-def _env() -> dict[str, str]:
-    path = os.pathsep.join([str(REPO), sysconfig.get_paths()["purelib"]])
-    return {"PATH": "/usr/bin:/bin", "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
-
-
-def _as(user: str) -> dict[str, object]:
-    entry = pwd.getpwnam(user)
-    return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": [], "cwd": entry.pw_dir}
-
-
-def _python_for(user: str) -> str | None:
-    """A Python of this version the learner may execute that imports the server, ipykernel and the course."""
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    check = "import jupyterhub.singleuser, ipykernel, bulkhead_lab.live.orders.load"
-    for exe in dict.fromkeys([sys.executable, shutil.which(version, path="/usr/bin:/usr/local/bin")]):
-        if exe is not None:
-            try:
-                done = subprocess.run(
-                    [exe, "-c", check], env=_env(), capture_output=True, timeout=120, **_as(user)
-                )
-            except OSError:
-                continue
-            if done.returncode == 0:
-                return exe
-    return None
-
-
 @pytest.fixture(scope="module")
-def learners() -> Iterator[str]:
-    """Two OS users with homes (removed afterwards); a Python both may run."""
-    if sys.platform != "linux" or os.geteuid() != 0:
-        pytest.skip("needs root on Linux: LocalProcessSpawner runs each learner's server as their own user")
+def python() -> Iterator[str]:
+    """The two learners (OS users with homes), and a Python both may run."""
     if importlib.util.find_spec("jupyterhub") is None:
         pytest.skip("jupyterhub is not installed (pip install -e '.[dev]')")
-    if shutil.which("useradd") is None:
-        pytest.skip("useradd is not installed: cannot create two learners")
-    created = []
-    try:
-        for user in USERS:
-            if subprocess.run(["id", user], capture_output=True).returncode != 0:
-                subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", user], check=True)
-                created.append(user)
-        python = _python_for(USERS[0])
-        if python is None:
-            pytest.skip(f"no Python the learners may execute imports this checkout ({REPO}) and jupyterhub")
-        yield python
-    finally:
-        for user in created:
-            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
-            subprocess.run(["userdel", "--remove", user], capture_output=True)
+    with learners(USERS, "jupyterhub.singleuser, ipykernel, bulkhead_lab.live.orders.load") as exe:
+        yield exe
 
 
 def _cmd(python: str) -> list[str]:
@@ -151,11 +106,11 @@ def _text(outputs: list[dict]) -> str:
     return "".join(found)
 
 
-def test_two_learners_run_notebook_04_at_once_on_a_hub_and_get_its_facts(learners: str) -> None:
+def test_two_learners_run_notebook_04_at_once_on_a_hub_and_get_its_facts(python: str) -> None:
     proxy = _proxy()
     code, stored = _checked_cells()
     with tempfile.TemporaryDirectory() as folder:
-        config, port = hub_config(Path(folder), proxy, _cmd(learners), _env(), USERS)
+        config, port = hub_config(Path(folder), proxy, _cmd(python), learner_env(), USERS)
         (Path(folder) / "jupyterhub_config.py").write_text(config)
         log = open(Path(folder) / "hub.log", "w")  # noqa: SIM115 - closed below
         hub = subprocess.Popen(

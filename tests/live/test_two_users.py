@@ -13,22 +13,17 @@ Python that the new users may execute with this checkout's packages.
 from __future__ import annotations
 
 import json
-import os
 import select
-import shutil
 import subprocess
-import sys
-import sysconfig
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from os_users import as_user, learner_env, learners
 
 pytestmark = pytest.mark.live
 
-REPO = Path(__file__).resolve().parents[2]
 USERS = ("bhlab-learner-a", "bhlab-learner-b")
 KEY_REFUSED = "X-Bulkhead-Lab-Key must be the key of the run that started this service"
 
@@ -89,65 +84,11 @@ print(json.dumps({"tried": tried, "read": read}))
 """
 
 
-def _as(user: str) -> dict[str, Any]:
-    """Popen arguments that run a process as ``user`` (uid, gid, no extra groups), from a neutral cwd."""
-    import pwd
-
-    entry = pwd.getpwnam(user)
-    return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": [], "cwd": "/"}
-
-
-def _env() -> dict[str, str]:
-    """What a learner's process needs to import this checkout and its packages, nothing of root's."""
-    path = os.pathsep.join([str(REPO), sysconfig.get_paths()["purelib"]])
-    return {"PATH": "/usr/bin:/bin", "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
-
-
-def _python_for(user: str) -> str | None:
-    """A Python of this version that ``user`` may execute and that imports aiohttp and bulkhead_lab."""
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for exe in dict.fromkeys([sys.executable, shutil.which(version, path="/usr/bin:/usr/local/bin")]):
-        if exe is None:
-            continue
-        try:
-            done = subprocess.run(
-                [exe, "-c", "import aiohttp, bulkhead_lab.live.orders.load"],
-                env=_env(),
-                capture_output=True,
-                timeout=60,
-                **_as(user),
-            )
-        except OSError:
-            continue
-        if done.returncode == 0:
-            return exe
-    return None
-
-
 @pytest.fixture(scope="module")
-def learners() -> Iterator[str]:
-    """Two OS users (created here and removed afterwards); yields a Python both may run."""
-    if sys.platform != "linux" or os.geteuid() != 0:
-        pytest.skip("needs root on Linux to create two OS users (useradd)")
-    if shutil.which("useradd") is None or shutil.which("userdel") is None:
-        pytest.skip("useradd or userdel is not installed: cannot create two OS users")
-    created = []
-    try:
-        for user in USERS:
-            if subprocess.run(["id", user], capture_output=True).returncode != 0:
-                add = ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user]
-                subprocess.run(add, check=True, capture_output=True)
-                created.append(user)
-        exe = _python_for(USERS[0])
-        if exe is None:
-            pytest.skip(
-                f"no Python that another user may execute imports this checkout ({REPO}) and its packages: "
-                "install it shared, as docs/teaching-a-class.md says"
-            )
+def python() -> Iterator[str]:
+    """The two learners (OS users), and a Python both may run."""
+    with learners(USERS, "aiohttp, bulkhead_lab.live.orders.load") as exe:
         yield exe
-    finally:
-        for user in created:
-            subprocess.run(["userdel", user], capture_output=True)
 
 
 def _script(folder: Path, name: str, text: str) -> str:
@@ -157,20 +98,20 @@ def _script(folder: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def test_learner_b_can_neither_read_nor_change_learner_as_run(learners: str) -> None:
+def test_learner_b_can_neither_read_nor_change_learner_as_run(python: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         Path(folder).chmod(0o755)
         a_script, b_script = (
             _script(Path(folder), n, t) for n, t in (("a.py", LEARNER_A), ("b.py", LEARNER_B))
         )
         a = subprocess.Popen(
-            [learners, a_script],
+            [python, a_script],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env=_env(),
-            **_as(USERS[0]),
+            env=learner_env(),
+            **as_user(USERS[0]),
         )
         try:
             assert a.stdout is not None and a.stdin is not None
@@ -179,12 +120,12 @@ def test_learner_b_can_neither_read_nor_change_learner_as_run(learners: str) -> 
             line = a.stdout.readline()
             assert line, f"learner A's run ended: {a.stderr.read() if a.stderr else ''}"
             b = subprocess.run(
-                [learners, "-I", b_script, line.strip()],
+                [python, "-I", b_script, line.strip()],
                 capture_output=True,
                 text=True,
                 timeout=120,
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
-                **_as(USERS[1]),
+                **as_user(USERS[1]),
             )
             assert b.returncode == 0, b.stderr
             a.stdin.write("tried\n")
