@@ -72,7 +72,7 @@ def test_the_sizing_table_and_sensitivity_row() -> None:
         "20/12": (868, 37, 868, 1416),
         "16/16": (2591, 0, 2591, 942),
     }
-    s = lesson000.sensitivity().narrower
+    s = lesson000.sensitivity()
     assert (s.tracking_dropped, s.event_dropped) == (26, 1303)
     assert [round(lesson000.event_pool_utilization(Params(), n), 3) for n in (8, 5)] == [0.729, 1.167]
 

@@ -116,117 +116,9 @@ def sizing_table(base: Params = Params(), splits: Iterable[int | None] = SIZING_
     return [day_pair(base, split) for split in splits]
 
 
-# --- the lesson's sentences, as data --------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FailureFreeCost:
-    """The healthy day's price of the bulkhead: lost sharing."""
-
-    single: Counters
-    bulkhead: Counters
-    drop_ratio: float
-    single_utilization: float
-    bulkhead_utilization: float
-
-    @property
-    def single_dropped(self) -> int:
-        return dropped(self.single)
-
-    @property
-    def bulkhead_dropped(self) -> int:
-        return dropped(self.bulkhead)
-
-    def sentence(self) -> str:
-        """The lesson's sentence, with this run's numbers."""
-        s, b = self.single, self.bulkhead
-        return (
-            f"With no failure at all, drops go {self.single_dropped} -> {self.bulkhead_dropped} "
-            f"({self.drop_ratio:.1f}x): tracking {s.tracking_dropped} -> {b.tracking_dropped} "
-            f"({b.tracking_dropped - s.tracking_dropped:+d}), event {s.event_dropped} -> {b.event_dropped} "
-            f"({b.event_dropped - s.event_dropped:+d}); utilization {self.single_utilization:.3f} -> "
-            f"{self.bulkhead_utilization:.3f} ({self.bulkhead_utilization - self.single_utilization:+.3f}). "
-            f"Idle slots in the other pool, summed over the rejections: {s.idle} -> {b.idle}."
-        )
-
-
-def failure_free_cost(base: Params = Params(), split: int = LESSON_SPLIT) -> FailureFreeCost:
-    """Single pool against a bulkhead on the healthy day (105 -> 578 drops in the lesson)."""
-    s = counters(base.with_(split=None, mode="healthy"))
-    b = counters(base.with_(split=split, mode="healthy"))
-    return FailureFreeCost(
-        single=s,
-        bulkhead=b,
-        drop_ratio=drop_ratio(s, b),
-        single_utilization=utilization(s, base.rounds, base.total),
-        bulkhead_utilization=utilization(b, base.rounds, base.total),
-    )
-
-
-@dataclass(frozen=True)
-class FailingDayGain:
-    """The slowdown day's gain for the neighbouring (tracking) flow."""
-
-    single: Counters
-    bulkhead: Counters
-    percent_less: float
-    rescued: float
-    minutes: float
-
-    def sentence(self) -> str:
-        """The lesson's sentence, with this run's numbers."""
-        return (
-            f"On the slowdown day tracking drops go {self.single.tracking_dropped} -> "
-            f"{self.bulkhead.tracking_dropped} ({self.percent_less:.1f}% less); scaled to a "
-            f"{self.minutes:g}-minute failure that is {self.rescued:,.0f} tracking requests rescued. "
-            f"The event flow is not rescued: {self.single.event_dropped} -> {self.bulkhead.event_dropped}."
-        )
-
-
-def failing_day_gain(
-    base: Params = Params(), split: int = LESSON_SPLIT, minutes: float = FAILURE_MINUTES
-) -> FailingDayGain:
-    """Single pool against a bulkhead on the slowdown day (2654 -> 172 in the lesson)."""
-    s = counters(base.with_(split=None, mode="slowdown"))
-    b = counters(base.with_(split=split, mode="slowdown"))
-    return FailingDayGain(
-        single=s,
-        bulkhead=b,
-        percent_less=percent_less(s.tracking_dropped, b.tracking_dropped),
-        rescued=rescued(s.tracking_dropped, b.tracking_dropped, base, minutes),
-        minutes=minutes,
-    )
-
-
-@dataclass(frozen=True)
-class Sensitivity:
-    """The lesson's sensitivity row: 27/5 instead of 24/8 on the healthy day."""
-
-    lesson_split: Counters
-    narrower: Counters
-    split: int
-    utilization_at: dict[int, float]
-
-    def sentence(self) -> str:
-        """The lesson's sentence, with this run's numbers."""
-        u = ", ".join(f"{v:.3f} at {k} slots" for k, v in self.utilization_at.items())
-        return (
-            f"With {split_label(self.split)} instead of {split_label(LESSON_SPLIT)}, healthy-day tracking "
-            f"drops go {self.lesson_split.tracking_dropped} -> {self.narrower.tracking_dropped} and event "
-            f"drops {self.lesson_split.event_dropped} -> {self.narrower.event_dropped}; the event pool "
-            f"runs at utilization {u}."
-        )
-
-
-def sensitivity(base: Params = Params(), split: int = SENSITIVITY_SPLIT) -> Sensitivity:
-    """The healthy day at 24/8 and at a narrower split (the lesson's 27/5), and Little's Law
-    utilization of the event pool at 8 and 5 slots."""
-    return Sensitivity(
-        lesson_split=counters(base.with_(split=LESSON_SPLIT, mode="healthy")),
-        narrower=counters(base.with_(split=split, mode="healthy")),
-        split=split,
-        utilization_at={n: event_pool_utilization(base, n) for n in SENSITIVITY_EVENT_SLOTS},
-    )
+def sensitivity(base: Params = Params()) -> Counters:
+    """The lesson's sensitivity row: the healthy day at 27/5 instead of 24/8."""
+    return counters(base.with_(split=SENSITIVITY_SPLIT, mode="healthy"))
 
 
 # --- the printed text ---------------------------------------------------------------
@@ -313,7 +205,7 @@ def _sizing_lines(p: Params, bulkhead: Day) -> list[str]:
             + str(day.slowdown.tracking_dropped).rjust(27)
             + str(day.slowdown.event_dropped).rjust(24)
         )
-    b0, sens = bulkhead.healthy, sensitivity(p).narrower
+    b0, sens = bulkhead.healthy, sensitivity(p)
     u8, u5 = (event_pool_utilization(p, n) for n in SENSITIVITY_EVENT_SLOTS)
     lines.append(
         f"sensitivity: with 27/5 instead of 24/8, failure-free tracking dropped would go "
@@ -351,19 +243,20 @@ STATED: tuple[tuple[str, str, object], ...] = (  # (its section, what, the lesso
 
 def stated_here(base: Params = Params()) -> list[object]:
     """Each figure of :data:`STATED`, in its order, as the model computes it for ``base``."""
-    gain, cost = failing_day_gain(base), failure_free_cost(base)
-    narrower = sensitivity(base).narrower
+    single, bulkhead = day_pair(base, None), day_pair(base, LESSON_SPLIT)
+    s0, b0, s1, b1 = single.healthy, bulkhead.healthy, single.slowdown, bulkhead.slowdown
+    narrower = sensitivity(base)
     by_split = {day.split: day for day in sizing_table(base)}
-    s0, b0, rounds = cost.single, cost.bulkhead, base.rounds
+    rounds, total = base.rounds, base.total
     return [
-        gain.single.tracking_dropped,
-        gain.bulkhead.tracking_dropped,
-        round(gain.percent_less, 1),
-        round(gain.rescued),
-        f"{gain.single.event_dropped} -> {gain.bulkhead.event_dropped}",
-        f"{cost.single_dropped} -> {cost.bulkhead_dropped}",
-        round(cost.drop_ratio, 1),
-        f"{cost.single_utilization:.3f} -> {cost.bulkhead_utilization:.3f}",
+        s1.tracking_dropped,
+        b1.tracking_dropped,
+        round(percent_less(s1.tracking_dropped, b1.tracking_dropped), 1),
+        round(rescued(s1.tracking_dropped, b1.tracking_dropped, base)),
+        f"{s1.event_dropped} -> {b1.event_dropped}",
+        f"{dropped(s0)} -> {dropped(b0)}",
+        round(drop_ratio(s0, b0), 1),
+        f"{utilization(s0, rounds, total):.3f} -> {utilization(b0, rounds, total):.3f}",
         f"{average_busy(s0, rounds):.2f} -> {average_busy(b0, rounds):.2f}",
         b0.idle,
         f"{b0.tracking_dropped - s0.tracking_dropped:+d}, {b0.event_dropped - s0.event_dropped:+d}",
