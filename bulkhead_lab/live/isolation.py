@@ -190,7 +190,7 @@ async def _through_pool(s: IsolationSettings, dep: DependencyApart, watch: _Watc
 
         async def one() -> Outcome:
             try:
-                future = pool.submit(blocking_get, dep.port, s.latency + DEADLINE)
+                future = pool.submit(blocking_get, dep.dependency.port, s.latency + DEADLINE)
             except PoolFullError:
                 return "refused"
             try:
@@ -218,7 +218,8 @@ async def _behind_semaphore(s: IsolationSettings, dep: DependencyApart, watch: _
     async with aiohttp.ClientSession() as session:
 
         async def call() -> None:
-            async with session.get(f"{dep.url}/work", headers=key_headers(dep.url)) as response:
+            url = dep.dependency.url
+            async with session.get(f"{url}/work", headers=key_headers(url)) as response:
                 await response.read()
 
         async def one() -> Outcome:
@@ -246,7 +247,8 @@ async def _behind_semaphore(s: IsolationSettings, dep: DependencyApart, watch: _
 
 async def _on_the_loop(s: IsolationSettings, dep: DependencyApart, watch: _Watch) -> tuple[Any, ...]:
     async def blocked() -> int:
-        return blocking_get(dep.port, s.latency + DEADLINE)  # no await inside: the loop waits with it
+        # no await inside: the loop waits with it
+        return blocking_get(dep.dependency.port, s.latency + DEADLINE)
 
     watch.start()
     try:
@@ -275,11 +277,12 @@ async def run_isolation(
 
 
 async def _measured(isolation: Isolation, settings: IsolationSettings) -> IsolationRun:
-    with DependencyApart("dependency", settings.latency) as dep:
+    with DependencyApart("dependency", settings.latency) as apart:
+        dep = apart.dependency
         watch = _Watch()
         async with watch_lag() as lag:
             await asyncio.sleep(3 * TICK)  # the timer ticks before the calls start ...
-            outcomes, held, next_call, freed = await VARIANTS[isolation](settings, dep, watch)
+            outcomes, held, next_call, freed = await VARIANTS[isolation](settings, apart, watch)
             closed = await until(lambda: dep.open == 0, "the dependency's calls all ended")
             await asyncio.sleep(3 * TICK)  # ... and after they end, so a pause shows whole
         return IsolationRun(

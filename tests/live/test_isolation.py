@@ -54,7 +54,7 @@ async def test_an_interrupted_run_joins_its_threads_and_stops_its_dependency_at_
     class Seen(real):  # type: ignore[misc, valid-type]
         def start(self) -> real:  # type: ignore[valid-type]
             started = super().start()
-            ports.append(self.port)
+            ports.append(self.dependency.port)
             return started
 
     isolation.DependencyApart = Seen  # type: ignore[misc]

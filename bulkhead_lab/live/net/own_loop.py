@@ -6,8 +6,8 @@ apart, the dependency answers whatever its caller's loop does, as a remote servi
 
 ``with DependencyApart(latency=2.0) as dep:`` starts it on a free port of 127.0.0.1 and
 stops it on leaving (the thread joined, the socket closed), also after an exception or an
-interrupt; :meth:`DependencyApart.stop` may be called earlier, and again. Its counters
-(:attr:`open`, :attr:`peak`, :attr:`calls`) are read from the caller's thread: plain ints the
+interrupt; :meth:`DependencyApart.stop` may be called earlier, and again. Its dependency's counters
+(``dep.dependency.open``, ``peak``, ``calls``) are read from the caller's thread: plain ints the
 dependency's loop writes.
 """
 
@@ -73,23 +73,3 @@ class DependencyApart:
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
-
-    @property
-    def url(self) -> str:
-        return self.dependency.url
-
-    @property
-    def port(self) -> int:
-        return self.dependency.port
-
-    @property
-    def open(self) -> int:
-        return self.dependency.open
-
-    @property
-    def peak(self) -> int:
-        return self.dependency.peak
-
-    @property
-    def calls(self) -> int:
-        return self.dependency.calls
