@@ -103,7 +103,7 @@ def test_a_refused_call_comes_back_after_its_backoff_and_is_served() -> None:
     # = 2 rounds, comes back in round 2 when both slots are free again, and is served.
     p, s = _tiny(6, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
     r = run(p, ONE_RETRY_AFTER_2, stream=s, trace=True)
-    assert r.tracking == FlowCounters(3, 3, 1, 1, 1, 0, 0, 0)
+    assert r.tracking == FlowCounters(3, 3, 1, 1, 0, 0, 0)
     assert r.busy_rounds == 0 + 2 + 0 + 1 + 0 + 0  # busy slots at each round's start
     assert r.trace is not None
     assert r.trace.offered[TRACKING] == (3, 0, 1, 0, 0, 0)
@@ -115,19 +115,19 @@ def test_a_retry_refused_again_gives_up_when_its_attempts_are_spent() -> None:
     # the same, but a hold of 3: in round 2 both slots are still busy; 2 attempts are spent
     p, s = _tiny(6, hold=3, arrivals={0: (TRACKING, TRACKING, TRACKING)})
     r = run(p, ONE_RETRY_AFTER_2, stream=s, trace=True)
-    assert r.tracking == FlowCounters(3, 2, 0, 2, 1, 0, 1, 0)
+    assert r.tracking == FlowCounters(3, 2, 2, 1, 0, 1, 0)
     assert r.trace is not None and r.trace.gave_up[TRACKING] == (0, 0, 1, 0, 0, 0)
 
 
 def test_a_retry_due_after_the_last_round_is_pending() -> None:
     p, s = _tiny(2, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
-    assert run(p, ONE_RETRY_AFTER_2, stream=s).tracking == FlowCounters(3, 2, 0, 1, 0, 0, 0, 1)
+    assert run(p, ONE_RETRY_AFTER_2, stream=s).tracking == FlowCounters(3, 2, 1, 0, 0, 0, 1)
 
 
 def test_an_empty_token_bucket_denies_the_retry() -> None:
     p, s = _tiny(6, hold=2, arrivals={0: (TRACKING, TRACKING, TRACKING)})
     setup = ONE_RETRY_AFTER_2.with_(budget=TokenBucket(capacity=4))  # fewer than the 5 a retry costs
-    assert run(p, setup, stream=s).tracking == FlowCounters(3, 2, 0, 1, 0, 1, 0, 0)
+    assert run(p, setup, stream=s).tracking == FlowCounters(3, 2, 1, 0, 1, 0, 0)
 
 
 def test_an_event_storm_in_one_pool_refuses_tracking_too() -> None:
@@ -275,9 +275,9 @@ def test_a_shared_budget_lets_one_flows_retries_spend_the_others() -> None:
     p, s = _tiny(6, hold=3, arrivals={0: (EVENT,) * 5, 1: (TRACKING,) * 3})
     setup = ONE_RETRY_AFTER_2.with_(budget=RatioBudget(0.2, 0, 100))
     own, shared = (run(p, setup.with_(shared=x), stream=s) for x in (False, True))
-    assert own.event == shared.event == FlowCounters(5, 2, 0, 5, 2, 1, 2, 0)
-    assert own.tracking == FlowCounters(3, 2, 0, 2, 1, 0, 1, 0)  # retried in round 3, still full
-    assert shared.tracking == FlowCounters(3, 2, 0, 1, 0, 1, 0, 0)  # denied: events spent the budget
+    assert own.event == shared.event == FlowCounters(5, 2, 5, 2, 1, 2, 0)
+    assert own.tracking == FlowCounters(3, 2, 2, 1, 0, 1, 0)  # retried in round 3, still full
+    assert shared.tracking == FlowCounters(3, 2, 1, 0, 1, 0, 0)  # denied: events spent the budget
 
 
 @pytest.mark.parametrize("name", SHARED)

@@ -88,10 +88,6 @@ class LimiterSpec:
         name = check_choice("algorithm", algorithm, tuple(ALGORITHMS))
         return cls(name, tuple(sorted(settings.items())), windowed)
 
-    def with_(self, **changes: Any) -> LimiterSpec:
-        """A copy with some settings changed or added."""
-        return LimiterSpec.of(self.algorithm, windowed=self.windowed, **{**dict(self.settings), **changes})
-
     def get(self, name: str, default: Any = None) -> Any:
         return dict(self.settings).get(name, default)
 

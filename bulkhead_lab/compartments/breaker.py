@@ -117,7 +117,6 @@ class BreakerRun:
     layout: Layout
     counters: Counters
     reached: int  # event calls admitted from the failure round on (each one reached the dependency)
-    slot_rounds: int  # event slot-rounds from the failure round on
     detected: int | None  # rounds from the failure to the breaker's first open (None: it never opened)
     before_open: int  # event slot-rounds from the failure until the breaker opened (all of them if never)
     tracking_before_open: int  # tracking calls dropped in that time: the damage detection lets through
@@ -160,7 +159,6 @@ def _measured(
         layout,
         counters,
         reached,
-        slot_rounds=sum(busy[start:]),
         detected=None if not shut else first - start,
         before_open=sum(busy[start:first]),
         tracking_before_open=sum(trace.tracking_dropped[start:first]),

@@ -107,11 +107,6 @@ class Deal:
         """The share of other tenants left with no healthy worker (averaged over every poison tenant)."""
         return self.overlap[-1]
 
-    @property
-    def lose_some_worker(self) -> float:
-        """The share that lose at least one worker (and, retrying, stay up if not every one)."""
-        return 1 - self.overlap[0]
-
 
 def simulate(fleet: Fleet = Fleet()) -> Deal:
     """Deal every tenant its shard; count, over all ordered (poison, other) pairs, the workers they share."""

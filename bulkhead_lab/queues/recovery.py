@@ -72,13 +72,6 @@ class Storm:
     fell: int | None  # the first round of the trigger from which goodput was under half (None: never)
     recovery: int | None  # rounds after the trigger's end until it was back for good (None: not in the run)
 
-    @property
-    def below_half(self) -> int | None:
-        """Rounds goodput stayed under half, from its fall to its recovery (None: to the run's end)."""
-        if self.fell is None:
-            return 0
-        return None if self.recovery is None else self.trigger.stop + self.recovery - self.fell
-
     def after(self, name: str) -> int:
         """One series summed from the trigger's end to the run's end."""
         return self.run.trace.total(name, self.trigger.stop)

@@ -87,7 +87,6 @@ class FlowCounters:
 
     requests: int  # the lesson's arrivals (originals)
     served: int
-    served_retries: int  # served calls that were retries
     refused: int  # 503s, originals and retries alike
     retries: int  # retries that reached the pool
     budget_denied: int  # refusals the budget kept from retrying
@@ -155,7 +154,7 @@ class Callers:
         self.rnd = random.Random(setup.seed * 4 + flow).random
         self.ledger = ledger_for(budget, originals)
         self.budgeted, self.tokens = budget is not None, isinstance(budget, TokenBucket)  # tokens: refills
-        self.refused = self.refused_retries = self.denied = self.exhausted = self.pending = 0
+        self.refused = self.denied = self.exhausted = self.pending = 0
         self.rows = [[0] * rounds for _ in range(4)] if trace else None  # offered, retries, refused, gave up
 
     def note(self, t: int, offered: int, retries: int, admitted: int) -> None:
@@ -166,7 +165,7 @@ class Callers:
     def counters(self, requests: int) -> FlowCounters:
         r = sum(self.total)  # every retry due within the run reached the pool
         rest = (self.refused, r, self.denied, self.exhausted, self.pending)
-        return FlowCounters(requests, requests + r - self.refused, r - self.refused_retries, *rest)
+        return FlowCounters(requests, requests + r - self.refused, *rest)
 
     def counts(self, t: int) -> list[int]:
         """The retries due at ``t`` by attempt number 2..attempts."""
@@ -176,10 +175,8 @@ class Callers:
         """Round ``t``'s refusals, ``originals`` first tries and ``lost[k - 2]`` k-th attempts
         (``won[k - 2]``: the k-th attempts admitted, decorrelated only), each back (attempts and
         budget allowing, first tries first) ``delay_rounds(sleep)`` rounds later or given up."""
-        lost_retries = sum(lost)
-        refused = originals + lost_retries
+        refused = originals + sum(lost)
         self.refused += refused
-        self.refused_retries += lost_retries
         spent = lost[-1] if lost else refused  # the last attempts (all of them when there is one)
         allowed = refused - spent
         if allowed and self.budgeted:
