@@ -233,10 +233,6 @@ def test_a_ratio_budget_allows_at_least_its_minimum() -> None:
     assert not b.allows(4, 20)
 
 
-def test_envoy_allows_20_percent_of_active_requests_and_at_least_3() -> None:
-    assert [ENVOY_BUDGET.limit(a) for a in (0, 10, 16, 20, 100)] == [3, 3, 3, 4, 20]
-
-
 def test_the_token_bucket_refuses_a_retry_when_it_holds_fewer_than_5_tokens() -> None:
     q = RetryQuota(AWS_QUOTA)
     assert q.tokens == 500

@@ -122,14 +122,6 @@ class EnvoyBudget:
         """Envoy's ``max()``: the retries that may be in flight beside ``active`` requests."""
         return max(int(self.ratio * active), self.minimum)
 
-    def allows(self, in_flight: int, active: int) -> bool:
-        """Envoy's ``canCreate()``: may one more retry start, ``in_flight`` already, ``active`` open?"""
-        return in_flight < self.limit(active)
-
-    @property
-    def label(self) -> str:
-        return f"retries in flight < {self.ratio:.0%} of active requests, at least {self.minimum} (Envoy)"
-
 
 SRE_BUDGET = RatioBudget(SRE_RETRY_RATIO, 0)
 ENVOY_BUDGET = EnvoyBudget()
