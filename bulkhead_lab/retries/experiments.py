@@ -226,20 +226,14 @@ class ContentionRow:
     completion: float
 
 
-def contention_table(
-    clients: Iterable[int] = BROOKER_CLIENTS,
-    strategies: dict[str, Backoff | None] | None = None,
-    *,
-    runs: int = 10,
-    seed: int = JITTER_SEED,
-) -> list[ContentionRow]:
+def contention_table(clients: Iterable[int] = BROOKER_CLIENTS, *, runs: int = 10) -> list[ContentionRow]:
     """Brooker's table: each strategy at each client count, averaged over ``runs`` seeds
-    (``seed``, ``seed + 1``, ...; the same seeds for every strategy)."""
+    (``JITTER_SEED``, ``JITTER_SEED + 1``, ...; the same seeds for every strategy)."""
     check_int("runs", runs, 1)
     rows = []
-    for name, backoff in (strategies or CONTENTION_STRATEGIES).items():
+    for name, backoff in CONTENTION_STRATEGIES.items():
         for n in clients:
-            done = [contention(n, backoff, seed=seed + i) for i in range(runs)]
+            done = [contention(n, backoff, seed=JITTER_SEED + i) for i in range(runs)]
             calls, completion = (
                 math.fsum(getattr(r, k) for r in done) / runs for k in ("calls", "completion")
             )
