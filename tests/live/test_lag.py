@@ -59,7 +59,6 @@ async def test_a_watch_sees_a_blocking_stall_on_its_loop() -> None:
         time.sleep(0.3)
         await asyncio.sleep(0.05)
     assert 0.3 - 0.03 <= lag.worst < 5.0
-    assert lag.busy.startswith("this machine was too busy during the run (loop lag up to ")
 
 
 async def test_a_starved_lesson_004_run_says_beside_its_no_that_the_machine_was_too_busy() -> None:

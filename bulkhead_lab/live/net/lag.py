@@ -17,7 +17,7 @@ import contextlib
 import os
 import weakref
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 TICK = 0.02  # s between the ticker's wake-ups: fine enough to see a 100-ms stall, cheap (50 a second)
 BUSY_LAG = 0.1  # s of loop lag: a third of the lessons' tightest margin (300 ms): starved, not slow
@@ -31,11 +31,7 @@ class LagWatch:
     worst: float = 0.0
     load: float | None = None  # os.getloadavg()'s last minute, where the OS has one
     cores: int = 1
-
-    @property
-    def busy(self) -> str:
-        """:func:`busy_reason` of this watch: "" unless the machine was too busy."""
-        return busy_reason(self.worst, self.load, self.cores)
+    ticks: list[tuple[float, float]] = field(default_factory=list, repr=False)  # (when it woke, how late)
 
 
 class _Ticker:
@@ -50,8 +46,10 @@ class _Ticker:
         while True:
             asked = loop.time() + TICK
             await asyncio.sleep(TICK)
-            lag = loop.time() - asked
+            woke = loop.time()
+            lag = woke - asked
             for watch in self.by_id.values():
+                watch.ticks.append((woke, lag))
                 if lag > watch.worst:
                     watch.worst = lag
 

@@ -28,6 +28,7 @@ from bulkhead_lab.live.bulkhead import BulkheadRejectedError
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
+from bulkhead_lab.live.net.lag import watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all
 from bulkhead_lab.live.stack.clients import HTTPX_LIMITS, HTTPX_TIMEOUT
 from bulkhead_lab.live.stack.proxy import FaultProxy
@@ -42,7 +43,6 @@ CUTOFF = 7.0  # seconds after the start: a request still open then waited withou
 CAPACITY = 10  # calls Payment's owners let one service send at once
 SLO = 0.3  # seconds: every Inventory request answered within it, and none failed
 SAMPLE = 0.1  # seconds between two readings of the compartments' counters
-TICK = 0.02  # seconds between two wake-ups of the ticker that measures the loop's own stalls
 NAMES = ("payment", "inventory")
 REQUESTS = len(NAMES) * int(RATE * LOAD_SECONDS)  # requests a run sends, both dependencies
 
@@ -74,7 +74,8 @@ class Compartment:
 
     def late(self, slo: float) -> int:
         """Requests that took over ``slo`` s beyond the time the machine stalled the run's own event loop
-        while they were open (a busy machine's doing, not a dependency's: :func:`_ticker` measures it)."""
+        while they were open (a busy machine's doing, not a dependency's: :func:`~.net.lag.watch_lag`
+        measures it)."""
         return sum(took - stalled > slo for took, stalled in zip(self.took, self.stalled, strict=True))
 
     @property
@@ -213,46 +214,32 @@ async def _drive(
         if on_progress is not None:
             on_progress(done[0], REQUESTS)
 
-    ticks: list[tuple[float, float]] = []
-    ticker = asyncio.ensure_future(_ticker(ticks))
     start = time.monotonic()
-    try:
-        for i in range(int(RATE * LOAD_SECONDS)):
-            await asyncio.sleep(max(0.0, start + i / RATE - time.monotonic()))
-            if i == int(RATE * SLOW_AT):
-                proxy.inject(delay=SLOWDOWN)
-            for n in NAMES:
-                tasks[n].append(asyncio.ensure_future(_request(parts[n], clients[n], urls[n], ended)))
-            if i % int(RATE * SAMPLE) == 0:
+    async with watch_lag() as lag:  # how long the run's own loop stood still, which every open request waited
+        try:
+            for i in range(int(RATE * LOAD_SECONDS)):
+                await asyncio.sleep(max(0.0, start + i / RATE - time.monotonic()))
+                if i == int(RATE * SLOW_AT):
+                    proxy.inject(delay=SLOWDOWN)
+                for n in NAMES:
+                    tasks[n].append(asyncio.ensure_future(_request(parts[n], clients[n], urls[n], ended)))
+                if i % int(RATE * SAMPLE) == 0:
+                    report()
+                    if i >= RATE * SLOW_AT:
+                        samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
+            every = [t for ts in tasks.values() for t in ts]
+            while any(not t.done() for t in every) and time.monotonic() - start < CUTOFF:
+                await asyncio.sleep(SAMPLE)
                 report()
-                if i >= RATE * SLOW_AT:
-                    samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
-        every = [t for ts in tasks.values() for t in ts]
-        while any(not t.done() for t in every) and time.monotonic() - start < CUTOFF:
-            await asyncio.sleep(SAMPLE)
+                samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
             report()
-            samples.append((time.monotonic() - start, proxy.open, parts["payment"].failed_calls))
-        report()
-        open_at_cutoff = {n: sum(not t.done() for t in tasks[n]) for n in NAMES}
-        seconds = time.monotonic() - start
-    finally:
-        await cancel_all([ticker, *(t for ts in tasks.values() for t in ts)])
+            open_at_cutoff = {n: sum(not t.done() for t in tasks[n]) for n in NAMES}
+            seconds = time.monotonic() - start
+        finally:
+            await cancel_all([t for ts in tasks.values() for t in ts])
     for part in parts.values():
-        part.stalled = [_stood_still(ticks, s, e) for s, e in part.spans]
-    lag = max((late for _, late in ticks), default=0.0)
-    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), seconds, lag)
-
-
-async def _ticker(ticks: list[tuple[float, float]]) -> None:
-    """Every :data:`TICK` s, ``(when it woke, how late)``: how long the run's own event loop stood still
-    (a full collection, a machine too busy to give the process its CPU), which every request open then
-    waited too, whatever its walls."""
-    loop = asyncio.get_running_loop()
-    while True:
-        asked = loop.time() + TICK
-        await asyncio.sleep(TICK)
-        woke = loop.time()
-        ticks.append((woke, woke - asked))
+        part.stalled = [_stood_still(lag.ticks, s, e) for s, e in part.spans]
+    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), seconds, lag.worst)
 
 
 def _stood_still(ticks: list[tuple[float, float]], start: float, end: float) -> float:
