@@ -14,7 +14,7 @@ import time
 import pytest
 
 from bulkhead_lab.course.fail_fast_queue import claims as claims_004
-from bulkhead_lab.course.ui.beside import count, exact, starved
+from bulkhead_lab.course.ui.claim_table import count, exact, starved
 from bulkhead_lab.live.net.lag import BUSY_LAG, LagWatch, busy_reason, watch_lag
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings

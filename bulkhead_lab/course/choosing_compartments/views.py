@@ -16,7 +16,7 @@ from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.isolation import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
 from bulkhead_lab.course.choosing_compartments import watching
-from bulkhead_lab.course.ui import beside
+from bulkhead_lab.course.ui import claim_table
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings, run_isolation
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings, run_watched
@@ -317,18 +317,18 @@ def watched_facts(run: WatchedRun) -> str:
 BREAKER_WHY = "the breaker lesson's model is not in this course; this breaker judges a call only when it ends"
 
 
-def _breaker_claims(runs: tuple[BreakerRun, ...]) -> list[beside.Claim]:
+def _breaker_claims(runs: tuple[BreakerRun, ...]) -> list[claim_table.Claim]:
     single = next(r for r in runs if r.layout == "single pool + breaker")
     where = "lesson 000, its opening and its failing day"
     drew = "slot-rounds the broken dependency drew until the breaker opened (ratio 0.50)"
     decided = "rounds the breaker needed to decide (its detection window)"
     return [
-        beside.not_here(where, drew, breaker.LESSON_SLOT_ROUNDS, str(single.before_open), BREAKER_WHY),
-        beside.not_here(where, decided, breaker.LESSON_DETECTION, str(single.detected), BREAKER_WHY),
+        claim_table.not_here(where, drew, breaker.LESSON_SLOT_ROUNDS, str(single.before_open), BREAKER_WHY),
+        claim_table.not_here(where, decided, breaker.LESSON_DETECTION, str(single.detected), BREAKER_WHY),
     ]
 
 
-def appendix_claims() -> list[beside.Claim]:
+def appendix_claims() -> list[claim_table.Claim]:
     """Every figure this notebook quotes from a source, beside the package's."""
     shards = shard_view()
     c = rounds.counters(Params(split=24))
@@ -340,12 +340,12 @@ def appendix_claims() -> list[beside.Claim]:
         (aws, "8 workers in pairs make this many shuffle shards", 28, shards.deals[0].fleet.shards),
         (aws, "other tenants a poison tenant's shard takes down", "1 in 28", f"1 in {every:.0f}"),
     )
-    return [*(beside.exact(*claim) for claim in sourced), *_breaker_claims(breaker.day_runs())]
+    return [*(claim_table.exact(*claim) for claim in sourced), *_breaker_claims(breaker.day_runs())]
 
 
 def appendix_table() -> pd.DataFrame:
-    return beside.table(appendix_claims(), "the source", appendix=True)
+    return claim_table.table(appendix_claims(), "the source", appendix=True)
 
 
 def appendix_count() -> str:
-    return beside.count(appendix_claims(), "the source")
+    return claim_table.count(appendix_claims(), "the source")

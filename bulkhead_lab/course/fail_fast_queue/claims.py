@@ -1,4 +1,4 @@
-"""Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.beside`).
+"""Lesson 004's claims beside what this notebook's runs show without timing (:mod:`.ui.claim_table`).
 
 The lesson ("Bulkhead", ``../shared/seeds/004_*.txt``) runs a Node Order Service (Express, http Agents,
 cockatiel's bulkhead) against Payment and Inventory, drives it with ``load.js`` and checks it with
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, starved, table
+from bulkhead_lab.course.ui.claim_table import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.orders.clients import Kind
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
 from bulkhead_lab.live.orders.reading import (

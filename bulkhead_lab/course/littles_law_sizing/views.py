@@ -11,7 +11,7 @@ from functools import partial
 import pandas as pd
 
 from bulkhead_lab import sizing
-from bulkhead_lab.course.ui.beside import Claim, count, exact, table
+from bulkhead_lab.course.ui.claim_table import Claim, count, exact, table
 from bulkhead_lab.pool import lesson000, one_flow
 from bulkhead_lab.pool.params import Params
 from bulkhead_lab.validation import check_int, check_real

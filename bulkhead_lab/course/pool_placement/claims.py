@@ -1,4 +1,4 @@
-"""Lesson 003's claims beside what this run shows without timing (:mod:`bulkhead_lab.course.ui.beside`).
+"""Lesson 003's claims beside what this run shows without timing (:mod:`bulkhead_lab.course.ui.claim_table`).
 
 A claim is a number or fact the lesson prints or states: its two tables, its code-cost line, its three
 tests, and the sentences that add a fact to them (one the summary repeats counts once). Durations are
@@ -12,7 +12,7 @@ from functools import partial
 
 from bulkhead_lab.course.pool_placement import lesson003 as L
 from bulkhead_lab.course.pool_placement import views
-from bulkhead_lab.course.ui.beside import Claim, count, exact, fact, not_here, starved, table
+from bulkhead_lab.course.ui.claim_table import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.placement.batch import PlacementResult
 from bulkhead_lab.live.placement.code import CodeFacts
 from bulkhead_lab.live.placement.lesson import NO_POOL, Rows

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bulkhead_lab.course.pool_placement import lesson003
-from bulkhead_lab.course.ui.beside import WideFrame
+from bulkhead_lab.course.ui.claim_table import WideFrame
 from bulkhead_lab.live.placement.batch import (
     CALLS,
     CATALOG_LATENCY,

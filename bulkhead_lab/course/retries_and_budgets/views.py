@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from bulkhead_lab.course.ui import beside
+from bulkhead_lab.course.ui import claim_table
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.params import CYCLE, LESSON_SPLIT, MODES, split_label
 from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Budget, EnvoyBudget, RatioBudget
@@ -42,7 +42,7 @@ from bulkhead_lab.retries.storm import RetrySetup
 from bulkhead_lab.validation import check_choice, check_int
 
 FLOWS = ((TRACKING, "tracking"), (EVENT, "event"))
-Table = beside.WideFrame  # a table whose sentences show whole
+Table = claim_table.WideFrame  # a table whose sentences show whole
 
 # The panels' choices, as a learner reads them.
 JITTERS = ("at once", "none", "full", "equal", "decorrelated")  # "at once": no backoff, the next round

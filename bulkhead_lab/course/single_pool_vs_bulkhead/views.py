@@ -15,7 +15,7 @@ from functools import partial
 
 import pandas as pd
 
-from bulkhead_lab.course.ui.beside import Claim, count, exact, table
+from bulkhead_lab.course.ui.claim_table import Claim, count, exact, table
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, ROUNDS, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters, occupancy

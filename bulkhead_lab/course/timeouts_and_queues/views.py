@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bulkhead_lab.course.ui.beside import Claim, WideFrame, count, fact, table
+from bulkhead_lab.course.ui.claim_table import Claim, WideFrame, count, fact, table
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool.params import CYCLE, EVENT_RATE
 from bulkhead_lab.queues import design, limits, timeouts
