@@ -9,7 +9,7 @@ import io
 import pytest
 from PIL import Image
 
-from bulkhead_lab.compartments import stops
+from bulkhead_lab.compartments import partition_sweep
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.course.sharing_compartments import exercises as ex
 from bulkhead_lab.course.sharing_compartments import figures, panels, views
@@ -22,10 +22,14 @@ def _pixels(png: bytes) -> bytes:
 
 def test_a_stops_figure_moved_paints_what_a_fresh_one_paints() -> None:
     ticks = [f"{k}/8" for k in range(9)]
-    kept = figures.StopsFigure(stops.soft_view(7 / 8), "share", ticks)
-    kept.update(stops.soft_view(7 / 8)).png()
-    moved = kept.update(stops.soft_view(2 / 8)).png()
-    fresh = figures.StopsFigure(stops.soft_view(2 / 8), "share", ticks).update(stops.soft_view(2 / 8)).png()
+    kept = figures.StopsFigure(partition_sweep.soft_view(7 / 8), "share", ticks)
+    kept.update(partition_sweep.soft_view(7 / 8)).png()
+    moved = kept.update(partition_sweep.soft_view(2 / 8)).png()
+    fresh = (
+        figures.StopsFigure(partition_sweep.soft_view(2 / 8), "share", ticks)
+        .update(partition_sweep.soft_view(2 / 8))
+        .png()
+    )
     assert _pixels(moved) == _pixels(fresh)
 
 
@@ -40,13 +44,13 @@ def test_each_panel_moves_its_mark_and_shows_its_stop_beside_the_lessons_two_lay
 
 
 def test_the_first_two_checkers_take_the_packages_answers_and_read_any_spelling() -> None:
-    assert stops.first_costly_share() == 6
+    assert partition_sweep.first_costly_share() == 6
     for typed in ("6/8", "6", "0.75", "75%"):
         assert ex.exercise_1.check(typed).ok is True, typed
     said = ex.exercise_1.check("half").message
     assert "106 against the single pool's 105 (+1%): within the 20% margin (at most 126)" in said
-    assert ex.exercise_2.check(stops.keep_as_good_as_the_wall()).ok is True
-    assert "more than 206" in ex.exercise_2.check(stops.keep_as_good_as_the_wall() - 1).message
+    assert ex.exercise_2.check(partition_sweep.keep_as_good_as_the_wall()).ok is True
+    assert "more than 206" in ex.exercise_2.check(partition_sweep.keep_as_good_as_the_wall() - 1).message
 
 
 def test_the_design_checker_says_right_for_a_design_that_meets_every_slo_and_why_not_otherwise() -> None:

@@ -13,8 +13,8 @@ from writes import define
 from writes.n09_soft_partition import CANDIDATES, GLOBAL_POOL
 
 from bulkhead_lab.compartments import partitions
+from bulkhead_lab.compartments.partition_sweep import DAYS
 from bulkhead_lab.compartments.partitions import Rule
-from bulkhead_lab.compartments.stops import DAYS
 from bulkhead_lab.course.judges import soft_partition as judge
 from bulkhead_lab.course.judges.soft_partition import Pool
 from bulkhead_lab.course.sharing_compartments import exercises as ex

@@ -9,9 +9,9 @@ import inspect
 import re
 from functools import partial
 
-from bulkhead_lab.compartments import design, partitions, stops
+from bulkhead_lab.compartments import design, partition_sweep, partitions
 from bulkhead_lab.compartments.design import Compartment, Design
-from bulkhead_lab.compartments.stops import first_costly_share, keep_as_good_as_the_wall
+from bulkhead_lab.compartments.partition_sweep import first_costly_share, keep_as_good_as_the_wall
 from bulkhead_lab.course.judges import soft_partition
 from bulkhead_lab.course.sharing_compartments import views
 from bulkhead_lab.course.ui import exercise as ui
@@ -41,13 +41,13 @@ def _eighths(k: int) -> int:
 
 
 def _share_1(k: int) -> dict[str, object]:
-    drops, single = stops.healthy_drops, stops.healthy_drops(0.0)
+    drops, single = partition_sweep.healthy_drops, partition_sweep.healthy_drops(0.0)
     return {
-        "layout": stops.soft_label(k / 8),
+        "layout": partition_sweep.soft_label(k / 8),
         "drops": drops(k / 8),
         "single": single,
-        "limit": round(single * (1 + stops.MARGIN)),
-        "margin": f"{stops.MARGIN:.0%}",
+        "limit": round(single * (1 + partition_sweep.MARGIN)),
+        "margin": f"{partition_sweep.MARGIN:.0%}",
         "over": f"{(drops(k / 8) - single) / single:+.0%}",
     }
 
@@ -75,15 +75,15 @@ exercise_1 = Exercise(
 
 
 def _keep_2(keep: int) -> dict[str, object]:
-    _, split = stops.lesson_layouts()
-    days = stops.shed_days(keep)
+    _, split = partition_sweep.lesson_layouts()
+    days = partition_sweep.shed_days(keep)
     wall = split["slowdown"].tracking_dropped
     return {
         "tracking": days["slowdown"].tracking_dropped,
         "events": days["healthy"].event_dropped,
         "wall": wall,
-        "limit": int(wall * (1 + stops.MARGIN)),
-        "margin": f"{stops.MARGIN:.0%}",
+        "limit": int(wall * (1 + partition_sweep.MARGIN)),
+        "margin": f"{partition_sweep.MARGIN:.0%}",
         "wall_events": split["healthy"].event_dropped,
     }
 
@@ -91,7 +91,7 @@ def _keep_2(keep: int) -> dict[str, object]:
 exercise_2 = Exercise(
     2,
     "Shedding as well as a wall",
-    read=lambda a: read_whole(a, 0, stops.KEEPS[-1], "the slots kept back for tracking"),
+    read=lambda a: read_whole(a, 0, partition_sweep.KEEPS[-1], "the slots kept back for tracking"),
     right=lambda: keep_as_good_as_the_wall(),
     figures=_keep_2,
     right_says="keeping {value} drops {tracking} tracking calls (24/8: {wall}; within the {margin} margin, "

@@ -7,7 +7,7 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from bulkhead_lab.compartments import design
-from bulkhead_lab.compartments.stops import Curves, drops, lesson_layouts
+from bulkhead_lab.compartments.partition_sweep import Curves, drops, lesson_layouts
 from bulkhead_lab.course.ui.blit import KeptFigure, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure

@@ -1,14 +1,14 @@
 """The tables notebook 09 shows: soft partitions and priority shedding on lesson 000's two days, and the
-design task's day. The runs are the model's (:mod:`bulkhead_lab.compartments.stops`,
+design task's day. The runs are the model's (:mod:`bulkhead_lab.compartments.partition_sweep`,
 :mod:`bulkhead_lab.compartments.design`); here they become tables."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from bulkhead_lab.compartments import design, stops
+from bulkhead_lab.compartments import design, partition_sweep
 from bulkhead_lab.compartments.design import Compartment, Design
-from bulkhead_lab.compartments.stops import (
+from bulkhead_lab.compartments.partition_sweep import (
     EIGHTHS,
     Curves,
     drops,
@@ -31,10 +31,10 @@ def _row(label: str, by_day: dict[str, Counters], **first: object) -> dict[str, 
 def soft_table() -> pd.DataFrame:
     """Every stop of the slider: the reserves, the slots shared, each flow's drops on both days, and the
     healthy day's drops in all beside the single pool's."""
-    single = stops.healthy_drops(0.0)
+    single = partition_sweep.healthy_drops(0.0)
     rows = []
     for s in EIGHTHS:
-        both = stops.healthy_drops(s)
+        both = partition_sweep.healthy_drops(s)
         first = {"reserved share": f"{round(8 * s)}/8", "healthy: all dropped": both,
                  "over the single pool %": round(100 * (both - single) / single, 1)}  # fmt: skip
         rows.append(_row(soft_label(s), soft_days(s), **first))
@@ -43,16 +43,17 @@ def soft_table() -> pd.DataFrame:
 
 def noise_lines() -> str:
     """How far another seed moves the two counts the exercises judge, and the margin they judge with."""
-    single, wall = stops.seed_noise()
+    single, wall = partition_sweep.seed_noise()
+    margin = partition_sweep.MARGIN
     lines = [
         f"{n.what}: {n.counts[0]} on lesson 000's seed; over {len(n.counts)} seeds {n.mean:.0f} on average, "
         f"standard deviation {n.sd:.0f} ({n.share:.0%})"
         for n in (single, wall)
     ]
     lines.append(
-        f"the margin: {stops.MARGIN:.0%}, above both. More than the single pool's {single.counts[0]} means "
-        f"over {single.counts[0] * (1 + stops.MARGIN):.0f}; as well as the wall's {wall.counts[0]}, at most "
-        f"{int(wall.counts[0] * (1 + stops.MARGIN))}"
+        f"the margin: {margin:.0%}, above both. More than the single pool's {single.counts[0]} means "
+        f"over {single.counts[0] * (1 + margin):.0f}; as well as the wall's {wall.counts[0]}, at most "
+        f"{int(wall.counts[0] * (1 + margin))}"
     )
     return "\n".join(lines)
 
