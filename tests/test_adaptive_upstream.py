@@ -8,7 +8,7 @@ Netflix/concurrency-limits at commit 78a74b9878d38c4c048b0304ce12a162ab7b7222,
   decreaseSmoothing, decreaseWithoutSmoothing and the two ``...DeprecatedBuilderMethod`` twins (8 of 8:
   the twins build the same limit through the builder's deprecated ``decrease``, so one replay each);
 - ``ExpAvgMeasurementTest.java``: testWarmup (1 of 1), Gradient2's long average;
-- ``functions/Log10RootIntFunctionTest.java``: test0Index, testInRange, testOutofLookupRange (3 of 3).
+- ``Log10RootIntFunctionTest.java``: testInRange, testOutofLookupRange (2 of 3: no limiter shows test0Index).
 
 The repository has no ``Gradient2LimitTest`` (none in its history either): Gradient2's own arithmetic
 is pinned by hand traces in ``tests/test_adaptive.py`` and its long average by testWarmup here.
@@ -32,7 +32,7 @@ from __future__ import annotations
 import pytest
 
 from bulkhead_lab.adaptive.clocked import EnvoyGradient
-from bulkhead_lab.adaptive.limits import AIMD, Gradient2, Vegas, _log10_root
+from bulkhead_lab.adaptive.limits import AIMD, Gradient2, Vegas
 
 MS = 1_000_000  # nanoseconds
 TIMEOUT = 5_000 * MS  # AIMDLimit's DEFAULT_TIMEOUT, 5 s
@@ -116,10 +116,14 @@ def test_exp_avg_measurement_warmup_is_gradient2s_long_average() -> None:
     assert g2.baseline == pytest.approx(16.2, abs=0.1)
 
 
-@pytest.mark.parametrize(("limit", "log"), [(0, 1), (100, 2), (10000, 4)])
-def test_log10_root_int_function(limit: int, log: int) -> None:
-    """test0Index, testInRange, testOutofLookupRange."""
-    assert _log10_root(limit) == log
+@pytest.mark.parametrize(("limit", "after"), [(100, 98), (10000, 9996)])
+def test_log10_root_int_function_is_vegas_decrease_on_a_drop(limit: int, after: int) -> None:
+    """testInRange, testOutofLookupRange: a drop takes log10(limit), 2 below the table's end, 4 past it.
+    (test0Index, log 0 = 1, no limiter shows: at a limit of 0 every sample is a probe.)"""
+    vegas = Vegas(initial=limit, max_limit=20000)
+    vegas.on_sample(10 * MS, limit, False)  # the first round trip: the no-load time
+    vegas.on_sample(10 * MS, limit, True)
+    assert vegas.limit == after
 
 
 # --- Envoy's gradient_controller_test.cc ---------------------------------------------------------

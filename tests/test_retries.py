@@ -342,7 +342,6 @@ def test_brookers_table_jitter_against_none() -> None:
     rows = {(r.strategy, r.clients): r for r in contention_table(clients=(10, 50), runs=10)}
     none, full = rows["exponential, no jitter", 50], rows["full jitter", 50]
     assert (none.calls, none.completion) == (1275, 4228)
-    assert full.calls < 400 and full.completion < 150
+    assert (full.calls, full.completion) == pytest.approx((352.5, 105.0))  # the ten seeds' mean, every run
     assert rows["equal jitter", 50].completion > full.completion  # equal jitter waits longer
     assert rows["decorrelated jitter", 50].calls > full.calls  # decorrelated tries more often
-    assert contention_table(clients=(10,), runs=3) == contention_table(clients=(10,), runs=3)
