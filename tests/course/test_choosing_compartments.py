@@ -1,23 +1,12 @@
-"""Notebook 08's views, figures, panels and exercises: what the tables claim (nbval compares their numbers),
-the kept figures paint what fresh ones paint, a bad slider combination is one line, and each checker's
-reasons for a wrong answer (the browser test types the right ones)."""
+"""Notebook 08's views, figures, panels and exercises: what the tables claim (nbval compares their numbers), a
+bad slider combination is one line, and each checker's reasons for a wrong answer (the browser test types
+the right ones)."""
 
 from __future__ import annotations
 
-import io
-
-import pytest
-from PIL import Image
-
 from bulkhead_lab.compartments import breaker, isolation, production, shuffle
-from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import exercises as ex
 from bulkhead_lab.course.choosing_compartments import figures, panels, views
-
-
-def _pixels(png: bytes) -> bytes:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB").tobytes()
 
 
 def test_the_seeded_hours_show_the_count_alert_wrong_twice_and_the_two_window_page_right() -> None:
@@ -43,28 +32,6 @@ def test_one_more_worker_per_shard_sinks_fewer_tenants_and_more_lose_a_worker() 
     wide, doubled = table.loc["16 workers, shards of 3"], table.loc["32 workers, shards of 2"]
     assert wide["no healthy worker %"] < doubled["no healthy worker %"]
     assert wide["lose a worker or more %"] > 3 * doubled["lose a worker or more %"]
-
-
-@pytest.mark.parametrize(
-    ("make", "first", "second"),
-    [
-        (figures.CostFigure, lambda: views.cost_view(0.01), lambda: views.cost_view(0.001)),
-        (figures.BreakerFigure, breaker.day_runs, lambda: breaker.day_runs(BreakerSettings(ratio=0.2))),
-    ],
-)
-def test_a_kept_figure_redrawn_paints_what_a_fresh_one_paints(make, first, second) -> None:
-    kept = make()
-    kept.update(first()).png()
-    moved = kept.update(second()).png()
-    assert _pixels(moved) == _pixels(make().update(second()).png())
-
-
-def test_the_shard_figure_keeps_one_layout_per_shard_size() -> None:
-    figure = figures.ShardFigure()
-    two = figure.update(views.shard_view(8, 2))
-    three = figure.update(views.shard_view(8, 3))
-    assert two is not three and figure.update(views.shard_view(9, 2)) is two
-    assert _pixels(two.png()) == _pixels(figures.ShardFigure().update(views.shard_view(9, 2)).png())
 
 
 def test_exercise_2s_fleets_are_on_the_sliders_and_a_slow_call_past_the_holds_never_opens() -> None:

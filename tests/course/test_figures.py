@@ -10,12 +10,26 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
+from bulkhead_lab.adaptive.compare import explore
+from bulkhead_lab.adaptive.pitfalls import drift_runs, vegas_slow_start
+from bulkhead_lab.compartments import breaker, partition_sweep
+from bulkhead_lab.compartments.breaker import BreakerSettings
+from bulkhead_lab.course.adaptive_limits import figures as figures05
+from bulkhead_lab.course.adaptive_limits import views as views05
+from bulkhead_lab.course.choosing_compartments import figures as figures08
+from bulkhead_lab.course.choosing_compartments import views as views08
 from bulkhead_lab.course.littles_law_sizing import figures as figures01
 from bulkhead_lab.course.littles_law_sizing import views as views01
+from bulkhead_lab.course.retries_and_budgets import figures as figures06
+from bulkhead_lab.course.retries_and_budgets import views as views06
+from bulkhead_lab.course.sharing_compartments import figures as figures09
 from bulkhead_lab.course.single_pool_vs_bulkhead import figures, views
+from bulkhead_lab.course.timeouts_and_queues import figures as figures07
+from bulkhead_lab.course.timeouts_and_queues import views as views07
 from bulkhead_lab.course.ui.style import EVENT, TRACKING
 from bulkhead_lab.pool.params import Params
 from bulkhead_lab.pool.rounds import occupancy
+from bulkhead_lab.retries.seeded import retry_load, storm_load
 
 
 def _texts(fig: Figure) -> list[str]:
@@ -116,27 +130,83 @@ def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
         return image.convert("RGB").tobytes(), image.size
 
 
-# Each kept figure, a view it is first drawn with, and the view a slider move brings.
+def _explore(*args: object) -> tuple:
+    run = explore(*args)  # type: ignore[arg-type]
+    return run, views05.explore_frame(run), views05.explore_label(run)
+
+
+def _stops() -> figures09.StopsFigure:
+    return figures09.StopsFigure(partition_sweep.soft_view(2 / 8), "share", [f"{k}/8" for k in range(9)])
+
+
+# Each notebook's kept figures: how one is made, a view it is first drawn with, and what a slider move brings.
 KEPT = {
-    "blocking": (
+    "01 blocking": (
         figures01.BlockingFigure,
         lambda: (views01.littles_law_view(97.22, 0.06, 8),),
         lambda: (views01.littles_law_view(97.22, 0.06, 11, 4.0),),
     ),
-    "tradeoff to single pool": (
+    "02 tradeoff to single pool": (
         figures.TradeoffFigure,
         lambda: (views.tradeoff_view(Params(split=24)),),
         lambda: (views.tradeoff_view(Params(slow=40)),),
     ),
-    "compartments": (
+    "02 compartments": (
         figures.CompartmentFigure,
         lambda: (views.compartment_view(1000, Params(split=24)),),
         lambda: (views.compartment_view(1100, Params(split=24)),),
     ),
-    "compartments, another split": (
+    "02 compartments, another split": (
         figures.CompartmentFigure,
         lambda: (views.compartment_view(1000, Params(split=24)),),
         lambda: (views.compartment_view(1100, Params(split=25)),),
+    ),
+    "05 explore": (figures05.ExploreFigure, lambda: _explore("AIMD"), lambda: _explore("AIMD", 21, 30, 1500)),
+    "05 drift": (figures05.DriftFigure, lambda: (drift_runs(3000),), lambda: (drift_runs(300, 2.0),)),
+    "05 ramp": (
+        figures05.RampFigure,
+        lambda: (vegas_slow_start(1), 1, True, False),
+        lambda: (vegas_slow_start(3), 3, False, True),
+    ),
+    "06 retries, another split, more attempts": (
+        figures06.RetryFigure,
+        lambda: (retry_load(24, views06.setup_of()),),
+        lambda: (retry_load(20, views06.setup_of(attempts=5, jitter="none")),),
+    ),
+    "06 retries, to the single pool": (
+        figures06.RetryFigure,
+        lambda: (retry_load(24, views06.setup_of()),),
+        lambda: (retry_load(None, views06.setup_of()),),
+    ),
+    "06 storm, a later end, no jitter": (
+        figures06.StormFigure,
+        lambda: (storm_load(24, views06.setup_of()),),
+        lambda: (storm_load(24, views06.setup_of(jitter="none"), 2500),),
+    ),
+    "07 storm": (
+        figures07.StormFigure,
+        lambda: (views07.storm_view(),),
+        lambda: (views07.storm_view(views07.setup_of(bound="20", fix="CoDel-like timeout")),),
+    ),
+    "08 cost": (
+        figures08.CostFigure,
+        lambda: (views08.cost_view(0.01),),
+        lambda: (views08.cost_view(0.001),),
+    ),
+    "08 breaker": (
+        figures08.BreakerFigure,
+        lambda: (breaker.day_runs(),),
+        lambda: (breaker.day_runs(BreakerSettings(ratio=0.2)),),
+    ),
+    "08 shard, a layout per size": (
+        figures08.ShardFigure,
+        lambda: (views08.shard_view(8, 3),),
+        lambda: (views08.shard_view(9, 2),),
+    ),
+    "09 stops": (
+        _stops,
+        lambda: (partition_sweep.soft_view(7 / 8),),
+        lambda: (partition_sweep.soft_view(2 / 8),),
     ),
 }
 
@@ -145,7 +215,14 @@ KEPT = {
 def test_a_kept_figure_redrawn_in_place_shows_no_trace_of_the_view_before(name) -> None:
     """Pixel for pixel what a fresh figure paints: the browser test sees a move change the figure, this
     that nothing of the view before stays on it."""
-    cls, first, second = KEPT[name]
-    kept = cls()
+    make, first, second = KEPT[name]
+    kept = make()
     kept.update(*first()).png()
-    assert _pixels(kept.update(*second()).png()) == _pixels(cls().update(*second()).png())
+    assert _pixels(kept.update(*second()).png()) == _pixels(make().update(*second()).png())
+
+
+def test_the_shard_figure_keeps_one_layout_per_shard_size() -> None:
+    figure = figures08.ShardFigure()
+    two = figure.update(views08.shard_view(8, 2))
+    three = figure.update(views08.shard_view(8, 3))
+    assert two is not three and figure.update(views08.shard_view(9, 2)) is two

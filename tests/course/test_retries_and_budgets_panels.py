@@ -1,14 +1,10 @@
-"""Notebook 06's figures, panels and exercises 1 to 3: kept figures paint what fresh ones paint, the
-lines are the views' numbers, and each checker accepts the
-package's answer and only that (exercise 4, the learner's budget: test_retries_and_budgets_writes.py)."""
+"""Notebook 06's figures, panels and exercises 1 to 3: the lines are the views' numbers, and each checker
+accepts the package's answer and only that (exercise 4, the learner's budget:
+test_retries_and_budgets_writes.py)."""
 
 from __future__ import annotations
 
-import io
-
-import pytest
 from matplotlib.figure import Figure
-from PIL import Image
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
 from bulkhead_lab.course.retries_and_budgets import figures, views
@@ -18,47 +14,9 @@ from bulkhead_lab.retries.seeded import retry_load, storm_load
 # --- figures ---------------------------------------------------------------------------------------
 
 
-def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB").tobytes(), image.size
-
-
 def _line(ax, label: str):
     (line,) = [x for x in ax.get_lines() if x.get_label() == label]
     return line
-
-
-KEPT = {
-    "retries: another split, more attempts": (
-        figures.RetryFigure,
-        lambda: retry_load(24, views.setup_of()),
-        lambda: retry_load(20, views.setup_of(attempts=5, jitter="none")),
-    ),
-    "retries: to the single pool": (
-        figures.RetryFigure,
-        lambda: retry_load(24, views.setup_of()),
-        lambda: retry_load(None, views.setup_of()),
-    ),
-    "storm: a later end, no jitter": (
-        figures.StormFigure,
-        lambda: storm_load(24, views.setup_of()),
-        lambda: storm_load(24, views.setup_of(jitter="none"), 2500),
-    ),
-}
-
-
-@pytest.mark.parametrize("name", KEPT)
-def test_a_kept_figure_redrawn_in_place_paints_what_a_fresh_one_paints(name) -> None:
-    cls, first, second = KEPT[name]
-    kept = cls()
-    kept.update(first()).png()
-    (moved, size), (fresh, fresh_size) = (
-        _pixels(kept.update(second()).png()),
-        _pixels(cls().update(second()).png()),
-    )
-    assert size == fresh_size
-    differing = sum(1 for i in range(0, len(moved), 3) if moved[i : i + 3] != fresh[i : i + 3])
-    assert differing < 0.005 * size[0] * size[1], f"{differing} pixels differ"
 
 
 def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:

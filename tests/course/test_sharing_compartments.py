@@ -1,36 +1,14 @@
-"""Notebook 09's figure, panels and exercises: the kept figure paints what a fresh one paints, and each
-checker reads any spelling (a design object too) and says what is wrong in one line (nbval compares the
-tables; tests/course/test_exercise.py what else may be typed)."""
+"""Notebook 09's panels and exercises: each checker reads any spelling (a design object too) and says what is
+wrong in one line (nbval compares the tables; tests/course/test_exercise.py what else may be typed)."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image
 
 from bulkhead_lab.compartments import partition_sweep
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.course.sharing_compartments import exercises as ex
-from bulkhead_lab.course.sharing_compartments import figures, panels, views
-
-
-def _pixels(png: bytes) -> bytes:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB").tobytes()
-
-
-def test_a_stops_figure_moved_paints_what_a_fresh_one_paints() -> None:
-    ticks = [f"{k}/8" for k in range(9)]
-    kept = figures.StopsFigure(partition_sweep.soft_view(7 / 8), "share", ticks)
-    kept.update(partition_sweep.soft_view(7 / 8)).png()
-    moved = kept.update(partition_sweep.soft_view(2 / 8)).png()
-    fresh = (
-        figures.StopsFigure(partition_sweep.soft_view(2 / 8), "share", ticks)
-        .update(partition_sweep.soft_view(2 / 8))
-        .png()
-    )
-    assert _pixels(moved) == _pixels(fresh)
+from bulkhead_lab.course.sharing_compartments import panels, views
 
 
 def test_each_panel_moves_its_mark_and_shows_its_stop_beside_the_lessons_two_layouts() -> None:
