@@ -19,9 +19,9 @@ or timed out, within the SLO's latency. The hang makes the lesson needed: a repo
 without a timeout is held by the hung calls long after the hang, and misses its SLO whatever its
 size (``tests/compartments/test_design_task.py``).
 
-:func:`run_day` plays a seeded day in continuous time (events on a heap); :func:`checked` runs a
-design on a day the learner has not seen (another seed of the same traffic) and answers in one
-line which SLOs it meets. Pure: seeded, no I/O.
+:func:`run_day` plays a seeded day in continuous time (events on a heap); :func:`practice` plays a
+design on the day notebook 09 shows (its checker plays another seed of the same traffic). Pure:
+seeded, no I/O.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from bulkhead_lab.validation import check_int, check_real
 FLOWS = ("checkout", "search", "reports")
 SLOTS = 36  # the service's places in all
 DURATION = 600.0  # s: ten minutes of the day
-PRACTICE_SEED, CHECK_SEED = 8, 9  # the day the notebook shows, and the one the checker runs
+PRACTICE_SEED = 8  # the day the notebook shows (notebook 09's checker plays another)
 MAX_TIMEOUT = 600.0  # s: the whole day, so no timeout at all
 HANG = 100.0  # the hung calls' latency, times the usual: 200 s on average
 
@@ -262,51 +262,7 @@ def play(
     )
 
 
-def verdict(results: tuple[FlowResult, ...]) -> str:
-    """One line: which SLOs the day met, and by how much each fell short."""
-    met = [r for r in results if r.meets]
-    missed = [r for r in results if not r.meets]
-    said = lambda r, sign: f"{r.name} ({r.share:.2%} {sign} {r.slo_target:.1%})"  # noqa: E731
-    parts = []
-    if met:
-        parts.append("meets " + ", ".join(said(r, ">=") for r in met))
-    if missed:
-        parts.append("misses " + ", ".join(said(r, "<") for r in missed))
-    return "; ".join(parts) + "."
-
-
-def timeout_words(timeout: float) -> str:
-    """A timeout in words, with its unit: ``'0.6 s'``, or ``'none'`` for :data:`MAX_TIMEOUT`."""
-    return "none" if timeout >= MAX_TIMEOUT else f"{timeout:g} s"
-
-
-def timeouts(design: Design) -> str:
-    """Each flow's timeout in words: ``'checkout 0.6 s, search 0.4 s, reports none'``."""
-    pairs = zip(FLOWS, design.compartments, strict=True)
-    return ", ".join(f"{name} {timeout_words(c.timeout)}" for name, c in pairs)
-
-
-def meets_every_slo(results: tuple[FlowResult, ...]) -> bool:
-    return all(r.meets for r in results)
-
-
-_checks: Memo[Design, tuple[bool, str]] = Memo("design checks", 64)
 _practices: Memo[Design, tuple[FlowResult, ...]] = Memo("design practice days", 64)
-
-
-def checked(design: Design) -> tuple[bool, str]:
-    """The checker: whether ``design`` meets every SLO on the day the learner has not seen, and one line
-    (kept: a learner checking the same design again replays nothing)."""
-
-    def run() -> tuple[bool, str]:
-        results = run_day(design, CHECK_SEED)
-        line = (
-            f"On a day you have not seen, your {design.slots}-slot design (timeouts: {timeouts(design)}) "
-            f"{verdict(results)}"
-        )
-        return meets_every_slo(results), line
-
-    return _checks.get(design, run)
 
 
 def practice(design: Design) -> tuple[FlowResult, ...]:

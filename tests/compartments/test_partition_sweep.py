@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bulkhead_lab.compartments import design, partition_sweep, partitions
-from bulkhead_lab.compartments.design import Compartment, Design
+from bulkhead_lab.compartments import partition_sweep, partitions
 
 
 def test_the_soft_curves_are_each_stops_own_run_on_both_days() -> None:
@@ -68,9 +67,3 @@ def test_the_margin_is_above_the_seeds_noise_for_both_counts_the_exercises_judge
 def test_a_stop_off_the_slider_is_one_line_naming_it(call, name) -> None:
     with pytest.raises(ValueError, match=f"^{name} must be"):
         call()
-
-
-def test_a_design_checked_or_practised_twice_is_the_same_kept_answer() -> None:
-    d = Design(Compartment(9, 2, 0.6), Compartment(13, 4, 0.4), Compartment(8, 2, 8.0), shared=6)
-    assert design.checked(d) is design.checked(d)
-    assert design.practice(d) == design.run_day(d, design.PRACTICE_SEED)

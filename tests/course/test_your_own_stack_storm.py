@@ -12,10 +12,10 @@ import pytest
 import writes
 from writes.n10_throttle import RIGHT
 
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.your_own_stack import exercises, storm, views
 from bulkhead_lab.live.stack import capstone
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle
-from bulkhead_lab.live.stack.verdict import Judged
 from bulkhead_lab.retries import storm as storm06
 from bulkhead_lab.retries.budgets import SRE_BUDGET
 from bulkhead_lab.retries.seeded import LESSON, SLOWDOWN
@@ -71,7 +71,7 @@ def test_an_answer_sent_twice_at_once_runs_the_capstone_once(monkeypatch) -> Non
 
     monkeypatch.setattr(capstone, "run_stack", run_stack)
     monkeypatch.setattr(exercises, "_stack_of", lambda answer: {})
-    monkeypatch.setattr(exercises, "judge", lambda run: Judged(True, "held"))
+    monkeypatch.setattr(exercises, "judge", lambda run: Verdict(True, "held"))
     monkeypatch.setattr(capstone, "REQUESTS", 1)
     ex = exercises.LiveExercise(**{**vars(exercises.exercise_3), "_state": {}})
     monkeypatch.setattr(exercises, "exercise_3", ex)

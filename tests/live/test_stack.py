@@ -11,11 +11,11 @@ import aiohttp
 import httpx
 import pytest
 
+from bulkhead_lab.course.judges.capstone import judge
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.stack.capstone import SLO, StackRun, run_stack
 from bulkhead_lab.live.stack.proxy import FaultProxy
-from bulkhead_lab.live.stack.verdict import judge
 
 pytestmark = pytest.mark.live
 

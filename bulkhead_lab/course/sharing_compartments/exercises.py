@@ -1,7 +1,8 @@
 """Notebook 09's exercises: predict, then move the slider; the design task, checked on a day you have
-not seen; and a soft partition of the learner's own, judged answer by answer against section 1's rule in
-every state of many pools (:mod:`bulkhead_lab.course.judges.soft_partition`). Every right answer is
-computed by the package's models."""
+not seen (:mod:`bulkhead_lab.course.judges.compartment_design`); and a soft partition of the learner's
+own, judged answer by answer against section 1's rule in every state of many pools
+(:mod:`bulkhead_lab.course.judges.soft_partition`). Every right answer is computed by the package's
+models."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bulkhead_lab.compartments import design, partition_sweep, partitions
 from bulkhead_lab.compartments.design import Compartment, Design
 from bulkhead_lab.compartments.partition_sweep import first_costly_share, keep_as_good_as_the_wall
 from bulkhead_lab.course.judges import soft_partition
+from bulkhead_lab.course.judges.compartment_design import checked, timeout_words
 from bulkhead_lab.course.sharing_compartments import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Exercise, NotUnderstood, read_number, read_whole
@@ -155,7 +157,7 @@ def _compartment(text: str) -> Compartment:
 def spelled(d: Design) -> str:
     """A design in words: each flow's reserve, waiting places and timeout, then the shared slots."""
     flows = [
-        f"{name} {c.reserved} reserved, {c.queue} waiting, timeout {design.timeout_words(c.timeout)}"
+        f"{name} {c.reserved} reserved, {c.queue} waiting, timeout {timeout_words(c.timeout)}"
         for name, c in zip(design.FLOWS, d.compartments, strict=True)
     ]
     return "; ".join(flows) + f"; {d.shared} shared"
@@ -166,8 +168,8 @@ exercise_3 = Exercise(
     "Design the compartments",
     read=read_design,
     right=lambda: WORKED,
-    right_when=lambda a: design.checked(a.value)[0],
-    figures=lambda d: {"line": design.checked(d)[1]},
+    right_when=lambda a: checked(a.value)[0],
+    figures=lambda d: {"line": checked(d)[1]},
     right_says="{line}",
     otherwise="{line}",
     hint="size each reserve from its flow's calls in flight in its busiest minute (Little, then Erlang-B), "

@@ -14,6 +14,7 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.judges import throttle as throttle_judge
+from bulkhead_lab.course.judges.capstone import judge
 from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.ui.exercise import (
     Answer,
@@ -29,7 +30,6 @@ from bulkhead_lab.course.ui.trial import Fault, short_repr
 from bulkhead_lab.course.your_own_stack import views
 from bulkhead_lab.live.stack import capstone
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle, ThrottleFault
-from bulkhead_lab.live.stack.verdict import judge
 from bulkhead_lab.live.sync import Interrupted, run_sync
 
 RATE, LATENCY = 60, 0.4  # exercise 1: a bucket of 60 calls/s, the dependency slowed to 400 ms
@@ -129,8 +129,7 @@ def judge_stack(answer: object) -> Verdict:
     except (capstone.StackError, Fault) as why:
         raise NotUnderstood(str(why)) from None
     exercise_3.finished(f"done: {capstone.REQUESTS} requests sent in {run.seconds:.1f} s")
-    judged = judge(run)  # the live side's verdict, as the exercise reads a judge's
-    return Verdict(judged.ok, judged.says)
+    return judge(run)
 
 
 REPEAT_S = 0.5  # a Check this soon after the same answer's live run ended is that run's, not another

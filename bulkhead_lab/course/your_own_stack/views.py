@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from bulkhead_lab.course.judges.capstone import judge
 from bulkhead_lab.course.ui.panel import LiveProgress
 from bulkhead_lab.course.your_own_stack import storm
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.stack import capstone, clients, h2, rate, throttle
-from bulkhead_lab.live.stack.verdict import judge
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, split_label
 from bulkhead_lab.retries.seeded import LESSON, SLOWDOWN

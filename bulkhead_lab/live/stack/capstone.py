@@ -10,8 +10,8 @@ course's ``Bulkhead`` around its calls, and a retry budget per dependency or one
 course's :class:`~bulkhead_lab.retries.budgets.RetryBudget`; one retry at most). Every request that
 fails (a timeout of any kind, HTTP 5xx, a refusal) is retried while its budget allows.
 
-:func:`run_stack` measures; :mod:`bulkhead_lab.live.stack.verdict` judges what it measured. A run takes
-about :data:`CUTOFF` s: a request still open then has waited without bound.
+:func:`run_stack` measures; notebook 10's capstone judge, beside the course's other judges, judges what
+it measured. A run takes about :data:`CUTOFF` s: a request still open then has waited without bound.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The capstone's verdict on one live run (:class:`~bulkhead_lab.live.stack.capstone.StackRun`):
-Right, or the first wall that did not hold, in one line.
+"""Notebook 10's capstone, judged: the verdict on one live run of the learner's stack
+(:class:`~bulkhead_lab.live.stack.capstone.StackRun`): Right, or the first wall that did not hold, in one
+line.
 
 In this order: Payment's calls stayed within the learner's limit and the limit within what Payment
 takes (:data:`~bulkhead_lab.live.stack.capstone.CAPACITY`); nothing waited without bound (no request
@@ -12,38 +13,29 @@ failure while it happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.live.stack.capstone import CAPACITY, CUTOFF, SLO, SLOW_AT, StackRun
 
 
-@dataclass(frozen=True)
-class Judged:
-    """``ok`` and the line (without its Right: / Not yet:), and the facts it rests on."""
-
-    ok: bool
-    says: str
-
-
-def judge(run: StackRun) -> Judged:
+def judge(run: StackRun) -> Verdict:
     """The verdict on ``run``: the first broken promise, or what held."""
     pay, inv = run.compartments["payment"], run.compartments["inventory"]
     limit = pay.limit
     if limit is None:
-        return Judged(
+        return Verdict(
             False,
             f"no limit: Payment held {run.payment_peak} calls at once, where its owners "
             f"take {CAPACITY}; give its client httpx.Limits(max_connections=...)",
         )
     if limit > CAPACITY or run.payment_peak > limit:
-        return Judged(
+        return Verdict(
             False,
             f"Payment held {run.payment_peak} calls at once under a limit of {limit} "
             f"(httpx's default pool is 100), where its owners take {CAPACITY}",
         )
     still = run.open_at_cutoff["payment"] + run.open_at_cutoff["inventory"]
     if still or pay.waits_without_bound:
-        return Judged(
+        return Verdict(
             False,
             f"a limit without a timeout: {still} requests were still waiting "
             f"{CUTOFF - SLOW_AT:g} s after the slowdown began; give each client "
@@ -51,7 +43,7 @@ def judge(run: StackRun) -> Judged:
         )
     allowed = pay.budget.ratio * (pay.requests + pay.retries) + 1
     if pay.retries > allowed:
-        return Judged(
+        return Verdict(
             False,
             f"a shared budget: Payment retried {pay.retries} times, over the "
             f"{int(allowed)} that {pay.budget.ratio:g} of its own {pay.requests + pay.retries} "
@@ -59,19 +51,19 @@ def judge(run: StackRun) -> Judged:
         )
     late = inv.late(SLO)
     if inv.failed or late > inv.requests // 100:  # the SLO: 99% within it, none failed
-        return Judged(
+        return Verdict(
             False,
             f"Inventory missed its SLO: {inv.failed} of {inv.requests} failed and {late} "
             f"took over {SLO * 1000:.0f} ms (the SLO allows 1%; time the machine stalled the run is not "
             "counted) while Payment was slow",
         )
     if not any(failed for _, _, failed in run.samples):
-        return Judged(
+        return Verdict(
             False,
             "the compartment's counters never showed Payment failing during the "
             "slowdown, so no alert could fire: does its timeout end its calls?",
         )
-    return Judged(
+    return Verdict(
         True,
         f"with Payment slowed by 3 s, it held at most {run.payment_peak} calls (your "
         f"limit {limit}, its owners' {CAPACITY}); every request ended by its timeout; "
