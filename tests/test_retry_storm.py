@@ -17,6 +17,7 @@ from bulkhead_lab.retries.budgets import AWS_QUOTA, ENVOY_BUDGET, SRE_BUDGET, Ra
 from bulkhead_lab.retries.drain import STORM_STOP, drain
 from bulkhead_lab.retries.policy import NO_RETRIES, Backoff, RetryPolicy
 from bulkhead_lab.retries.storm import (
+    Callers,
     FlowCounters,
     RetryRun,
     RetrySetup,
@@ -297,3 +298,33 @@ def test_a_shared_budget_leaks_the_event_storm_through_the_24_8_wall() -> None:
     assert RetrySetup(FULL, SRE_BUDGET, shared=True).label.endswith("shared by both flows")
     with pytest.raises(ValueError, match=r"^shared must be True or False"):
         RetrySetup(shared=1)  # type: ignore[arg-type]
+
+
+class Shut:
+    """A gate that keeps back every call of the rounds in ``shut``; it counts the calls the pool admitted."""
+
+    def __init__(self, shut: range) -> None:
+        self.shut, self.admitted_calls = shut, [0, 0]
+
+    def calls(self, t: int, order: tuple[int, ...], callers: tuple[Callers, Callers]) -> tuple[int, ...]:
+        for caller in callers if t in self.shut else ():
+            for due in caller.dues:
+                caller.total[t], due[t] = caller.total[t] - due[t], 0
+        return () if t in self.shut else order
+
+    def admitted(self, tracking: int, event: int) -> None:
+        self.admitted_calls = [self.admitted_calls[TRACKING] + tracking, self.admitted_calls[EVENT] + event]
+
+
+def test_a_gate_keeps_calls_from_the_pool_and_one_that_keeps_none_changes_nothing() -> None:
+    p, setup = LESSON.with_(split=24, mode="slowdown"), SETUPS["full + SRE"]
+    assert run(p, setup, gate=Shut(range(0))) == run(p, setup)
+    gate = Shut(range(p.start, p.start + 500))  # the slowdown's first 5 s: nothing is sent
+    r, stream = run(p, setup, gate=gate), arrivals.stream(p)
+    for f, c in ((TRACKING, r.tracking), (EVENT, r.event)):
+        assert c.attempts == c.served + c.refused and c.served == gate.admitted_calls[f]
+        assert c.unsent == sum((stream.tracking, stream.event)[f][p.start : p.start + 500]) > 0
+    shut = run(p, setup, gate=Shut(range(p.rounds))).event
+    assert shut == FlowCounters(shut.requests, 0, 0, 0, 0, 0, 0, unsent=shut.requests)
+    with pytest.raises(ValueError, match=r"^a gate takes no decorrelated jitter"):
+        run(p, SETUPS["decorrelated"], gate=gate)

@@ -31,7 +31,8 @@ its counters are the same on both days. ``RetrySetup.shared`` keeps one budget f
 flows (the gateway as one client; tracking's refusals ask first in a round): the split's
 walls then no longer hold, the budget is shared. ``RetrySetup.stop`` ends the slowdown
 (:mod:`bulkhead_lab.retries.drain` measures how long the retries' load outlives it).
-:func:`retry_run` keeps runs in this module's memo.
+:func:`retry_run` keeps runs in this module's memo. A :class:`Gate` (notebook 10's client-side
+throttle) may keep calls back before the pool; without one nothing changes.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal, Union
+from typing import Literal, Protocol, Union
 
 from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
@@ -83,7 +84,8 @@ class RetrySetup:
 @dataclass(frozen=True)
 class FlowCounters:
     """One flow over a run. Every call reaching the pool is ``served`` or ``refused``; every
-    request ends served, gave up (``budget_denied`` + ``exhausted``) or ``pending``."""
+    request ends served, gave up (``budget_denied`` + ``exhausted``) or ``pending``, or a gate
+    kept it back (its first try is ``unsent``; a retry kept back is in no counter)."""
 
     requests: int  # the lesson's arrivals (originals)
     served: int
@@ -92,10 +94,11 @@ class FlowCounters:
     budget_denied: int  # refusals the budget kept from retrying
     exhausted: int  # refusals with no attempt left
     pending: int  # retries due after the last round
+    unsent: int = 0  # originals a gate kept from the pool
 
     @property
     def attempts(self) -> int:
-        return self.requests + self.retries
+        return self.requests - self.unsent + self.retries
 
     @property
     def gave_up(self) -> int:
@@ -154,7 +157,7 @@ class Callers:
         self.rnd = random.Random(setup.seed * 4 + flow).random
         self.ledger = ledger_for(budget, originals)
         self.budgeted, self.tokens = budget is not None, isinstance(budget, TokenBucket)  # tokens: refills
-        self.refused = self.denied = self.exhausted = self.pending = 0
+        self.refused = self.denied = self.exhausted = self.pending = self.unsent = 0
         self.rows = [[0] * rounds for _ in range(4)] if trace else None  # offered, retries, refused, gave up
 
     def note(self, t: int, offered: int, retries: int, admitted: int) -> None:
@@ -164,8 +167,8 @@ class Callers:
 
     def counters(self, requests: int) -> FlowCounters:
         r = sum(self.total)  # every retry due within the run reached the pool
-        rest = (self.refused, r, self.denied, self.exhausted, self.pending)
-        return FlowCounters(requests, requests + r - self.refused, *rest)
+        rest = (self.refused, r, self.denied, self.exhausted, self.pending, self.unsent)
+        return FlowCounters(requests, requests - self.unsent + r - self.refused, *rest)
 
     def counts(self, t: int) -> list[int]:
         """The retries due at ``t`` by attempt number 2..attempts."""
@@ -227,6 +230,18 @@ class Callers:
 Rng = Callable[[], float]
 
 
+class Gate(Protocol):
+    """What stands between the callers and the pool (notebook 10's client-side throttle): it sees
+    each round's calls before the pool, and learns how many the pool admitted."""
+
+    def calls(self, t: int, order: tuple[int, ...], callers: tuple[Callers, Callers]) -> tuple[int, ...]:
+        """Round ``t``'s originals that go (``order`` less those kept back); a retry kept back
+        leaves its callers' ``due`` and ``total``. A request kept back ends there."""
+
+    def admitted(self, tracking: int, event: int) -> None:
+        """The calls of the round the pool admitted, per flow."""
+
+
 def _draw(
     rnd: Rng, originals: int, counts: list[int], free: int, where: bool
 ) -> tuple[int, list[int], list[set[int]] | None]:
@@ -260,8 +275,10 @@ def run(
     *,
     stream: ArrivalStream | None = None,
     trace: bool = False,
+    gate: Gate | None = None,
 ) -> RetryRun:
-    """One run of lesson 000's rounds with retrying callers (see the module docstring)."""
+    """One run of lesson 000's rounds with retrying callers (see the module docstring), behind
+    ``gate`` if any."""
     stream = stream if stream is not None else arrival_stream(params)
     if stream.rounds != params.rounds:
         raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
@@ -275,7 +292,9 @@ def run(
     if setup.shared and setup.budget is not None:  # one ledger over both flows' originals
         shared = ledger_for(setup.budget, [a + b for a, b in zip(*arrivals, strict=True)])
         callers[TRACKING].ledger = callers[EVENT].ledger = shared
-    busy_rounds = _play(params, stream, callers, setup)
+    if gate is not None and callers[TRACKING].sleeps is not None:
+        raise ValueError("a gate takes no decorrelated jitter: its sleeps follow each retry's place")
+    busy_rounds = _play(params, stream, callers, setup, gate)
     record = None
     if trace:
         rows = [[tuple(row) for row in c.rows or ()] for c in callers]
@@ -287,9 +306,15 @@ def run(
 Won = tuple[int, list[int], list[set[int]] | None]  # retries admitted, lost per attempt, where (decorrelated)
 
 
-def _play(params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers], setup: RetrySetup) -> int:
-    """Every round through lesson 000's step: the frees, the retries the draw admits, then the
-    originals as in lesson 000; returns the busy slot-rounds."""
+def _play(
+    params: Params,
+    stream: ArrivalStream,
+    callers: tuple[Callers, Callers],
+    setup: RetrySetup,
+    gate: Gate | None,
+) -> int:
+    """Every round through lesson 000's step: the frees, the calls the gate lets go, the retries
+    the draw admits, then the originals as in lesson 000; returns the busy slot-rounds."""
     pool = lesson_pool(params)
     tracking, event = pool.flows
     holds = event_holds(params, setup.stop)
@@ -301,13 +326,18 @@ def _play(params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers
     for t in range(params.rounds):
         event.hold = holds[t]
         pool.free(t)
-        nt, ne, mt, me = n_tracking[t], n_event[t], ct.total[t], ce.total[t]
+        calls, nt, ne = order[t], n_tracking[t], n_event[t]
+        if gate is not None:  # the calls it keeps back never reach the pool
+            calls = gate.calls(t, calls, callers)
+            nt, ne = calls.count(TRACKING), calls.count(EVENT)
+            ct.unsent, ce.unsent = ct.unsent + n_tracking[t] - nt, ce.unsent + n_event[t] - ne
+        mt, me = ct.total[t], ce.total[t]
         if mt or me:  # the retries the draw lets in take their slots first (all fit) ...
             won_t, won_e = draw(pool, t, (nt, ne), (mt, me), callers, rngs)
             admit(pool, t, (), won_t[0], won_e[0])
         else:  # (no retry due: lesson 000's round exactly)
             won_t, won_e = (0, ct.nothing, None), (0, ce.nothing, None)
-        at, ae = admit(pool, t, order[t], nt, ne)  # ... then the originals, as in lesson 000
+        at, ae = admit(pool, t, calls, nt, ne)  # ... then the originals, as in lesson 000
         wt, we = won_t[0], won_e[0]
         if at < nt or wt < mt:
             ct.refuse(t, nt - at, won_t[1], won_t[2])
@@ -319,6 +349,8 @@ def _play(params: Params, stream: ArrivalStream, callers: tuple[Callers, Callers
         if traced:
             ct.note(t, nt + mt, mt, at + wt)
             ce.note(t, ne + me, me, ae + we)
+        if gate is not None:
+            gate.admitted(at + wt, ae + we)
     return pool.busy_rounds
 
 
