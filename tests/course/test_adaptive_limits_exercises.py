@@ -2,7 +2,7 @@
 button (never in a verdict line), and what the live cell after it needs (tests/live has the live runs).
 
 The verdicts themselves are pinned in tests/course/test_writes.py (every candidate's kind) and
-tests/course/test_adaptive_limits_writes.py (the cases they name)."""
+tests/course/test_judges.py (the cases they name)."""
 
 from __future__ import annotations
 

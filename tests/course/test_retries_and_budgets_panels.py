@@ -1,6 +1,5 @@
 """Notebook 06's figures, panels and exercises 1 to 3: the lines are the views' numbers, and each checker
-accepts the package's answer and only that (exercise 4, the learner's budget:
-test_retries_and_budgets_writes.py)."""
+accepts the package's answer and only that (exercise 4: test_writes.py, test_judges.py)."""
 
 from __future__ import annotations
 

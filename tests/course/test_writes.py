@@ -1,6 +1,7 @@
 """Every write-it-yourself exercise (tests/writes) calls each of its right sources Right, saying what it
-checked, and each broken source Not yet, in one line, within its trial's deadline: the same candidates
-the browser test types into the notebooks."""
+checked, and each broken source Not yet, in one line naming the learner's code and a replay, within its
+trial's deadline: the same candidates the browser test types into the notebooks. The notebook's template
+cell and what else a learner may type get the lines their candidates expect."""
 
 from __future__ import annotations
 
@@ -28,12 +29,39 @@ CASES = [
 ]
 
 
+def _said(candidates: writes.Candidates, source: str) -> str:
+    """The line ``candidates``' exercise gives what ``source`` defines."""
+    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
+    return getattr(exercises, candidates.exercise).check(writes.define(source, candidates.name)).message
+
+
 @pytest.mark.parametrize(("candidates", "source", "right"), CASES)
 def test_each_candidate_gets_the_verdict_it_is_labelled_with_in_one_line(candidates, source, right):
-    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
-    said = getattr(exercises, candidates.exercise).check(writes.define(source, candidates.name)).message
+    said = _said(candidates, source)
     assert "\n" not in said and "Traceback" not in said and "Hint:" not in said, said
     assert said.startswith("Right:" if right else "Not yet:"), said
+    if not right:  # an async def is named, not replayed
+        assert candidates.name in said and (" Replay: " in said or "async def" in said), said
+        assert not candidates.said_labels or candidates.broken[source] in said, said
+
+
+@pytest.mark.parametrize("candidates", writes.all_candidates(), ids=lambda c: c.exercise)
+def test_the_notebooks_template_cell_gets_the_line_its_candidates_expect(candidates) -> None:
+    said = _said(candidates, writes.template(candidates))
+    assert said.startswith(candidates.template), said
+
+
+LINES = [
+    pytest.param(c, source, line, id=f"{c.exercise}-line-{i}")
+    for c in writes.all_candidates()
+    for i, (source, line) in enumerate(c.lines.items())
+]
+
+
+@pytest.mark.parametrize(("candidates", "source", "line"), LINES)
+def test_what_else_a_learner_may_type_gets_the_line_its_candidates_expect(candidates, source, line) -> None:
+    said = _said(candidates, source)
+    assert "\n" not in said and line in said, said
 
 
 def _never_ends(candidates: writes.Candidates) -> str:

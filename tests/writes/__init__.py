@@ -1,13 +1,13 @@
 """What a learner might write for each write-it-yourself exercise, as data the tests share.
 
-Each notebook's module here (``nNN_<what>.py``) holds one :class:`Candidates`: the name its template
-cell defines (and the answer box holds), right sources written differently from one another and from
-the worked answer, and broken sources of the kinds real learners write, each labelled with the kind of
-mistake it makes. ``tests/course/test_writes.py`` judges every one in Python and pins the verdict's kind
-(Right / Not yet), not its words; the browser test (``tests/e2e/test_notebooks_in_browser.py``) types the
-first broken one and the first right one into the notebook's template cell and reads the verdicts the
-page shows. A mistake that is a small change of a source is written as that change (:func:`changed`).
-"""
+Each notebook's module here (``nNN_<what>.py``) holds one :class:`Candidates`: the name its template cell
+defines (and the answer box holds), right sources written differently from one another and from the worked
+answer, and broken sources of the kinds real learners write, each labelled with the kind of mistake it
+makes; the line the notebook's own template cell gets; and what else a learner may type, with a piece of
+the line it gets. ``tests/course/test_writes.py`` judges every one in Python and pins the verdict's kind
+(Right / Not yet) and those pieces; the browser test (``tests/e2e/test_notebooks_in_browser.py``) types the
+first broken one and the first right one into the notebook's template cell and reads the verdicts the page
+shows. A mistake that is a small change of a source is written as that change (:func:`changed`)."""
 
 from __future__ import annotations
 import __future__
@@ -15,13 +15,17 @@ import __future__
 import asyncio
 import collections
 import importlib
+import json
 import math
 import pkgutil
 import random
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,10 @@ class Candidates:
     name: str  # what the template cell defines and the box holds: "my_erlang_b"
     right: str  # a source defining ``name`` that the exercise calls Right (the one the browser types)
     broken: Mapping[str, str]  # source -> the kind of mistake it makes (a label, not the verdict's words)
+    template: str  # how the line for the notebook's template cell (the code a learner starts from) begins
     also_right: tuple[str, ...] = ()  # more right sources, each written differently
+    lines: Mapping[str, str] = field(default_factory=dict)  # another source -> a piece of the line it gets
+    said_labels: bool = False  # each broken source's label is a piece of the line it gets
 
     @property
     def rights(self) -> tuple[str, ...]:
@@ -60,6 +67,19 @@ def define(source: str, name: str) -> Any:
     code = compile(source, "<cell>", "exec", flags=flags)
     exec(code, namespace)  # the tests' own text or a notebook's cell
     return namespace[name]
+
+
+def template(candidates: Candidates) -> str:
+    """The source of the notebook's template cell: its code cell defining ``candidates.name``, without a
+    check that follows the definition in the cell (06's ``exercises.write_budget.check(MyBudget)``)."""
+    cells = json.loads((NOTEBOOKS / candidates.notebook).read_text(encoding="utf-8"))["cells"]
+    (source,) = [
+        "".join(c["source"])
+        for c in cells
+        if c["cell_type"] == "code"
+        and re.search(rf"^(def|class) {candidates.name}\b", "".join(c["source"]), re.MULTILINE)
+    ]
+    return source.split("\nexercises.")[0]
 
 
 def all_candidates() -> list[Candidates]:

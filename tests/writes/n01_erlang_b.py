@@ -147,6 +147,10 @@ CANDIDATES = Candidates(
     name="my_erlang_b",
     right=RIGHT,
     also_right=(LOG_SPACE, NUMPY, REDUCE, CLASS_WITH_MEMO, BACKWARD_SUM),
+    template=(
+        "Not yet: my_erlang_b(0.0, 0): it returned 0, where Erlang-B is 1: a pool of no slots refuses every "
+        "call. Replay: my_erlang_b(0.0, 0), erlang_b(0, 0.0)"
+    ),
     broken={
         FACTORIAL: "load**slots and slots! overflow a float",
         RUNNING_TERMS: "a running product load**k/k! overflows past 710 erlangs",

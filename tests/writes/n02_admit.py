@@ -137,13 +137,27 @@ ROOM_SHARES_FREE = changed(
 REVERSED = changed(WALK, ("in order", "in reversed(order)"))
 AT_THE_LIMIT = changed(WALK, ("< room[flow]", "<= room[flow]"))
 
+AS_AN_ARRAY = f"""import numpy as np
+
+{RIGHT}
+counted = my_admit
+
+def my_admit(order, free, room):
+    return np.array(counted(order, free, room))  # two counts in numpy's container
+"""
+AS_A_LIST = changed(AS_AN_ARRAY, ("np.array(", "list("))
+
 CANDIDATES = Candidates(
     notebook="02_single_pool_vs_bulkhead.ipynb",
     exercise="write_admit",
     number=4,
     name="my_admit",
     right=RIGHT,
-    also_right=(COUNTER, NUMPY, PREFIX, CLASS),
+    also_right=(COUNTER, NUMPY, PREFIX, CLASS, AS_AN_ARRAY, AS_A_LIST),
+    template=(
+        "Not yet: my_admit((0,), 1, (1, 0)): it returned (0, 0), where the round admits (1, 0): in order: "
+        "tracking takes a slot. Replay: my_admit((0,), 1, (1, 0))"
+    ),
     broken={
         IGNORES_SPLIT: "past its compartment's limit",
         BEYOND_FREE: "past the free slots",

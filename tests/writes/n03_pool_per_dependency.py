@@ -184,6 +184,12 @@ CANDIDATES = Candidates(
         POPS_A_COPY,
         THE_CLASS_ITSELF,
     ),  # fmt: skip
+    template=(
+        "Not yet: after pool_for = my_pool_for({'notification': 1, 'catalog': 1}, pool), the 1st call "
+        "pool_for('notification'): it returned pool #1 (2 slots), where notification's limit is 1: its pool "
+        "is pool(1). Replay: pool = exercises.toy_pool(); pool_for = my_pool_for({'notification': 1, "
+        "'catalog': 1}, pool); pool_for('notification')"
+    ),
     broken={
         A_POOL_PER_CALL: "a new pool for every call",
         SETDEFAULT_MAKES_ONE_EVERY_CALL: "a pool made on every call, one kept: the rest never closed",

@@ -453,6 +453,10 @@ CANDIDATES = Candidates(
     name="MyBulkhead",
     right=RIGHT,
     also_right=(SEMAPHORE, HAND_OFF, TICKETS, CLOSURES, CONDITION),
+    template=(
+        "Not yet: MyBulkhead(1, 0), step by step: 1. call 1 arrives (call 1 runs); 2. call 2 arrives: "
+        "calls 1 and 2 ran at once, above the limit of 1, where by the contract running [1], waiting []. "
+    ),
     broken={
         CANCELLED_WAITER_STAYS: "a cancelled waiter stays in line",
         BARGING: "a newcomer takes a place freed for a waiter",

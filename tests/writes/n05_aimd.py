@@ -185,6 +185,10 @@ CANDIDATES = Candidates(
     name="MyAIMD",
     right=RIGHT,
     also_right=(NUMPY, INTEGERS, CLOSURE, HISTORY),
+    template=(
+        "Not yet: MyAIMD(20, 15, 22) given (80, 12, False): the last on_sample returned 20, the contract "
+        "expects 21: a success with 12 in flight, at least half of 20: 21. Replay: a = MyAIMD(20, 15, 22); "
+    ),
     broken={
         NO_BACKOFF: "never backs off",
         AT_500: "a round trip of exactly 500 ms taken as over 500 ms",

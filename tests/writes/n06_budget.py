@@ -221,6 +221,17 @@ CANDIDATES = Candidates(
     name="MyBudget",
     right=RIGHT,
     also_right=(REQUESTS_AND_RETRIES_APART, NUMPY_LOG, EXACT_FRACTIONS, CLOSURES),
+    template=(
+        "Not yet: a = MyBudget(0.1), after 1 call sent, 0 of them retries, then a.can_retry(): it returned "
+        "False, where the contract expects True: 0 retries are under 0.1 x 1 call = 0.1. Replay: "
+        "a = MyBudget(0.1); a.on_request(); a.can_retry()"
+    ),
+    lines={  # at a ratio binary holds: 0.5 x 2 calls is exactly 1
+        AT_THE_BOUNDARY: (
+            "Not yet: a = MyBudget(0.5), after 2 calls sent, 1 of them a retry, then a.can_retry(): it "
+            "returned True, where the contract expects False: 1 retry is not under 0.5 x 2 calls = 1."
+        ),
+    },
     broken={
         RATIO_IGNORED: "ignores its ratio",
         AT_THE_BOUNDARY: "allows a retry at the boundary (<=)",

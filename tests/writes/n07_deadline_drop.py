@@ -150,6 +150,12 @@ CANDIDATES = Candidates(
     name="my_take_next",
     right=RIGHT,
     also_right=(NUMPY, CALLABLE, DROPWHILE, RECURSIVE, BISECT, MADE_PLUS_TIMEOUT),
+    template=(
+        "Not yet: my_take_next(q, now=120, service=6) with q = 1 call due at rounds [125], oldest first: it "
+        "returned call 1 (due 125) and left q = [], where the deadline drop drops call 1 (due 125), returns "
+        "None and leaves q = []: call 1 (due 125) is answered in round 126, 1 round after its caller gives "
+        "up. Replay: exercises.replay_step(my_take_next, [125], now=120, service=6)"
+    ),
     broken={
         TEMPLATE: "serves every call, whoever still waits (the template)",
         EXPIRED_ONLY: "drops only what has expired (exercise 2's half-fix)",

@@ -130,6 +130,12 @@ PRODUCT_SEED = sampled("random.Random(seed * tenant)")  # with seed 0 every tena
 LAST_LEFT_OUT = sampled("random.Random(seed + tenant)", fleet="range(workers - 1)")  # never dealt
 FOUR_TENANTS = sampled("random.Random(seed + tenant % 4)")  # every fourth tenant shares a shard
 
+RAISES = """def raises(tenant, workers, size, seed):
+    raise LookupError("no such worker")
+
+my_shard = raises
+"""
+
 CANDIDATES = Candidates(
     notebook="08_choosing_compartments.ipynb",
     exercise="write_shuffle_shard",
@@ -137,6 +143,29 @@ CANDIDATES = Candidates(
     name="my_shard",
     right=RIGHT,
     also_right=(NUMPY, RENDEZVOUS, UNRANKED, LISTED, FISHER_YATES, RANDOM_STATE),
+    template=(
+        "Not yet: dealing tenants 0 to 199 a shard of 1 of 2 workers with seed 0: every tenant got the same "
+        "shard, (0,): a poison tenant takes down the whole shard of 100.00% of the others (1 in 1), "
+    ),
+    said_labels=True,
+    lines={
+        RIGHT: "a tenant and seed get the same shard in any order of calls and whatever hash() gives a",
+        STRING_HASH: "Replay: my_shard(0, 3, 1, 1) # then Kernel > Restart, run your cell, and call it again",
+        "my_shard = lambda t, w, s, seed: (0,) * s": (  # a lambda is replayed as the name the cell gave it
+            "Not yet: my_shard(0, 2, 2, 0): returned (0, 0), worker 0 twice, where a shard is 2 different "
+            "workers. Replay: my_shard(0, 2, 2, 0)"
+        ),
+        RAISES: (
+            "Not yet: raises(0, 1, 1, 0): raised LookupError: no such worker, where the contract expects 1 "
+            "different worker of range(1). Replay: raises(0, 1, 1, 0)"
+        ),
+        "my_shard = lambda t, w, s, seed: None": "Not yet: my_shard(0, 1, 1, 0): returned None, where the",
+        "my_shard = lambda t, w, s, seed: (0.0,)": (
+            "Not yet: my_shard(0, 1, 1, 0): returned (0.0,), where each worker is a whole number, and 0.0 is "
+            "not."
+        ),
+        "my_shard = lambda t, w: (0,)": "Not yet: my_shard(0, 1, 1, 0): raised TypeError: ",
+    },
     broken={
         PLAIN: "(plain sharding)",
         REPEATS: "twice",

@@ -218,6 +218,31 @@ OTHERS_BORROWING_ONLY = changed(  # a flow may borrow the last shared slot again
     ("sum(max(0, b - r) for b, r in zip(busy, reserved))", "max(0, busy[1 - flow] - reserved[1 - flow])"),
 )
 
+CAPPED = f"""{RIGHT}
+soft = my_soft_partition
+
+def capped(reserved, total):
+    return soft(tuple(min(r, 3) for r in reserved), total)
+
+my_soft_partition = capped
+"""  # a reserve capped at 3: found in a larger pool
+LOOPS_INSIDE = """def my_soft_partition(reserved, total):
+    def admits(flow, busy):
+        while True:
+            pass
+
+    return admits
+"""
+RAISES = """def raises(reserved, total):
+    def admits(flow, busy):
+        raise LookupError("no such flow")
+
+    return admits
+
+my_soft_partition = raises
+"""
+AT_0 = "Not yet: admits = my_soft_partition((0, 0), 0), asked admits(0, [0, 0]): "  # the first question
+
 CANDIDATES = Candidates(
     notebook="09_sharing_compartments.ipynb",
     exercise="write_soft_partition",
@@ -225,6 +250,37 @@ CANDIDATES = Candidates(
     name="my_soft_partition",
     right=RIGHT,
     also_right=(CALLABLE, NUMPY, PARTIAL, TWO_FLOWS, OWN_BORROWING_ONLY, A_CLASS),
+    template=(
+        "Not yet: admits = my_soft_partition((0, 1), 1), asked admits(0, [0, 0]): it answered True, where "
+        "section 1's rule answers False: flow 0 holds 0 with 0 reserved and no slot is shared: the free slot "
+        "is flow 1's reserve. Replay: my_soft_partition((0, 1), 1)(0, [0, 0])"
+    ),
+    said_labels=True,
+    lines={
+        CAPPED: (
+            "Not yet: admits = capped((0, 4), 4), asked admits(0, [0, 0]): it answered True, where section "
+            "1's rule answers False: flow 0 holds 0 with 0 reserved and no slot is shared: the 4 free slots "
+            "are flow 1's reserve. Replay: capped((0, 4), 4)(0, [0, 0])"
+        ),
+        GLOBAL_POOL: "Not yet: with two rules built, a = my_soft_partition((0, 0), 0); b = ",
+        LOOPS_INSIDE: "Not yet: it was still running after 2 s.",
+        RAISES: (
+            "Not yet: admits = raises((0, 0), 0), asked admits(0, [0, 0]): raised LookupError: no such flow, "
+            "where the rule answers True or False. Replay: raises((0, 0), 0)(0, [0, 0])"
+        ),
+        "my_soft_partition = lambda reserved, total: 1 / 0": (
+            "Not yet: my_soft_partition((0, 0), 0): raised ZeroDivisionError: "
+        ),
+        "my_soft_partition = lambda reserved, total: None": (
+            "Not yet: my_soft_partition((0, 0), 0): returned None, where it"
+        ),
+        "my_soft_partition = lambda reserved, total: lambda flow, busy: 'yes'": (
+            AT_0 + "it answered 'yes', where section 1's"
+        ),
+        "my_soft_partition = lambda reserved, total: lambda flow, busy: None": (
+            "Not yet: admits = my_soft_partition((0, 0), 1), asked admits(0, [0, 0]): it answered None, where"
+        ),
+    },
     broken={
         OFF_BY_ONE: "where section 1's rule answers False",
         HALF_EACH: "shared slots is free",

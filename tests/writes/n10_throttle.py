@@ -136,6 +136,10 @@ CANDIDATES = Candidates(
     name="MyThrottle",
     right=RIGHT,
     also_right=(FRACTIONS, LOG, DATACLASS),
+    template=(
+        "Not yet: after the calls of the replay: probability() returned 0.0, where the contract expects "
+        "max(0, (1 - 2 x 0) / (1 + 1)) = 0.5 after 1 request, 0 accepted. Replay: a = MyThrottle(2.0); "
+    ),
     broken={
         _broken("(self.requests - self.k * self.accepts) / (self.requests + 1)"): "no max(0, ...): negative",
         _broken("max(0.0, (self.requests - self.k * self.accepts) / self.requests)"): "divides by requests",
