@@ -8,8 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bulkhead_lab.course.adaptive_limits import figures, views
-from bulkhead_lab.live.orders.reading import AdaptiveFacts, LiveView, span, value_at
-from bulkhead_lab.live.orders.reading.adaptive import PHASES
+from bulkhead_lab.live.orders.reading.adaptive import PHASES, AdaptiveFacts, LiveView, span, value_at
 
 GRADIENT2 = AdaptiveFacts("Gradient2", 20, 8, 11, 11, 1, 20, 1, (0, 16, 0), True)
 

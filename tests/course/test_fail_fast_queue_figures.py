@@ -8,7 +8,7 @@ from matplotlib.patches import Rectangle
 
 from bulkhead_lab.course.fail_fast_queue import figures
 from bulkhead_lab.course.ui.style import EVENT, IDLE, REFUSED, TRACKING, to_png
-from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.orders.reading import burst
 
 
 def _bars(ax, color: str) -> list[Rectangle]:
@@ -19,9 +19,9 @@ def _bars(ax, color: str) -> list[Rectangle]:
 
 def test_the_three_variants_share_one_time_axis() -> None:
     for run in (fake.shared("node"), fake.separate(), fake.limited()):
-        fig = figures.orders_figure(run, xmax=reading.LESSON_AXIS)
+        fig = figures.orders_figure(run, xmax=burst.LESSON_AXIS)
         assert len(fig.axes) == 3
-        assert all(ax.get_xlim() == (0.0, reading.LESSON_AXIS) for ax in fig.axes)
+        assert all(ax.get_xlim() == (0.0, burst.LESSON_AXIS) for ax in fig.axes)
         to_png(fig)  # draws without error
 
 

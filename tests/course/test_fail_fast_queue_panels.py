@@ -9,7 +9,7 @@ import pytest
 
 from bulkhead_lab.course.fail_fast_queue import figures, panels, views
 from bulkhead_lab.course.ui.panel import STALE
-from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.orders.reading import burst
 from bulkhead_lab.live.sync import Interrupted
 
 
@@ -90,7 +90,7 @@ def test_switching_the_variant_keeps_the_time_axis(live) -> None:
     panel, _, axes, _ = live
     for variant in ("limited", "shared", "separate"):
         panel.set(variant=variant)
-    assert len(set(axes)) == 1 and axes[0] == reading.time_axis(0.5, 10, 5, 5)
+    assert len(set(axes)) == 1 and axes[0] == burst.time_axis(0.5, 10, 5, 5)
 
 
 def test_the_status_says_whose_figure_shows_while_a_run_is_in_flight_and_after_a_stop(live) -> None:

@@ -13,22 +13,22 @@ import pytest
 
 from bulkhead_lab.course.fail_fast_queue import claims as story
 from bulkhead_lab.course.fail_fast_queue import exercises, views
-from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.orders.reading import burst
 
 # --- one time axis ----------------------------------------------------------------------------
 
 
 def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_waves() -> None:
-    assert reading.LESSON_AXIS == reading.time_axis(3.0, 10, 5, 5) == 15.0  # a pool each: 4 x 3 s + 0.1 s
-    assert reading.time_axis(0.5, 10, 3, 2) >= 7 * 0.5  # a pool of 3: ceil(20 / 3) = 7 rounds
-    assert [reading.nice_end(x) for x in (0.7, 1.3, 4.1, 5.08, 12.1)] == [0.8, 1.5, 5.0, 6.0, 15.0]
+    assert burst.LESSON_AXIS == burst.time_axis(3.0, 10, 5, 5) == 15.0  # a pool each: 4 x 3 s + 0.1 s
+    assert burst.time_axis(0.5, 10, 3, 2) >= 7 * 0.5  # a pool of 3: ceil(20 / 3) = 7 rounds
+    assert [burst.nice_end(x) for x in (0.7, 1.3, 4.1, 5.08, 12.1)] == [0.8, 1.5, 5.0, 6.0, 15.0]
 
 
 # --- each request's wait and run, and the counters over time ------------------------------------
 
 
 def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
-    bars = {(b.kind, b.index): b for b in reading.bars(fake.limited())}
+    bars = {(b.kind, b.index): b for b in burst.bars(fake.limited())}
     assert bars[("order", 1)].waited == 0 and bars[("order", 1)].ended == pytest.approx(3.0)
     sixth = bars[("order", 6)]
     assert (sixth.waited, sixth.ended - sixth.started) == pytest.approx((3.0, 3.0))  # one round queued
@@ -37,7 +37,7 @@ def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
 
 
 def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
-    c = reading.counters(fake.limited())
+    c = burst.counters(fake.limited())
     assert "bulkhead's own counters" in c.source
     assert max(n for _, n in c.orders_waiting) == 5 and max(n for _, n in c.payment_running) == 5
     assert min(t for t, n in c.refused if n == 10) < 0.01  # all ten at once, at the start
@@ -45,7 +45,7 @@ def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:
 
 
 def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
-    c = reading.counters(fake.shared("node"))
+    c = burst.counters(fake.shared("node"))
     assert "waited_ms" in c.source and c.refused == [(0.0, 0)] and c.limit == 10
     assert max(n for _, n in c.orders_waiting) == 10  # the second round's ten
     assert max(n for _, n in c.stock_waiting) == 10  # every stock check, for both rounds
@@ -55,15 +55,15 @@ def test_without_a_bulkhead_the_waits_come_from_each_answer() -> None:
 
 
 def test_wave_ends_mark_each_slow_wave_a_run_needed() -> None:
-    assert reading.wave_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
-    assert reading.wave_ends(fake.healthy()) == []
+    assert burst.wave_ends(fake.separate()) == [3.0, 6.0, 9.0, 12.0]
+    assert burst.wave_ends(fake.healthy()) == []
 
 
 # --- the facts nbval compares ---------------------------------------------------------------------
 
 
 def test_the_shared_pools_facts_say_who_waited_for_whom_on_each_rule() -> None:
-    aiohttp = reading.facts(fake.shared("aiohttp")).splitlines()
+    aiohttp = burst.facts(fake.shared("aiohttp")).splitlines()
     assert "Payment's peak: 10 (the whole shared pool)" in aiohttp
     assert "every stock check waited for slow Payment calls to free a connection: True" in aiohttp
     node = {c.says: c for c in story.shared_claims(fake.shared("node"), fake.healthy())}
@@ -90,7 +90,7 @@ def test_check_js_passes_four_against_the_bulkhead_and_fails_three_against_the_s
 
 def test_keepalive_claims_name_the_run_and_the_bound() -> None:
     with pytest.raises(ValueError, match="shared-pool run"):  # a pool each: its claims say it
-        reading.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
+        burst.keepalive_text(fake.healthy("separate", keepalive=True, rule="node"))
     claims = story.keepalive_claims(fake.healthy(keepalive=True, rule="node"),
                                     fake.healthy("separate", keepalive=True, rule="node"))  # fmt: skip
     assert claims[-1].here == "pool per dependency, Node-like, keep-alive: every stock check under 300 ms"

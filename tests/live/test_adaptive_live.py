@@ -17,7 +17,7 @@ from outside import http, serving
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.orders.adaptive import AdaptiveSettings, live_spec
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
-from bulkhead_lab.live.orders.reading import adaptive_facts, over_limit
+from bulkhead_lab.live.orders.reading.adaptive import adaptive_facts, over_limit
 from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

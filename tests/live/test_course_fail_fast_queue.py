@@ -13,8 +13,8 @@ from loopback import listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import figures, panels, views
 from bulkhead_lab.live.net.side_by_side import in_turn
-from bulkhead_lab.live.orders import reading
 from bulkhead_lab.live.orders.load import LOAD_GAP, orders_experiments, orders_setup
+from bulkhead_lab.live.orders.reading import burst
 from bulkhead_lab.live.sync import run_sync
 
 pytestmark = pytest.mark.live
@@ -53,8 +53,8 @@ def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count(
     }
     experiments = orders_experiments({}, setups, on_progress=lambda done, total: seen.append((done, total)))
     runs = dict(zip(setups, run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True))
-    assert "orders: 10 served, 10 refused, 0 failed" in reading.facts(runs["limited"]).splitlines()
-    assert "every stock check under 300 ms: True" in reading.facts(runs["limited"]).splitlines()
+    assert "orders: 10 served, 10 refused, 0 failed" in burst.facts(runs["limited"]).splitlines()
+    assert "every stock check under 300 ms: True" in burst.facts(runs["limited"]).splitlines()
     assert runs["limited"].payment.peak == 5 and runs["small"].payment.peak <= 2
     assert runs["shared"].payment.peak == 10  # each run on its own Payment: peaks are not summed
     assert seen[-1] == (90, 90) and {total for _, total in seen} == {90}  # one count: all three runs
@@ -75,10 +75,10 @@ def test_the_views_tables_figure_and_counters_draw_a_limited_run() -> None:
     requests = views.requests_table(limited)
     assert len(requests) == 30 and set(requests["status"]) == {200, 503}
     assert {"waited (ms)", "ran (ms)"} <= set(requests.columns)
-    counters = reading.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
+    counters = burst.counters(limited)  # the bulkhead's own timeline: its queue and its refusals
     assert max(n for _, n in counters.orders_waiting) == 5 and counters.refused[-1][1] == 10
-    fig = figures.orders_figure(limited, xmax=reading.time_axis(0.2))
-    assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, reading.time_axis(0.2))
+    fig = figures.orders_figure(limited, xmax=burst.time_axis(0.2))
+    assert len(fig.axes) == 3 and fig.axes[0].get_xlim() == (0.0, burst.time_axis(0.2))
 
 
 def test_the_panel_opens_on_a_run_made_at_its_first_values_and_runs_live_otherwise() -> None:

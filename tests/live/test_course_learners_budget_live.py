@@ -17,7 +17,7 @@ from writes.n06_budget import CANDIDATES
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
 from bulkhead_lab.live.orders import learners
-from bulkhead_lab.live.orders.reading import ratio_bound, retry_facts
+from bulkhead_lab.live.orders.reading.retries import ratio_bound, retry_facts
 
 pytestmark = pytest.mark.live
 

@@ -13,7 +13,8 @@ import pytest
 from loopback import listening_ports
 
 from bulkhead_lab.course.retries_and_budgets import figures, panels
-from bulkhead_lab.live.orders import reading, retrying
+from bulkhead_lab.live.orders import retrying
+from bulkhead_lab.live.orders.reading.retries import ratio_bound
 from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
 
 pytestmark = pytest.mark.live
@@ -68,7 +69,7 @@ def test_the_ratio_bound_holds_for_any_number_of_orders() -> None:
         retries = 0
         while budget.allows(retries, orders + retries):  # every retry the budget would ever grant
             retries += 1
-        assert orders + retries < reading.ratio_bound(orders), orders
+        assert orders + retries < ratio_bound(orders), orders
 
 
 @pytest.mark.usefixtures("kernel_sigint")

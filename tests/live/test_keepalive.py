@@ -14,7 +14,7 @@ from loopback import own_sockets
 from outside import serving
 
 from bulkhead_lab.live.orders.load import OrdersLoad, drive, run_orders
-from bulkhead_lab.live.orders.reading import IDLE_WAIT, keepalive_facts
+from bulkhead_lab.live.orders.reading.burst import IDLE_WAIT, keepalive_facts
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, OrderSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

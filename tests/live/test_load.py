@@ -15,7 +15,7 @@ from loopback import listening_ports, own_sockets, refused, until
 from orders_facts import first_served, refusals_before_payment, stock_before_payment
 
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
-from bulkhead_lab.live.orders.reading import check_orders, keepalive_facts
+from bulkhead_lab.live.orders.reading.burst import check_orders, keepalive_facts
 from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, OrderSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

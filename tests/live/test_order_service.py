@@ -12,7 +12,7 @@ from loopback import until
 
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.live.orders.load import OrdersLoad, drive
-from bulkhead_lab.live.orders.reading import check_orders
+from bulkhead_lab.live.orders.reading.burst import check_orders
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory, payment
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

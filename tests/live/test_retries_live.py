@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from bulkhead_lab.live.orders.clients import LIVE_RETRY
-from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
-from bulkhead_lab.live.orders.reading import retry_facts
+from bulkhead_lab.live.orders.load import run_orders
+from bulkhead_lab.live.orders.reading.retries import retry_facts
+from bulkhead_lab.live.orders.retrying import LIVE_RETRY, RetryingLoad
 from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget, TokenBucket
 from bulkhead_lab.retries.policy import Backoff, RetryPolicy
@@ -26,12 +26,11 @@ SLOW = 2.0  # seconds: longer than every retry's backoffs together (0.2 + 0.4 s 
 
 async def test_retrying_refusals_multiplies_what_order_service_receives_not_what_payment_counts() -> None:
     run = await run_orders(
-        OrderSettings("limited"), OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY)
+        OrderSettings("limited"), RetryingLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY)
     )
     facts = retry_facts(run)
     assert (facts.served, facts.refused) == (10, 10)
     assert [r.attempts for r in run.orders if r.outcome == "refused"] == [3] * 10  # each tried 3 times
-    assert all(r.gave_up == "attempts" for r in run.orders if r.outcome == "refused")
     assert facts.client_sent == facts.order_service_received == 10 + 10 * 3  # every attempt arrived
     assert facts.payment_calls == 10  # ... and none of the retries reached Payment
     assert run.calls_per_order() == {
@@ -47,7 +46,7 @@ async def test_retrying_refusals_multiplies_what_order_service_receives_not_what
 async def test_a_ratio_budget_keeps_attempts_per_order_near_one_plus_the_ratio() -> None:
     run = await run_orders(
         OrderSettings("limited"),
-        OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=SRE_BUDGET),
+        RetryingLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=SRE_BUDGET),
     )
     facts = retry_facts(run)
     # the budget's rule, retries < 10% of calls (originals and retries): 3 retries for 20 orders
@@ -62,7 +61,7 @@ async def test_a_token_bucket_allows_its_capacity_over_the_retry_cost_before_any
     bucket = TokenBucket(capacity=10, retry_cost=5)
     run = await run_orders(
         OrderSettings("limited"),
-        OrdersLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=bucket),
+        RetryingLoad(slow_latency=SLOW, stock_checks=0, retry=LIVE_RETRY, budget=bucket),
     )
     assert run.attempts - 20 == 10 // 5  # the first success refills it only after every retry was decided
 
@@ -70,7 +69,7 @@ async def test_a_token_bucket_allows_its_capacity_over_the_retry_cost_before_any
 async def test_retries_after_the_queue_drains_turn_refusals_into_late_service() -> None:
     patient = RetryPolicy(6, Backoff(0.2, 5.0, "none"))  # 0.2, 0.4, 0.8, 1.6, 3.2 s: past both waves
     run = await run_orders(
-        OrderSettings("limited"), OrdersLoad(slow_latency=0.6, stock_checks=0, retry=patient)
+        OrderSettings("limited"), RetryingLoad(slow_latency=0.6, stock_checks=0, retry=patient)
     )
     assert run.served == 20 and run.payment.calls == 20  # each order reached Payment once, at last
     assert run.order_service.orders > 20
@@ -85,7 +84,7 @@ async def test_retries_after_the_queue_drains_turn_refusals_into_late_service() 
 )
 async def test_a_bad_retry_or_budget_is_one_line(kwargs: dict[str, object], line: str) -> None:
     with pytest.raises(ValueError) as info:
-        await run_orders(OrderSettings("limited"), OrdersLoad(**kwargs))  # type: ignore[arg-type]
+        await run_orders(OrderSettings("limited"), RetryingLoad(**kwargs))  # type: ignore[arg-type]
     assert str(info.value) == line
 
 

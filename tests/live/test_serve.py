@@ -17,7 +17,7 @@ from outside import http, one_line_error, serving
 
 from bulkhead_lab.live.net.server import LOOPBACK
 from bulkhead_lab.live.orders.load import drive
-from bulkhead_lab.live.orders.reading import check_orders
+from bulkhead_lab.live.orders.reading.burst import check_orders
 from bulkhead_lab.live.orders.service import SLOW_LATENCY
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]

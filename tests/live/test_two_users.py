@@ -29,7 +29,7 @@ KEY_REFUSED = "X-Bulkhead-Lab-Key must be the key of the run that started this s
 
 LEARNER_A = """
 import asyncio, json, os, sys
-from bulkhead_lab.live.orders import reading
+from bulkhead_lab.live.orders.reading import burst
 from bulkhead_lab.live.orders.load import OrdersLoad, drive, order_services, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
 
@@ -46,7 +46,7 @@ async def main():
                 "received": service.service.received}
         run = await drive(service.url, pay.url, inv.url, LOAD, timeout=120)
         service.record(run)
-    facts = {"clean": reading.facts(clean), "attacked": reading.facts(run), "seen": seen}
+    facts = {"clean": burst.facts(clean), "attacked": burst.facts(run), "seen": seen}
     print(json.dumps(facts), flush=True)
 
 asyncio.run(main())

@@ -20,7 +20,7 @@ from bulkhead_lab.course.adaptive_limits.views import UPDATES
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, LIMIT, NEUTRAL, REFUSED, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
-from bulkhead_lab.live.orders.reading import LiveView
+from bulkhead_lab.live.orders.reading.adaptive import LiveView
 from bulkhead_lab.pool.params import HOLD_EVENT, LESSON_SPLIT, MODES, ROUNDS, SLOW, START, TOTAL
 
 FLOWS = (("tracking", TRACKING, -0.2), ("event", EVENT, 0.2))

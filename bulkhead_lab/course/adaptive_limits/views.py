@@ -26,9 +26,8 @@ from bulkhead_lab.adaptive.limits import Gradient2
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.claim_table import WideFrame
-from bulkhead_lab.live.orders.reading import SLOW_FORS as SLOW_FORS  # the live panel's slider
-from bulkhead_lab.live.orders.reading import LiveView, live_view, slowdown_load
-from bulkhead_lab.live.orders.reading.adaptive import RATE, SLOW_LATENCY
+from bulkhead_lab.live.orders.reading.adaptive import RATE, SLOW_LATENCY, LiveView, live_view, slowdown_load
+from bulkhead_lab.live.orders.reading.adaptive import SLOW_FORS as SLOW_FORS  # the live panel's slider
 from bulkhead_lab.live.orders.settings import FAST_LATENCY
 from bulkhead_lab.live.orders.steady import run_adaptive
 from bulkhead_lab.live.sync import run_sync

@@ -22,7 +22,7 @@ from bulkhead_lab import sizing
 from bulkhead_lab.course.ui.claim_table import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.orders.clients import Kind
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
-from bulkhead_lab.live.orders.reading import (
+from bulkhead_lab.live.orders.reading.burst import (
     REFUSAL_UNDER,
     STOCK_UNDER,
     TOLERANCE,

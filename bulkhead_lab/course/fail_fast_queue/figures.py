@@ -1,7 +1,7 @@
 """Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
 
 Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from the rows of
-:mod:`bulkhead_lab.live.orders.reading`; one ``xmax`` puts the three variants' runs on one time axis.
+:mod:`bulkhead_lab.live.orders.reading.burst`; one ``xmax`` puts the three variants' runs on one time axis.
 Colours keep one meaning (:mod:`~bulkhead_lab.course.ui.style`).
 """
 
@@ -16,7 +16,7 @@ from matplotlib.patches import Patch
 from bulkhead_lab.course.fail_fast_queue.views import RULE_WORDS, VARIANT_WORDS
 from bulkhead_lab.course.ui.style import EVENT, IDLE, LIMIT, NEUTRAL, REFUSED, TRACKING, figure
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.reading import (
+from bulkhead_lab.live.orders.reading.burst import (
     Step,
     bars,
     counters,

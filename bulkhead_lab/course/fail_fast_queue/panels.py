@@ -22,7 +22,7 @@ from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider, toggl
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.side_by_side import in_turn
 from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
-from bulkhead_lab.live.orders.reading import time_axis
+from bulkhead_lab.live.orders.reading.burst import time_axis
 from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
 from bulkhead_lab.live.sync import run_sync
@@ -162,7 +162,6 @@ def _made_at(run: OrdersRun, settings: OrderSettings, load: OrdersLoad) -> bool:
     return (
         run.settings is not None
         and replace(run.settings, bulkhead=settings.bulkhead) == settings
-        and (run.slow, run.slow_latency, run.stock_delay, run.retry, run.budget)
-        == (load.slow, load.slowdown, load.stock_delay, load.retry, load.budget)
+        and (run.slow, run.slow_latency, run.stock_delay) == (load.slow, load.slowdown, load.stock_delay)
         and (len(run.orders), len(run.of("stock"))) == (load.orders, load.stock_checks)
     )

@@ -2,9 +2,9 @@
 
 Every number is read from an :class:`~bulkhead_lab.live.orders.load.OrdersRun` that :func:`run`
 measured on real sockets in this kernel; its facts, label and time axis are read on the live side
-(:mod:`bulkhead_lab.live.orders.reading`). :data:`LESSON_RUNS` names every run the notebook shows (made
-at once in section 2's first cell; :func:`runs_table` lists them in the appendix). The fact lines are
-free of timing (nbval compares them); the tables that hold timings the notebook shows under
+(:mod:`bulkhead_lab.live.orders.reading.burst`). :data:`LESSON_RUNS` names every run the notebook
+shows (made at once in section 2's first cell; :func:`runs_table` lists them in the appendix). The
+fact lines are free of timing (nbval compares them); the tables that hold timings the notebook shows under
 ``# NBVAL_IGNORE_OUTPUT``.
 """
 
@@ -19,9 +19,9 @@ import pandas as pd
 
 from bulkhead_lab import sizing
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.orders import reading
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, orders_setup, run_orders
-from bulkhead_lab.live.orders.reading import facts, payment_state, run_label
+from bulkhead_lab.live.orders.reading import burst
+from bulkhead_lab.live.orders.reading.burst import facts, payment_state, run_label
 from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings, Variant
 from bulkhead_lab.live.sync import run_sync
 
@@ -131,16 +131,16 @@ def runs_table(runs: Mapping[str, OrdersRun], planned: Mapping[str, Planned] = L
 
 
 def run_facts(r: OrdersRun) -> str:
-    """:func:`~bulkhead_lab.live.orders.reading.facts`, and the fact the story tells of its variant: on the
-    Node-like shared pool, the stock checks behind every waiting order; with a pool each, Inventory's
-    pool idle while orders waited for Payment's."""
+    """:func:`~bulkhead_lab.live.orders.reading.burst.facts`, and the fact the story tells of its
+    variant: on the Node-like shared pool, the stock checks behind every waiting order; with a pool
+    each, Inventory's pool idle while orders waited for Payment's."""
     lines, s = [facts(r)], r.settings
     if s is not None and s.variant == "shared" and s.pool_rule == "node" and r.slow:
         lines.append(f"every stock check had a connection only after all {r.served} orders had theirs: "
-                     f"{reading.stock_after_every_order(r)}")  # fmt: skip
+                     f"{burst.stock_after_every_order(r)}")  # fmt: skip
     if s is not None and s.variant == "separate" and r.slow:
         lines.append("Inventory's pool sat idle while orders waited for Payment's: "
-                     f"{reading.inventory_idle_while_orders_waited(r)}")  # fmt: skip
+                     f"{burst.inventory_idle_while_orders_waited(r)}")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -164,7 +164,7 @@ def sizing_text(small: OrdersRun, right: OrdersRun) -> str:
 def check_verdicts(limited: OrdersRun, shared: OrdersRun) -> pd.DataFrame:
     """check.js's four checks against the bulkhead and against the shared pool: PASS or FAIL."""
     columns = {f"against {run_label(r)}": {c.check: "PASS" if c.passed else "FAIL"
-                                           for c in reading.check_orders(r)}
+                                           for c in burst.check_orders(r)}
                for r in (limited, shared)}  # fmt: skip
     return pd.DataFrame(columns).rename_axis("check.js checks")
 
@@ -175,7 +175,7 @@ def burst_text(without: OrdersRun, limited: OrdersRun) -> str:
         f"{run_label(without)}, {payment_state(without)}: Payment counted {without.payment.calls} calls of "
         f"the burst of {len(without.orders)}",
         f"{run_label(limited)}, {payment_state(limited)}: Payment counted {limited.payment.calls}; every "
-        f"refusal answered before Payment's first answer: {reading.refusals_before_first_answer(limited)}",
+        f"refusal answered before Payment's first answer: {burst.refusals_before_first_answer(limited)}",
     ])  # fmt: skip
 
 
@@ -189,7 +189,7 @@ def requests_table(r: OrdersRun) -> pd.DataFrame:
 
 def checks_table(r: OrdersRun) -> pd.DataFrame:
     """check.js's four checks against one run: passed or not, and what was measured."""
-    return pd.DataFrame(reading.check_orders(r)).set_index("check")
+    return pd.DataFrame(burst.check_orders(r)).set_index("check")
 
 
 def headroom_table(loads: Sequence[float] = (2, 5, 50, 100), blocking: float = 0.01) -> pd.DataFrame:

@@ -27,7 +27,8 @@ from bulkhead_lab.course.ui.exercise import (
     table,
 )
 from bulkhead_lab.course.ui.trial import Fault, build
-from bulkhead_lab.live.orders import learners, reading
+from bulkhead_lab.live.orders import learners
+from bulkhead_lab.live.orders.reading.retries import budget_line
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.retries.budgets import SRE_RETRY_RATIO, RatioBudget, RetryBudget
 from bulkhead_lab.retries.experiments import every_call_refused_in_turn, fewest_calls
@@ -258,6 +259,6 @@ def live_budget(answer: object) -> str:
         if not verdict.ok:
             return f"Not run live: the checker says Not yet: {verdict.says}"
         candidate = read_code(answer, "class")
-        return reading.budget_line(run_sync(learners.budget_run(build(candidate, SRE_RETRY_RATIO))))
+        return budget_line(run_sync(learners.budget_run(build(candidate, SRE_RETRY_RATIO))))
     except (NotUnderstood, Fault, learners.LearnersFault) as why:
         return f"Not run live: {why}"

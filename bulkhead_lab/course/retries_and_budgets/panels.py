@@ -13,9 +13,9 @@ from bulkhead_lab.course.retries_and_budgets import figures, views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, choice, slider
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.orders import reading, retrying
+from bulkhead_lab.live.orders import retrying
 from bulkhead_lab.live.orders.load import OrdersRun
-from bulkhead_lab.live.orders.reading import retry_facts
+from bulkhead_lab.live.orders.reading.retries import queued_waits, retry_checks, retry_facts
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, ROUNDS, START
 from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET
@@ -118,7 +118,7 @@ def live_frame(runs: tuple[OrdersRun, ...]) -> pd.DataFrame:
     rows = []
     for r in runs:
         f, per = retry_facts(r), r.calls_per_order()
-        waited = round(max(reading.queued_waits(r), default=0.0), 2)
+        waited = round(max(queued_waits(r), default=0.0), 2)
         rows.append([f.served, f.refused, f.gave_up_budget, *(f"{per[k]:.2f}" for k in LAYERS), waited])
     columns = pd.MultiIndex.from_tuples(
         [("orders", c) for c in ("served", "refused", "retries denied")]
@@ -135,7 +135,7 @@ def live_facts(runs: tuple[OrdersRun, ...]) -> str:
         f"{retrying.ORDERS} orders at once against lesson 004's bulkhead ({retrying.LIMIT} running, "
         f"{retrying.QUEUE} waiting), Payment slow ({retrying.SLOW:g} s a call); {len(runs)} kinds of client"
     )
-    return "\n".join([head, *(f"{says}: {held}" for says, held in reading.retry_checks(runs))])
+    return "\n".join([head, *(f"{says}: {held}" for says, held in retry_checks(runs))])
 
 
 def live_runs(on_progress: Progress | None = None) -> tuple[OrdersRun, ...]:

@@ -1,22 +1,7 @@
-"""The outside client of lesson 004's load: one request, its answer, and retries of a 503.
+"""The outside client of lesson 004's load: one request and its answer.
 
-:class:`RequestResult` is one order or stock check as the client saw it, with every
-attempt it made. :class:`Client` sends them; it may retry a 503 ("busy, try again") under
-a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (attempts and a backoff whose ``base`` and
-``cap`` are in **seconds** here, :data:`LIVE_BACKOFF`), within a budget
-(:class:`~bulkhead_lab.retries.budgets.RatioBudget` or :class:`~bulkhead_lab.retries.budgets.TokenBucket`)
-that the one client keeps for its whole drive, through notebook 06's retry loop
-(:func:`~bulkhead_lab.retries.policy.call_with_retries`) and budget
-(:func:`~bulkhead_lab.retries.budgets.client_budget`):
-
-- a ratio budget lets a retry go while ``retries < max(minimum, ratio x calls)`` over the
-  last ``window`` **seconds** (the default 1000 s covers any drive), ``calls`` counting
-  the originals and the retries; a retry is charged when it is granted, before its backoff;
-- a token bucket is the AWS SDK's quota: a retry takes ``retry_cost`` tokens (a 503 is not
-  a timeout), a success puts back its last retry's cost, or ``refund``.
-
-A retry is sent its backoff's delay after the refusal; the jitter draws from one
-``random.Random(seed)`` per client.
+:class:`RequestResult` is one order or stock check as the client saw it; :class:`Client` sends each
+once (notebook 06's retrying client, :class:`~.retrying.RetryClient`, extends it with retries).
 
 What the services say at the end of a run is read here too (:func:`read_services`), each
 answer into its dataclass: :class:`~bulkhead_lab.live.net.dependency.DependencyStats` for
@@ -25,12 +10,10 @@ Payment and Inventory, :class:`Received` for Order Service, :class:`PoolsReading
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -41,20 +24,12 @@ from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.settings import ALL_VARIANTS, Variant
 from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule, PoolStats
-from bulkhead_lab.retries.budgets import Budget, RatioBudget, RetryQuota, TokenBucket, client_budget
-from bulkhead_lab.retries.policy import JITTER_SEED, REFUSED, Backoff, RetryPolicy, call_with_retries
 from bulkhead_lab.validation import check_choice
 
 #: What became of a request: answered 200, refused (503: the bulkhead was full), another status, or none.
 Outcome = Literal["served", "refused", "failed", "no answer"]
 #: The two kinds of request the load sends: an order (Payment) and a stock check (Inventory).
 Kind = Literal["order", "stock"]
-#: Why a refused request stopped retrying: its attempts ran out, the budget denied it, or it did not stop.
-GaveUp = Literal["attempts", "budget", ""]
-
-RETRY_ON = REFUSED  # what a client retries: the bulkhead's "busy, try again" (a refused order)
-LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
-LIVE_RETRY = RetryPolicy(3, LIVE_BACKOFF)  # ... and its (and the SRE book's) 3 attempts
 
 
 class Try(NamedTuple):
@@ -70,8 +45,8 @@ class RequestResult:
     """One request as the outside client saw it; times in seconds from the drive's start.
 
     ``status``, ``end`` and ``body`` are its last attempt's; ``start`` its first's, so
-    ``latency`` covers every retry and backoff. ``tries`` lists every attempt;
-    ``gave_up`` says why a refused request stopped retrying ("attempts", "budget"), or "".
+    ``latency`` covers every retry and backoff. ``tries`` lists every attempt (one, unless a client
+    retries).
     """
 
     kind: Kind
@@ -82,7 +57,6 @@ class RequestResult:
     end: float
     body: dict[str, Any] = field(default_factory=dict)
     tries: tuple[Try, ...] = ()
-    gave_up: GaveUp = ""
 
     @property
     def outcome(self) -> Outcome:
@@ -123,105 +97,42 @@ class RequestResult:
         return self.run_start - (self.waited or 0.0)
 
 
-def check_budget(budget: object) -> Budget | None:
-    """``budget`` if it is None, a RatioBudget or a TokenBucket; one line if not."""
-    if budget is None or isinstance(budget, (RatioBudget, TokenBucket)):
-        return budget
-    raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {budget!r})")
-
-
-def check_policy(retry: object) -> RetryPolicy | None:
-    """``retry`` if it is None or a RetryPolicy; one line if not."""
-    if retry is None or isinstance(retry, RetryPolicy):
-        return retry
-    raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
-
-
 class Client:
-    """One outside client over ``session``: sends requests, retrying 503s under ``retry`` and ``budget``
-    through notebook 06's loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`)."""
+    """One outside client over ``session``: sends each request once, records its answer and counts it
+    done (``on_progress(done, total)``)."""
 
     def __init__(
-        self,
-        session: aiohttp.ClientSession,
-        t0: float,
-        *,
-        retry: RetryPolicy | None = None,
-        budget: Budget | None = None,
-        seed: int = JITTER_SEED,
-        total: int = 0,
-        on_progress: Progress | None = None,
+        self, session: aiohttp.ClientSession, t0: float, total: int = 0, on_progress: Progress | None = None
     ) -> None:
-        self.session = session
-        self.t0 = t0
-        self.retry = check_policy(retry)
-        self.budget = client_budget(check_budget(budget), lambda: time.monotonic() - t0)
-        self.random = random.Random(seed)
-        self.total = total
+        self.session, self.t0, self.total, self.on_progress = session, t0, total, on_progress
         self.done = 0
-        self.on_progress = on_progress
-        self.gives_up_after: float | None = None  # seconds an attempt waits for its answer (None: no end)
 
-    def _backoff(self, policy: RetryPolicy) -> Callable[[int], float]:
-        """One request's sleeps: the policy's backoff, each drawn from the client's RNG (decorrelated
-        jitter from that request's last sleep)."""
-        last: list[float | None] = [None]
-
-        def after(n: int) -> float:
-            b = policy.backoff
-            sleep = 0.0 if b is None else b.delay(n, self.random.random(), last[0])
-            last[0] = sleep
-            return sleep
-
-        return after
-
-    async def send(
-        self, kind: Kind, index: int, method: str, url: str, *, retry: bool = True, until: float | None = None
-    ) -> RequestResult:
-        """Send one request (retrying a 503 if ``retry`` and a policy allow) and count it done. A caller
-        that gives up (:attr:`gives_up_after` seconds with no answer) closes its connection and retries
-        as after a 503; at ``until`` (seconds on the client's clock) the request is cut off where it is."""
-        policy = self.retry if retry else None
+    async def send(self, kind: Kind, index: int, method: str, url: str) -> RequestResult:
+        """Send one request (:meth:`attempts`) and count it done."""
         tries: list[Try] = []
-        body: dict[str, Any] = {}
-
-        async def once() -> int:
-            nonlocal body
-            status, body = await self._once(method, url, tries)
-            return RETRY_ON if status == 0 and self.gives_up_after is not None else status
-
-        if policy is None:
-            attempts = once()
-        else:
-            attempts = call_with_retries(once, self.budget, policy.attempts, self._backoff(policy))
-        try:
-            await asyncio.wait_for(attempts, None if until is None else until - (time.monotonic() - self.t0))
-        except asyncio.TimeoutError:  # the run is over: an attempt under way ends with no answer
-            if until is None:
-                raise
-            if not tries:  # cut off before its first attempt went
-                tries.append(Try(until, until, 0))
-        status = tries[-1].status
-        gave_up: GaveUp = ""
-        if status == RETRY_ON and policy is not None and policy.attempts > 1:
-            gave_up = "attempts" if len(tries) >= policy.attempts else "budget"
-        if status == 200 and isinstance(self.budget, RetryQuota):  # its last retry's cost back, or 1
-            self.budget.success(self.budget.bucket.retry_cost if len(tries) > 1 else None)
+        body = await self.attempts(kind, method, url, tries)
         self.done += 1
         if self.on_progress is not None:
             self.on_progress(self.done, self.total)
         first, last = tries[0], tries[-1]
-        return RequestResult(
-            kind, index, status, last.end - first.start, first.start, last.end, body, tuple(tries), gave_up
-        )
+        latency = last.end - first.start
+        return RequestResult(kind, index, last.status, latency, first.start, last.end, body, tuple(tries))
 
-    async def _once(self, method: str, url: str, tries: list[Try]) -> tuple[int, dict[str, Any]]:
+    async def attempts(self, kind: Kind, method: str, url: str, tries: list[Try]) -> dict[str, Any]:
+        """Every attempt at one request, each added to ``tries``; the last one's answer. Here: one."""
+        return (await self.attempt(method, url, tries))[1]
+
+    async def attempt(
+        self, method: str, url: str, tries: list[Try], timeout: aiohttp.ClientTimeout | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """One attempt, added to ``tries`` however it ends (``timeout``: the session's unless given);
+        its status (0: no answer) and JSON body."""
         start = time.monotonic()
         status, body = 0, {}
-        gives_up = self.gives_up_after
-        timeout = self.session.timeout if gives_up is None else aiohttp.ClientTimeout(total=gives_up)
         try:
-            async with self.session.request(method, url, headers=key_headers(url), timeout=timeout) as r:
+            async with self.session.request(
+                method, url, headers=key_headers(url), timeout=timeout or self.session.timeout
+            ) as r:
                 status = r.status
                 try:
                     body = await r.json(content_type=None)
@@ -229,10 +140,6 @@ class Client:
                     body = {"error": "not JSON"}
         except aiohttp.ClientError as exc:
             body = {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
-        except asyncio.TimeoutError:
-            if gives_up is None:
-                raise
-            body = {"error": f"gave up after {gives_up:g} s"}
         finally:  # an attempt cut off with the run counts too, with no answer
             tries.append(Try(start - self.t0, time.monotonic() - self.t0, status))
         return status, body

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
@@ -146,8 +147,6 @@ async def budget_run(learner: object) -> OrdersRun:
     (a built budget) counting instead of the SRE 10%. A misbehaving budget raises :class:`LearnersFault`
     with every order cancelled and every service closed, as a failed :func:`~.retrying.side_by_side` does."""
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
-    load = CLIENTS[2].load()
+    load = replace(CLIENTS[2], budget=GuardedBudget(learner))
     async with order_services(settings, SLOW, load.fast_latency) as (service, pay, inv):
-        return await drive(
-            service.url, pay.url, inv.url, load, timeout=DRIVE_TIMEOUT, ledger=GuardedBudget(learner)
-        )
+        return await drive(service.url, pay.url, inv.url, load, timeout=DRIVE_TIMEOUT)

@@ -1,14 +1,13 @@
 """Lesson 004's load from outside: ``load.js`` and the measuring half of ``check.js``.
 
 An :class:`OrdersLoad` is what the load does: Payment slow (or not), ``orders`` orders at
-once and ``stock_checks`` stock checks ``stock_delay`` seconds later, the client retrying
-503s or not (``retry``, ``budget``: :mod:`.clients`); every value is checked once, when it
-is made. :func:`drive` sends one to a running Order Service and records every answer as a
-:class:`~.clients.RequestResult` in an :class:`OrdersRun`, with what Payment, Inventory,
-Order Service and the bulkhead reported. :func:`run_orders` starts Payment, Inventory and an
-Order Service of an :class:`~.settings.OrderSettings` on free ports, drives them once and
-stops them. A *wave* is the orders Payment serves together in one stretch of its latency:
-:meth:`OrdersRun.served_waves` counts them.
+once and ``stock_checks`` stock checks ``stock_delay`` seconds later, each sent once by
+:class:`~.clients.Client`; every value is checked once, when it is made. :func:`drive` sends
+one to a running Order Service and records every answer as a :class:`~.clients.RequestResult` in
+an :class:`OrdersRun`, with what Payment, Inventory, Order Service and the bulkhead reported.
+:func:`run_orders` starts Payment, Inventory and an Order Service of an
+:class:`~.settings.OrderSettings` on free ports, drives them once and stops them. A *wave* is the
+orders Payment serves together in one stretch of its latency: :meth:`OrdersRun.served_waves` counts them.
 
 Timelines, all in seconds on the drive's clock (0 = the orders are sent):
 ``run.timelines[name]`` is ``(t, open calls)`` for ``payment`` and ``inventory``;
@@ -42,8 +41,6 @@ from bulkhead_lab.live.orders.clients import (
     RequestResult,
     admin_json,
     bulkhead_reading,
-    check_budget,
-    check_policy,
     outside_client,
     read_services,
     slow_url,
@@ -60,8 +57,6 @@ from bulkhead_lab.live.orders.service import (
     inventory,
     payment,
 )
-from bulkhead_lab.retries.budgets import Budget, RetryBudget
-from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
 from bulkhead_lab.validation import check_int, check_real
 
 MAX_REQUESTS = 10_000  # of each kind in one drive
@@ -79,8 +74,7 @@ class OrdersLoad:
     The defaults are the lesson's: 3 s, 20 orders, 10 stock checks 100 ms later. ``slow_latency``
     None leaves Payment's own slow latency (a service started elsewhere); :func:`run_orders` starts
     Payment at 3 s then. ``fast_latency`` is Payment's and Inventory's healthy latency in a run that
-    starts them. ``retry`` (a RetryPolicy, backoff in seconds) retries refused orders within
-    ``budget`` (counted over the drive: one client), jitter drawn from ``random.Random(seed)``.
+    starts them.
     """
 
     slow: bool = True
@@ -89,9 +83,6 @@ class OrdersLoad:
     stock_delay: float = 0.1
     slow_latency: float | None = None
     fast_latency: float = FAST_LATENCY
-    retry: RetryPolicy | None = None
-    budget: Budget | None = None
-    seed: int = JITTER_SEED
 
     def __post_init__(self) -> None:
         if not isinstance(self.slow, bool):
@@ -106,9 +97,6 @@ class OrdersLoad:
         keep_checked(
             self, "fast_latency", check_real("fast_latency", self.fast_latency, 0.0, MAX_SLOW_LATENCY)
         )
-        check_policy(self.retry)
-        check_budget(self.budget)
-        check_int("seed", self.seed, 0)
 
     @property
     def requests(self) -> int:
@@ -138,8 +126,11 @@ class OrdersLoad:
         """This load in a run that starts Payment: at the lesson's slowdown unless it names one."""
         return self if self.slow_latency is not None else replace(self, slow_latency=SLOW_LATENCY)
 
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
+        return Client(session, t0, self.requests, on_progress)
+
     def planned(self, settings: OrderSettings) -> tuple[float, str]:
-        seconds, how = planned_seconds(settings, self.orders, self.latency, self.retry)
+        seconds, how = planned_seconds(settings, self.orders, self.latency)
         return self.stock_delay + seconds, how
 
     def timeout(self, seconds: float) -> float:
@@ -164,7 +155,7 @@ class OrdersLoad:
             ]
             await asyncio.sleep(self.stock_delay)
             tasks += [
-                asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock", retry=False))
+                asyncio.create_task(client.send("stock", i + 1, "GET", order_url + "/stock"))
                 for i in range(self.stock_checks)
             ]
             busy = await _bulkhead_when_busy(session, order_url, tasks[: self.orders], timeout)
@@ -199,15 +190,13 @@ async def drive(
     *,
     on_progress: Progress | None = None,
     timeout: float = 120.0,
-    ledger: RetryBudget | None = None,
 ) -> OrdersRun:
     """Send ``load`` (a :class:`Schedule`: lesson 004's burst by default) to running services from
     outside; every answer recorded.
 
     Each service is reset first; a burst switches Payment slow (at ``load.slow_latency`` when set)
     before its orders, a steady load while it runs; Payment is switched back to normal at the end,
-    whatever happened. ``timeout``: seconds the whole drive may take. ``ledger``, if given, is the
-    client's budget instead of ``load.budget``'s (notebook 06's learner's budget).
+    whatever happened. ``timeout``: seconds the whole drive may take.
     """
     load = load or OrdersLoad()
     check_fd_budget(load.what, load.in_flight + 4)  # this side's ends
@@ -215,17 +204,7 @@ async def drive(
         reset_at = time.monotonic()  # Order Service's clock starts within this reset's round trip
         await load.prepare(session, payment_url)
         t0 = time.monotonic()
-        client = Client(
-            session,
-            t0,
-            retry=load.retry,
-            budget=load.budget,
-            seed=load.seed,
-            total=load.requests,
-            on_progress=on_progress,
-        )
-        if ledger is not None:
-            client.budget = ledger
+        client = load.client(session, t0, on_progress)
         async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
             sent = await load.send(client, session, (order_url, payment_url), timeout)
         duration = time.monotonic() - t0
@@ -257,8 +236,7 @@ def _drive_run(
         stock_delay=load.stock_delay,
         bulkhead_timeline=timeline,
         order_service=read.order_service,
-        retry=load.retry,
-        budget=load.budget,
+        load=load,
         slow_window=sent.slow_window,
         t0=t0,
         lag=lag,
@@ -301,16 +279,13 @@ def _counters(stats: dict[str, Any]) -> dict[str, int]:
     return {k: stats[k] for k in _COUNTERS if k in stats}
 
 
-def planned_seconds(
-    settings: OrderSettings, orders: int, latency: float, retry: RetryPolicy | None = None
-) -> tuple[float, str]:
+def planned_seconds(settings: OrderSettings, orders: int, latency: float) -> tuple[float, str]:
     """How long Payment needs for ``orders`` at ``latency`` under ``settings``, and the sum in words.
 
     ``ceil(orders served / places) x latency``: the pool (or the bulkhead's running places)
     serves its orders in waves; the bulkhead serves at most ``limit + queue`` of a burst and
     refuses the rest at once. A call never lasts past ``payment_timeout``. A shared pool
-    under the node rule with keep-alive adds its idle sockets' 5 s; retries add their
-    longest backoffs.
+    under the node rule with keep-alive adds its idle sockets' 5 s.
     """
     call = min(latency, settings.payment_timeout)
     places = settings.places()
@@ -321,11 +296,6 @@ def planned_seconds(
     if settings.pool_rule == "node" and settings.keepalive:
         seconds += KEEPALIVE_TIMEOUT
         how += f" + {KEEPALIVE_TIMEOUT:g} s of idle kept-alive sockets"
-    if retry is not None and retry.backoff is not None and retry.attempts > 1:
-        b = retry.backoff
-        backoff = sum(b.cap if b.jitter == "decorrelated" else b.ceiling(n) for n in range(1, retry.attempts))
-        seconds += backoff
-        how += f" + {backoff:g} s of backoff"
     return seconds, how
 
 
@@ -358,7 +328,7 @@ def orders_experiments(
         run = run_orders(
             settings, load, on_progress=summed.for_run(i), when_up=None if gate is None else gate.when_up
         )
-        seconds = planned_seconds(settings, load.orders, load.latency, load.retry)[0]
+        seconds = planned_seconds(settings, load.orders, load.latency)[0]
         experiments.append(Experiment(run, seconds, by_itself, gate=gate))
     return experiments
 

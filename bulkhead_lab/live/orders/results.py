@@ -16,9 +16,8 @@ from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.net.dependency import Dependency, DependencyStats
 from bulkhead_lab.live.net.lag import LagWatch
 from bulkhead_lab.live.orders.clients import Kind, Outcome, PoolsReading, Received, RequestResult
+from bulkhead_lab.live.orders.schedule import Schedule
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, Variant
-from bulkhead_lab.retries.budgets import Budget
-from bulkhead_lab.retries.policy import RetryPolicy
 
 SETUP_WAIT = 0.010  # s: a shorter wait for a connection is its set-up, not a queue
 NOT_READ = Received(error="not read")  # a run that never asked Order Service what it received
@@ -49,8 +48,7 @@ class OrdersRun:
     ports: dict[str, int] = field(default_factory=dict)
     bulkhead_timeline: list[BulkheadPoint] = field(default_factory=list)
     order_service: Received = NOT_READ  # its /admin/stats: requests received
-    retry: RetryPolicy | None = None
-    budget: Budget | None = None
+    load: Schedule | None = None  # what the drive sent
     slow_window: tuple[float, float] | None = None  # (from, until) seconds when Payment was slow
     t0: float = 0.0  # time.monotonic() when the orders were sent
     lag: LagWatch | None = field(default=None, compare=False, repr=False)  # its burst's loop lag (net.lag)

@@ -1,12 +1,26 @@
 """Retrying clients against lesson 004's Order Service, side by side.
 
-Each run is lesson 004's ``limited`` Order Service (a bulkhead of 5 running and 5 waiting around
-Payment), Payment slow, and the lesson's 20 orders sent at once by one client
-(:func:`~bulkhead_lab.live.orders.load.run_orders`). The clients of :data:`CLIENTS` differ only in
-how they retry a 503: not at all, 3 attempts with the AWS SDK's backoff (100 ms base, full jitter)
-and no budget, the same within the SRE book's 10% budget, and within the AWS SDK's quota; each
-runs notebook 06's retry loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`).
-:func:`side_by_side` runs the four at once, each against its own services on free ports (about 4 s);
+Lesson 004's client sends each request once; :class:`RetryClient` extends it with notebook 06's retry
+loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`): it retries a refused order (503, "busy,
+try again") under a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (a backoff whose ``base`` and
+``cap`` are in **seconds** here, :data:`LIVE_BACKOFF`), within a budget it keeps for its whole drive
+(:func:`~bulkhead_lab.retries.budgets.client_budget`):
+
+- a ratio budget lets a retry go while ``retries < max(minimum, ratio x calls)`` over the
+  last ``window`` **seconds** (the default 1000 s covers any drive), ``calls`` counting
+  the originals and the retries; a retry is charged when it is granted, before its backoff;
+- a token bucket is the AWS SDK's quota: a retry takes ``retry_cost`` tokens (a 503 is not
+  a timeout), a success puts back its last retry's cost, or ``refund``.
+
+A retry is sent its backoff's delay after the refusal; the jitter draws from one ``random.Random(seed)``
+per client. A :class:`RetryingLoad` is lesson 004's burst sent by such a client.
+
+Each run of :func:`side_by_side` is lesson 004's ``limited`` Order Service (a bulkhead of 5 running and
+5 waiting around Payment), Payment slow, and the lesson's 20 orders sent at once by one client
+(:func:`~bulkhead_lab.live.orders.load.run_orders`). The clients of :data:`CLIENTS` differ only in how
+they retry a 503: not at all, 3 attempts with the AWS SDK's backoff (100 ms base, full jitter) and no
+budget, the same within the SRE book's 10% budget, and within the AWS SDK's quota. The four run at
+once, each against its own services on free ports (about 4 s);
 :func:`~.reading.retries.retry_checks` says what holds on any machine.
 
 Payment is slow at 2 s a call, longer than a retry's two backoffs together (at most 0.2 + 0.4 s):
@@ -15,42 +29,157 @@ every retry meets the bulkhead still full, whatever the machine's speed.
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
 
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.side_by_side import SummedProgress, together
-from bulkhead_lab.live.orders.clients import LIVE_RETRY
+from bulkhead_lab.live.orders.clients import Client, Kind, Try
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
-from bulkhead_lab.retries.budgets import AWS_QUOTA, SRE_BUDGET, Budget
-from bulkhead_lab.retries.policy import RetryPolicy
+from bulkhead_lab.retries.budgets import (
+    AWS_QUOTA,
+    SRE_BUDGET,
+    Budget,
+    RatioBudget,
+    RetryBudget,
+    RetryQuota,
+    TokenBucket,
+    client_budget,
+)
+from bulkhead_lab.retries.policy import JITTER_SEED, Backoff, RetryPolicy, call_with_retries
+from bulkhead_lab.validation import check_int
 
+LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
+LIVE_RETRY = RetryPolicy(3, LIVE_BACKOFF)  # ... and its (and the SRE book's) 3 attempts
 SLOW = 2.0  # seconds a slow Payment call takes
 ORDERS = 20  # lesson 004's load: 20 orders at once
 LIMIT, QUEUE = 5, 5  # lesson 004's bulkhead: 5 running, 5 waiting
 QUEUED_WAIT = 1.0  # seconds: an order served from the queue waited more than this (half a slow call)
 
 
-@dataclass(frozen=True)
-class RetryingClient:
-    """One kind of client: its name in the tables, how it retries a 503, and its budget."""
+def check_budget(budget: object) -> Budget | RetryBudget | None:
+    """``budget`` if it is None, a RatioBudget, a TokenBucket (or a budget a client keeps: a learner's);
+    one line if not."""
+    if budget is None or isinstance(budget, (RatioBudget, TokenBucket, RetryBudget)):
+        return budget
+    raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {budget!r})")
 
-    name: str
-    retry: RetryPolicy | None
-    budget: Budget | None
 
-    def load(self) -> OrdersLoad:
-        """The lesson's 20 orders at once (no stock checks), Payment slow, sent by this client."""
-        return OrdersLoad(
-            orders=ORDERS, stock_checks=0, slow_latency=SLOW, retry=self.retry, budget=self.budget
+def check_policy(retry: object) -> RetryPolicy | None:
+    """``retry`` if it is None or a RetryPolicy; one line if not."""
+    if retry is None or isinstance(retry, RetryPolicy):
+        return retry
+    raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
+
+
+class RetryClient(Client):
+    """Lesson 004's client retrying a refused order under ``retry`` within ``budget`` (a stock check
+    goes once); a :class:`~bulkhead_lab.retries.budgets.RetryBudget` is kept as it is given."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        t0: float,
+        total: int,
+        on_progress: Progress | None,
+        *,
+        retry: RetryPolicy | None,
+        budget: Budget | RetryBudget | None,
+        seed: int,
+    ) -> None:
+        super().__init__(session, t0, total, on_progress)
+        self.retry = retry
+        self.budget = (
+            budget
+            if isinstance(budget, RetryBudget)
+            else client_budget(budget, lambda: time.monotonic() - t0)
         )
+        self.random = random.Random(seed)
+
+    def backoff(self, policy: RetryPolicy) -> Callable[[int], float]:
+        """One request's sleeps: the policy's backoff, each drawn from the client's RNG (decorrelated
+        jitter from that request's last sleep)."""
+        last: list[float | None] = [None]
+
+        def after(n: int) -> float:
+            b = policy.backoff
+            sleep = 0.0 if b is None else b.delay(n, self.random.random(), last[0])
+            last[0] = sleep
+            return sleep
+
+        return after
+
+    async def attempts(self, kind: Kind, method: str, url: str, tries: list[Try]) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+
+        async def once() -> int:
+            nonlocal body
+            status, body = await self.attempt(method, url, tries)
+            return status
+
+        policy = self.retry if kind == "order" else None
+        if policy is None:
+            await once()
+        else:
+            await call_with_retries(once, self.budget, policy.attempts, self.backoff(policy))
+        if tries[-1].status == 200 and isinstance(
+            self.budget, RetryQuota
+        ):  # its last retry's cost back, or 1
+            self.budget.success(self.budget.bucket.retry_cost if len(tries) > 1 else None)
+        return body
+
+
+@dataclass(frozen=True)
+class RetryingLoad(OrdersLoad):
+    """Lesson 004's burst sent by a :class:`RetryClient`: ``retry`` (a RetryPolicy, backoff in seconds)
+    retries refused orders within ``budget`` (counted over the drive: one client), jitter drawn from
+    ``random.Random(seed)``; ``name`` is the client's in the tables."""
+
+    retry: RetryPolicy | None = None
+    budget: Budget | RetryBudget | None = None
+    seed: int = JITTER_SEED
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_policy(self.retry)
+        check_budget(self.budget)
+        check_int("seed", self.seed, 0)
+
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
+        return RetryClient(
+            session, t0, self.requests, on_progress, retry=self.retry, budget=self.budget, seed=self.seed
+        )
+
+    def planned(self, settings: OrderSettings) -> tuple[float, str]:
+        """Lesson 004's plan, and the longest backoffs of a retried order."""
+        seconds, how = super().planned(settings)
+        r = self.retry
+        if r is None or r.backoff is None or r.attempts < 2:
+            return seconds, how
+        b = r.backoff
+        backoff = sum(b.cap if b.jitter == "decorrelated" else b.ceiling(n) for n in range(1, r.attempts))
+        return seconds + backoff, how + f" + {backoff:g} s of backoff"
+
+
+def _client(name: str, retry: RetryPolicy | None, budget: Budget | None) -> RetryingLoad:
+    """The lesson's 20 orders at once (no stock checks), Payment slow, sent by this client."""
+    return RetryingLoad(
+        orders=ORDERS, stock_checks=0, slow_latency=SLOW, retry=retry, budget=budget, name=name
+    )
 
 
 CLIENTS = (
-    RetryingClient("no retries", None, None),
-    RetryingClient("3 attempts, no budget", LIVE_RETRY, None),
-    RetryingClient("3 attempts, SRE 10% budget", LIVE_RETRY, SRE_BUDGET),
-    RetryingClient("3 attempts, AWS quota", LIVE_RETRY, AWS_QUOTA),
+    _client("no retries", None, None),
+    _client("3 attempts, no budget", LIVE_RETRY, None),
+    _client("3 attempts, SRE 10% budget", LIVE_RETRY, SRE_BUDGET),
+    _client("3 attempts, AWS quota", LIVE_RETRY, AWS_QUOTA),
 )
 
 
@@ -59,5 +188,5 @@ async def side_by_side(on_progress: Progress | None = None) -> tuple[OrdersRun, 
     the orders answered over all four. One failed or all cancelled: every run closes its services."""
     summed = SummedProgress([ORDERS] * len(CLIENTS), on_progress)
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
-    runs = [run_orders(settings, c.load(), on_progress=summed.for_run(k)) for k, c in enumerate(CLIENTS)]
+    runs = [run_orders(settings, load, on_progress=summed.for_run(k)) for k, load in enumerate(CLIENTS)]
     return tuple(await together(runs))

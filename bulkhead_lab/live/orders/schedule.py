@@ -1,9 +1,8 @@
 """What the one driver of a live run (:func:`~.load.drive`, :func:`~.load.run_orders`) asks of a load:
 a :class:`Schedule`, and what sending it gave (:class:`Sent`).
 
-Lesson 004's burst (:class:`~.load.OrdersLoad`) and notebook 05's steady rate
-(:class:`~.steady.SteadyLoad`) are the two schedules; either may send retrying callers, and a steady
-rate callers that give up (notebook 07's storm, :mod:`.storm`).
+Lesson 004's burst (:class:`~.load.OrdersLoad`) is a schedule; later notebooks add theirs (a steady
+rate, retrying callers, callers that give up) by extending it or :class:`Schedule`.
 """
 
 from __future__ import annotations
@@ -12,10 +11,9 @@ from typing import NamedTuple, Protocol
 
 import aiohttp
 
+from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.orders.clients import Client, RequestResult
 from bulkhead_lab.live.orders.settings import OrderSettings
-from bulkhead_lab.retries.budgets import Budget
-from bulkhead_lab.retries.policy import RetryPolicy
 
 
 class Sent(NamedTuple):
@@ -28,9 +26,8 @@ class Sent(NamedTuple):
 
 
 class Schedule(Protocol):
-    """A load the one driver (:func:`drive`, :func:`run_orders`) sends: :class:`OrdersLoad` (a burst,
-    Payment slow from the start) or :class:`~.steady.SteadyLoad` (a steady rate, Payment slow for a
-    while); either with retrying callers (``retry``, ``budget``)."""
+    """A load the one driver (:func:`~.load.drive`, :func:`~.load.run_orders`) sends, and who sends it
+    (:meth:`client`): :class:`~.load.OrdersLoad` is a burst, Payment slow from the start."""
 
     @property
     def slow(self) -> bool: ...
@@ -45,15 +42,6 @@ class Schedule(Protocol):
     def stock_delay(self) -> float: ...
 
     @property
-    def retry(self) -> RetryPolicy | None: ...
-
-    @property
-    def budget(self) -> Budget | None: ...
-
-    @property
-    def seed(self) -> int: ...
-
-    @property
     def requests(self) -> int: ...  # the requests the client sends, retries aside
 
     @property
@@ -66,6 +54,8 @@ class Schedule(Protocol):
     def in_flight(self) -> int: ...  # the most requests open at once
 
     def started(self) -> Schedule: ...  # the load in a run that starts Payment
+
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client: ...
 
     def planned(self, settings: OrderSettings) -> tuple[float, str]: ...  # seconds, and the sum in words
 

@@ -31,21 +31,12 @@ import aiohttp
 
 from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
 from bulkhead_lab.live.orders.adaptive import AdaptiveSettings
-from bulkhead_lab.live.orders.clients import (
-    Client,
-    RequestResult,
-    admin_json,
-    check_budget,
-    check_policy,
-    slow_url,
-)
+from bulkhead_lab.live.orders.clients import Client, RequestResult, admin_json, slow_url
 from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, run_orders
 from bulkhead_lab.live.orders.results import OrdersRun
 from bulkhead_lab.live.orders.schedule import Sent, keep_checked
 from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings
-from bulkhead_lab.retries.budgets import Budget
-from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
-from bulkhead_lab.validation import check_int, check_real
+from bulkhead_lab.validation import check_real
 
 MAX_RATE = 200.0  # orders a second
 MAX_PHASE = 600.0  # seconds: the longest phase of a steady load
@@ -56,10 +47,9 @@ class SteadyLoad:
     """``rate`` orders a second: Payment healthy ``healthy_for`` s, slow (``slow_latency`` s a call)
     ``slow_for`` s, healthy again ``recover_for`` s; every bad value is a one-line :class:`ValueError`.
 
-    ``fast_latency`` is Payment's and Inventory's healthy latency in a run that starts them;
-    ``retry``, ``budget`` and ``seed`` are the client's, as :class:`~.load.OrdersLoad`'s. Callers that
-    give up (notebook 07's storm) close an attempt after ``gives_up_after`` s and retry it as after a
-    503; the load ends at ``seconds`` then, an order still under way cut off.
+    ``fast_latency`` is Payment's and Inventory's healthy latency in a run that starts them; each order
+    is sent once, as lesson 004's are (notebook 07's storm sends it with callers that give up and
+    retry, :class:`~.storm.StormLoad`).
     """
 
     rate: float = 20.0
@@ -68,10 +58,6 @@ class SteadyLoad:
     recover_for: float = 4.0
     slow_latency: float = 1.0
     fast_latency: float = FAST_LATENCY
-    retry: RetryPolicy | None = None
-    budget: Budget | None = None
-    seed: int = JITTER_SEED
-    gives_up_after: float | None = None
 
     def __post_init__(self) -> None:
         keep_checked(self, "rate", check_real("rate", self.rate, 0.0, MAX_RATE, low_open=True))
@@ -88,11 +74,6 @@ class SteadyLoad:
                 f"rate x (healthy_for + slow_for + recover_for) must be at most {MAX_REQUESTS} orders "
                 f"(got {self.rate:g} x {self.seconds:g} s = {self.orders})"
             )
-        check_policy(self.retry)
-        check_budget(self.budget)
-        check_int("seed", self.seed, 0)
-        if self.gives_up_after is not None:
-            check_real("gives_up_after", self.gives_up_after, 0.0, MAX_SLOW_LATENCY, low_open=True)
 
     @property
     def seconds(self) -> float:
@@ -127,6 +108,9 @@ class SteadyLoad:
 
     def started(self) -> SteadyLoad:
         return self
+
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
+        return Client(session, t0, self.requests, on_progress)
 
     def planned(self, settings: OrderSettings) -> tuple[float, str]:
         how = (
@@ -163,12 +147,10 @@ async def _steadily(
     """One order every ``1 / rate`` s from ``t0``; every answer, once Payment's ``switch`` is done too.
     Every order still open, and the switch, are cancelled if the load fails or is cancelled."""
     tasks: list[asyncio.Task[RequestResult]] = []
-    client.gives_up_after = load.gives_up_after
-    until = None if load.gives_up_after is None else load.seconds
     try:
         for i in range(load.orders):
             await _sleep_until(t0 + i / load.rate)
-            tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url, until=until)))
+            tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url)))
         results = await gather_all(tasks)
         await switch
     except BaseException:

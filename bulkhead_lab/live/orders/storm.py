@@ -5,14 +5,14 @@ A steady load of orders (``rate`` a second, evenly spaced) reaches an Order Serv
 whose Payment is a :class:`~.queued.QueuedPayment`. Each order's caller gives up after ``timeout``
 seconds (it closes the connection; the Order Service cancels the order and its Payment call, and
 Payment, which never hears of it, keeps the call queued) and retries a timeout or a 503 under
-notebook 06's policy (:data:`~.clients.LIVE_RETRY`: 3 attempts, full jitter from 100 ms). Payment
+notebook 06's policy (:data:`~.retrying.LIVE_RETRY`: 3 attempts, full jitter from 100 ms). Payment
 slows from ``before`` seconds for ``slow_for`` seconds, then heals. Two setups:
 
 - **no fix**: ``separate`` pools of :data:`MANY` connections, so Payment's own queue takes every call;
 - **the fix**: ``limited``, the bulkhead of lesson 004 with as many running as Payment has workers
   and as many waiting, 503 at once beyond, and Payment dropping calls whose caller has gone.
 
-:func:`run_storm` sends the plan's :class:`~.steady.SteadyLoad` (callers that give up) with the one
+:func:`run_storm` sends the plan's :class:`StormLoad` (a steady rate from callers that give up) with the one
 driver (:func:`~.load.drive`); :func:`run_storms` runs both side by side, each on its own free ports;
 each :class:`LiveStorm` holds the orders answered per bin of time and Payment's own counters, at the heal
 and at the end.
@@ -20,20 +20,80 @@ and at the end.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
 
 from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.net.side_by_side import SummedProgress, staggered
-from bulkhead_lab.live.orders.clients import LIVE_RETRY
-from bulkhead_lab.live.orders.load import drive
+from bulkhead_lab.live.orders.clients import Client, Kind, Try
+from bulkhead_lab.live.orders.load import MAX_SLOW_LATENCY, drive
 from bulkhead_lab.live.orders.queued import PaymentCounts, QueuedPayment
 from bulkhead_lab.live.orders.results import OrdersRun
+from bulkhead_lab.live.orders.retrying import LIVE_RETRY, RetryClient, check_policy
 from bulkhead_lab.live.orders.service import OrderService, OrderSettings, inventory
 from bulkhead_lab.live.orders.steady import SteadyLoad
-from bulkhead_lab.retries.policy import JITTER_SEED, RetryPolicy
+from bulkhead_lab.retries.policy import JITTER_SEED, REFUSED, RetryPolicy
+from bulkhead_lab.validation import check_int, check_real
 
 MANY = 40  # connections to Payment with no fix: more than it will ever have open
 BIN = 0.5  # seconds per goodput bin
+
+
+class GivingUpClient(RetryClient):
+    """Callers that give up: an attempt with no answer after ``gives_up_after`` s is closed and retried
+    as after a 503; at ``until`` (seconds on the client's clock) a request is cut off where it is."""
+
+    def __init__(
+        self, session: aiohttp.ClientSession, t0: float, load: StormLoad, on_progress: Progress | None
+    ) -> None:
+        super().__init__(
+            session, t0, load.requests, on_progress, retry=load.retry, budget=None, seed=load.seed
+        )
+        self.gives_up_after, self.until = load.gives_up_after, load.seconds
+
+    async def attempt(
+        self, method: str, url: str, tries: list[Try], timeout: aiohttp.ClientTimeout | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        try:
+            status, body = await super().attempt(
+                method, url, tries, aiohttp.ClientTimeout(self.gives_up_after)
+            )
+        except asyncio.TimeoutError:
+            status, body = 0, {"error": f"gave up after {self.gives_up_after:g} s"}
+        return status or REFUSED, body
+
+    async def attempts(self, kind: Kind, method: str, url: str, tries: list[Try]) -> dict[str, Any]:
+        left = self.until - (time.monotonic() - self.t0)
+        try:
+            return await asyncio.wait_for(super().attempts(kind, method, url, tries), left)
+        except asyncio.TimeoutError:  # the run is over: an attempt under way ends with no answer
+            if not tries:  # cut off before its first attempt went
+                tries.append(Try(self.until, self.until, 0))
+            return {}
+
+
+@dataclass(frozen=True)
+class StormLoad(SteadyLoad):
+    """Notebook 05's steady rate sent by callers that give up after ``gives_up_after`` s and retry under
+    ``retry`` (jitter from ``random.Random(seed)``); the load ends at ``seconds``, an order still under
+    way cut off."""
+
+    retry: RetryPolicy | None = LIVE_RETRY
+    seed: int = JITTER_SEED
+    gives_up_after: float = 1.0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_policy(self.retry)
+        check_int("seed", self.seed, 0)
+        check_real("gives_up_after", self.gives_up_after, 0.0, MAX_SLOW_LATENCY, low_open=True)
+
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
+        return GivingUpClient(session, t0, self, on_progress)
 
 
 @dataclass(frozen=True)
@@ -55,10 +115,10 @@ class StormPlan:
     def __post_init__(self) -> None:
         self.load()
 
-    def load(self) -> SteadyLoad:
+    def load(self) -> StormLoad:
         """The orders, evenly spaced, from callers that give up after ``timeout`` and retry."""
-        return SteadyLoad(self.rate, self.before, self.slow_for, self.after, self.slow_latency, self.latency,
-                          self.retry, seed=self.seed, gives_up_after=self.timeout)  # fmt: skip
+        return StormLoad(self.rate, self.before, self.slow_for, self.after, self.slow_latency, self.latency,
+                         self.retry, self.seed, self.timeout)  # fmt: skip
 
     @property
     def healed(self) -> float:

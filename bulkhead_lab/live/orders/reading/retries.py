@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bulkhead_lab.live.orders.results import OrdersRun
-from bulkhead_lab.live.orders.retrying import ORDERS, QUEUED_WAIT, SLOW
+from bulkhead_lab.live.orders.retrying import ORDERS, QUEUED_WAIT, SLOW, RetryingLoad
 from bulkhead_lab.retries.budgets import SRE_BUDGET, RatioBudget
 
 
@@ -32,6 +32,8 @@ def retry_facts(run: OrdersRun) -> RetryFacts:
     """Count what the orders' client sent against what Order Service and Payment received."""
     if run.order_service.error is not None or run.payment.error is not None:
         raise ValueError("run must carry Order Service's and Payment's /admin/stats (got a run without them)")
+    retry = run.load.retry if isinstance(run.load, RetryingLoad) else None
+    allowed = 1 if retry is None else retry.attempts  # a refused order tried fewer times: the budget said no
     return RetryFacts(
         orders=len(run.orders),
         client_sent=run.attempts,
@@ -39,7 +41,7 @@ def retry_facts(run: OrdersRun) -> RetryFacts:
         payment_calls=run.payment.calls,
         served=run.served,
         refused=run.refused,
-        gave_up_budget=sum(r.gave_up == "budget" for r in run.orders),
+        gave_up_budget=sum(r.outcome == "refused" and r.attempts < allowed for r in run.orders),
     )
 
 
