@@ -405,6 +405,9 @@ def test_an_app_limited_flow_does_not_grow_the_limit(name: str) -> None:
 
 @pytest.mark.parametrize("name", MAKERS)
 def test_the_same_settings_and_samples_give_the_same_trace(name: str) -> None:
+    """Two fresh limiters, not a memo: each draws its jitter (Vegas's probes, Envoy's intervals) from its own
+    seeded Random, never the process's, so a run replays."""
+
     def trace() -> list[int]:
         limiter, rng, out = MAKERS[name](), random.Random(5), []
         for t in range(500):
