@@ -173,33 +173,70 @@ def test_lesson_004s_plain_service_imports_nothing_of_the_later_notebooks() -> N
     assert sorted(m for m in reached if m.startswith(later)) == []
 
 
+def _private(attr: str) -> bool:
+    """``_x`` is private; a dunder or a sunder (``_repr_html_``, IPython's display hooks) is a protocol."""
+    return attr.startswith("_") and not attr.endswith("_")
+
+
+# Underscored names a library documents as its public API: used as such, never another's private name.
+DOCUMENTED = {
+    "_replace": "namedtuple's own methods start with _ so that no field name clashes with them",
+    "_constructor": "pandas' guide to subclassing a DataFrame says to override it (claim_table.WideFrame)",
+}
+SELF = ("self", "cls")
+
+
+def _own_names(nodes: list[ast.AST]) -> set[str]:
+    """The names a module defines: its defs and classes, the names it assigns, and ``self._y``."""
+    own = set(DOCUMENTED)
+    for n in nodes:
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own.add(n.name)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            own.add(n.id)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and ast.unparse(n.value) in SELF:
+            own.add(n.attr)
+    return own
+
+
+def _library_names(nodes: list[ast.AST]) -> set[str]:
+    """Local names bound to a library's module or class (``import aiohttp``, ``from pandas import X``)."""
+    names = set()
+    for n in nodes:
+        if isinstance(n, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in n.names}
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            if n.module.split(".")[0] not in ("bulkhead_lab", "typing"):
+                names |= {a.asname or a.name for a in n.names}
+    return names - {"bulkhead_lab"}
+
+
 def _private_uses(name: str) -> list[str]:
-    """Where module ``name`` uses another module's private name: ``from x import _name``, or
-    ``module._name`` on a module it imported (``import x``, ``import x as m``, ``from pkg import x``)."""
-    tree = ast.parse(MODULES[name].read_text())
-    modules: set[str] = set()  # local names bound to imported modules
+    """Where module ``name`` uses a private name that is not its own: ``from x import _y``; ``obj._y`` (chains
+    too: ``a.b.C._y``) or ``getattr(obj, "_y")`` on anything but ``self``/``cls``; or a private method of a
+    class built on a library's class (``aiohttp.TCPConnector``), which overrides or shadows the library's.
+    Its own private names a module may read on any of its objects."""
+    nodes = list(ast.walk(ast.parse(MODULES[name].read_text())))
+    own, libraries = _own_names(nodes), _library_names(nodes)
     found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules |= {a.asname or a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            for a in node.names:
-                if a.name.startswith("_") and not a.name.startswith("__"):
-                    found.append(f"line {node.lineno}: from {node.module} import {a.name}")
-                if f"{node.module}.{a.name}" in MODULES or not node.module or node.level:
-                    modules.add(a.asname or a.name)
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Attribute)
-            and node.attr.startswith("_")
-            and not node.attr.startswith("__")
-            and isinstance(node.value, ast.Name)
-            and node.value.id in modules
-        ):
-            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    for n in nodes:
+        if isinstance(n, ast.ImportFrom):
+            found += [f"from {n.module} import {a.name}" for a in n.names if _private(a.name)]
+        elif isinstance(n, ast.Attribute) and ast.unparse(n.value) not in SELF:
+            if _private(n.attr) and n.attr not in own:
+                found.append(f"line {n.lineno}: {ast.unparse(n)}")
+        elif isinstance(n, ast.Call) and ast.unparse(n.func) == "getattr" and len(n.args) > 1:
+            key = n.args[1]
+            if isinstance(key, ast.Constant) and _private(str(key.value)) and key.value not in own:
+                found.append(f"line {n.lineno}: {ast.unparse(n)}")
+        elif isinstance(n, ast.ClassDef) and any(ast.unparse(b).split(".")[0] in libraries for b in n.bases):
+            for m in n.body:
+                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and _private(m.name):
+                    if m.name not in DOCUMENTED:
+                        found.append(f"line {m.lineno}: {n.name}.{m.name} overrides a library's")
     return found
 
 
-def test_no_module_uses_another_modules_private_names() -> None:
+def test_no_module_uses_another_modules_or_a_librarys_private_names() -> None:
     uses = {name: _private_uses(name) for name in MODULES}
     assert {name: found for name, found in uses.items() if found} == {}

@@ -88,18 +88,21 @@ class SocketCount:
         self.peak = 0
         self.parent = parent
         self.on_close = on_close
+        self.counted: set[Any] = set()  # the connections (aiohttp's protocols) open now
 
     def add(self, proto: Any) -> None:
-        """Count a new connection until aiohttp's protocol says it closed."""
+        """Count a connection, once however often it is reused, until aiohttp's protocol says it closed."""
         closed = getattr(proto, "closed", None)
-        if closed is None:  # already lost
+        if closed is None or proto in self.counted:  # already lost, or counted
             return
+        self.counted.add(proto)
         self._change(+1)
-        closed.add_done_callback(self._lost)
+        closed.add_done_callback(lambda fut: self._lost(fut, proto))
 
-    def _lost(self, fut: asyncio.Future[None]) -> None:
+    def _lost(self, fut: asyncio.Future[None], proto: Any) -> None:
         if not fut.cancelled():
             fut.exception()  # an unclean close is still a close: retrieved, never logged
+        self.counted.discard(proto)
         self._change(-1)
         if self.on_close is not None:
             self.on_close()
@@ -116,16 +119,17 @@ class SocketCount:
 
 
 class _CountingConnector(aiohttp.TCPConnector):
-    """A TCPConnector that tells a :class:`SocketCount` of every connection it creates."""
+    """A TCPConnector that tells a :class:`SocketCount` of every connection it hands out (its public
+    ``connect``: a new one, or one from its pool, which the count knows already)."""
 
     def __init__(self, count: SocketCount, **kw: Any) -> None:
         super().__init__(**kw)
-        self._count = count
+        self.socket_count = count
 
-    async def _create_connection(self, req: Any, traces: Any, timeout: Any) -> Any:
-        proto = await super()._create_connection(req, traces, timeout)
-        self._count.add(proto)
-        return proto
+    async def connect(self, req: Any, traces: Any, timeout: Any) -> Any:
+        connection = await super().connect(req, traces, timeout)
+        self.socket_count.add(connection.protocol)
+        return connection
 
 
 class CallerPool:
@@ -373,6 +377,7 @@ def make_pool(rule: PoolRule, limit: int, keepalive: bool, destinations: tuple[s
 
 
 def aiohttp_limit_rule() -> str:
-    """The line of the installed aiohttp that decides whether its pool has a free connection."""
-    source = inspect.getsource(aiohttp.connector.BaseConnector._available_connections)
+    """The line of the installed aiohttp that decides whether its pool has a free connection, quoted from
+    its ``BaseConnector``'s source (the rule sits in a private method: read, never called)."""
+    source = inspect.getsource(aiohttp.BaseConnector)
     return next(line.strip() for line in source.splitlines() if "self._limit -" in line)
