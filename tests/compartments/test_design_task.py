@@ -51,8 +51,6 @@ ONE_POOL = Design(Compartment(), Compartment(), Compartment(), shared=36)
 
 
 def test_the_checker_says_a_soft_partitioned_design_with_timeouts_meets_every_slo() -> None:
-    results = design.run_day(SOFT, checker.CHECK_SEED)
-    assert checker.meets_every_slo(results)
     meets, line = checker.checked(SOFT)
     assert meets
     assert line.startswith(

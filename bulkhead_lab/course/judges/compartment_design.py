@@ -35,10 +35,6 @@ def timeouts(design: Design) -> str:
     return ", ".join(f"{name} {timeout_words(c.timeout)}" for name, c in pairs)
 
 
-def meets_every_slo(results: tuple[FlowResult, ...]) -> bool:
-    return all(r.meets for r in results)
-
-
 _checks: Memo[Design, tuple[bool, str]] = Memo("design checks", 64)
 
 
@@ -52,6 +48,6 @@ def checked(design: Design) -> tuple[bool, str]:
             f"On a day you have not seen, your {design.slots}-slot design (timeouts: {timeouts(design)}) "
             f"{verdict(results)}"
         )
-        return meets_every_slo(results), line
+        return all(r.meets for r in results), line
 
     return _checks.get(design, run)
