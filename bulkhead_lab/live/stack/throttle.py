@@ -14,11 +14,12 @@ throttle's coin is seeded, so the counts are the same every run.
 
 :func:`orders_runs` takes the throttle to lesson 004's Order Service, the ``limited`` variant (a
 bulkhead of :data:`LIMIT` running and :data:`QUEUE` waiting around Payment, answering 503 at once when
-full), started on free ports by :func:`~bulkhead_lab.live.orders.load.order_services` with Payment slow
-at :data:`ORDERS_SLOW` s (the lesson's 3 s, shortened so the run takes seconds). One client asks for
-:data:`ORDERS_RATE` orders a second for :data:`ORDERS_SECONDS` s (an open loop), without a throttle
-and with one, side by side, each against its own services; an accept is an order answered 200, known
-when its answer comes back (a served order's takes Payment's latency, a refusal's none).
+full), started on free ports by the one driver (:func:`~bulkhead_lab.live.orders.load.run_orders`) with
+Payment slow at :data:`ORDERS_SLOW` s (the lesson's 3 s, shortened so the run takes seconds). One client
+asks for :data:`ORDERS_RATE` orders a second for :data:`ORDERS_SECONDS` s (notebook 05's steady rate,
+an open loop), without a throttle and with one (:class:`ThrottledLoad`), side by side, each against its
+own services; an accept is an order answered 200, known when its answer comes back (a served order's
+takes Payment's latency, a refusal's none).
 """
 
 from __future__ import annotations
@@ -28,16 +29,18 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
+from bulkhead_lab.live.net.server import Progress, gather_all
 from bulkhead_lab.live.net.side_by_side import SummedProgress
-from bulkhead_lab.live.orders.clients import admin_json, outside_client, read_services, slow_url
-from bulkhead_lab.live.orders.load import order_services
-from bulkhead_lab.live.orders.settings import FAST_LATENCY, OrderSettings
+from bulkhead_lab.live.orders.clients import Client, Kind, Try, admin_json, slow_url
+from bulkhead_lab.live.orders.load import OrdersRun, run_orders
+from bulkhead_lab.live.orders.settings import OrderSettings
+from bulkhead_lab.live.orders.steady import SteadyLoad
 from bulkhead_lab.live.stack.proxy import FaultProxy
 
 K = 2.0  # the book's multiplier
@@ -48,7 +51,6 @@ ORDERS_RATE = 50.0  # orders a second the application asks the Order Service for
 ORDERS_SECONDS = 2.0  # how long it asks
 ORDERS_SLOW = 0.5  # seconds a Payment call takes: 5 running places serve 10 orders a second
 LIMIT, QUEUE = 5, 5  # lesson 004's limited Order Service: 5 running, 5 waiting
-ORDERS_TIMEOUT = 30.0  # seconds the whole run may take (it takes about 3 s)
 
 
 class AdaptiveThrottle:
@@ -127,6 +129,56 @@ def _guarded(throttle: object, method: str) -> Callable[[], object]:
     return call
 
 
+REJECTED_HERE = {"error": "rejected here by the throttle"}  # the body of an order the client never sent
+
+
+class ThrottledClient(Client):
+    """Lesson 004's client behind the application's throttle (``make(K)``, or none): each order asks it
+    first; one it rejects ends at once, never sent (:data:`REJECTED_HERE`); one answered 200 is an accept."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        t0: float,
+        load: ThrottledLoad,
+        on_progress: Progress | None,
+    ) -> None:
+        super().__init__(session, t0, load.requests, on_progress)
+        throttle = load.make(K) if load.make is not None else None
+        methods = ("probability", "on_request", "on_accept")
+        self.asks = [_guarded(throttle, m) for m in methods] if throttle is not None else []
+        self.coin = random.Random(SEED)
+
+    async def attempts(self, kind: Kind, method: str, url: str, tries: list[Try]) -> dict[str, Any]:
+        if self.asks:
+            probability, on_request, _ = self.asks
+            p = float(probability())  # type: ignore[arg-type]
+            on_request()
+            if self.coin.random() < p:
+                now = time.monotonic() - self.t0
+                tries.append(Try(now, now, 0))
+                return REJECTED_HERE
+        status, body = await self.attempt(method, url, tries)
+        if status == 200 and self.asks:
+            self.asks[2]()  # on_accept
+        return body
+
+
+@dataclass(frozen=True)
+class ThrottledLoad(SteadyLoad):
+    """A steady rate of orders, Payment slow from before the first, each asked for through ``make``'s
+    throttle (None: no throttle)."""
+
+    make: Callable[[float], object] | None = None
+
+    def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
+        return ThrottledClient(session, t0, self, on_progress)
+
+    async def prepare(self, session: aiohttp.ClientSession, payment_url: str) -> None:
+        """Payment slow before the orders are sent."""
+        await admin_json(session, "POST", slow_url(payment_url, self.slow_latency))
+
+
 @dataclass(frozen=True)
 class OrdersThrottleRun:
     """One client against lesson 004's Order Service: orders asked for, rejected here, sent, answered
@@ -143,92 +195,25 @@ class OrdersThrottleRun:
     payment_calls: int
     seconds: float
 
-
-class _OrdersClient:
-    """The application asking for orders, through its throttle (or none), counting what happened."""
-
-    def __init__(self, make: Callable[[float], object] | None, on_progress: Progress | None) -> None:
-        throttle = make(K) if make is not None else None
-        self.throttled = throttle is not None
-        methods = ("probability", "on_request", "on_accept")
-        self.asks = [_guarded(throttle, m) for m in methods] if throttle is not None else []
-        self.coin = random.Random(SEED)
-        self.asked = int(ORDERS_RATE * ORDERS_SECONDS)
-        self.on_progress = on_progress
-        self.local = self.sent = self.served = self.refused = self.ended = 0
-
-    def _end(self) -> None:
-        self.ended += 1
-        if self.on_progress is not None:
-            self.on_progress(self.ended, self.asked)
-
-    def goes(self) -> bool:
-        """The throttle's verdict on the next order (asked, then counted as a request)."""
-        if not self.asks:
-            return True
-        probability, on_request, _ = self.asks
-        p = float(probability())  # type: ignore[arg-type]
-        on_request()
-        if self.coin.random() < p:
-            self.local += 1
-            self._end()
-            return False
-        return True
-
-    async def order(self, session: aiohttp.ClientSession, url: str) -> None:
-        self.sent += 1
-        async with session.post(url, headers=key_headers(url)) as answer:
-            await answer.read()
-        if answer.status == 200:
-            self.served += 1
-            if self.asks:
-                self.asks[2]()  # on_accept
-        elif answer.status == 503:
-            self.refused += 1
-        self._end()
-
-    async def drive(self, session: aiohttp.ClientSession, url: str) -> float:
-        """The orders at :data:`ORDERS_RATE` a second (an open loop), each through :meth:`goes`; every
-        one still open is cancelled if the run fails or is cancelled. Returns the seconds it took."""
-        tasks: list[asyncio.Task[None]] = []
-        start = time.monotonic()
-        try:
-            for i in range(self.asked):
-                await asyncio.sleep(max(0.0, start + i / ORDERS_RATE - time.monotonic()))
-                if self.goes():
-                    tasks.append(asyncio.ensure_future(self.order(session, url)))
-            await gather_all(tasks)
-        except BaseException:
-            await cancel_all(tasks)
-            raise
-        return time.monotonic() - start
+    @classmethod
+    def read(cls, throttled: bool, run: OrdersRun) -> OrdersThrottleRun:
+        local = sum(r.body is REJECTED_HERE for r in run.orders)
+        asked, received, calls = len(run.orders), run.order_service.orders, run.payment.calls
+        return cls(
+            throttled, asked, local, asked - local, run.served, run.refused, received, calls, run.duration
+        )
 
 
 async def orders_run(
     make: Callable[[float], object] | None, on_progress: Progress | None = None
 ) -> OrdersThrottleRun:
     """:data:`ORDERS_RATE` orders a second for :data:`ORDERS_SECONDS` s to the limited Order Service,
-    Payment slow, through ``make(K)`` (or no throttle); ``on_progress(ended, asked)`` as orders end.
+    Payment slow, through ``make(K)`` (or no throttle), by the one driver
+    (:func:`~bulkhead_lab.live.orders.load.run_orders`); ``on_progress(ended, asked)`` as orders end.
     Nothing stays listening after it returns, raises or is cancelled."""
-    client = _OrdersClient(make, on_progress)
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
-    async with order_services(settings, ORDERS_SLOW, FAST_LATENCY) as (service, pay, inv):
-        async with outside_client(service.url, pay.url, inv.url, ORDERS_TIMEOUT) as session:
-            await admin_json(session, "POST", slow_url(pay.url, ORDERS_SLOW))
-            seconds = await client.drive(session, f"{service.url}/orders")
-            read = await read_services(session, service.url, pay.url, inv.url, timeline=False)
-    c = client
-    return OrdersThrottleRun(
-        c.throttled,
-        c.asked,
-        c.local,
-        c.sent,
-        c.served,
-        c.refused,
-        read.order_service.orders,
-        read.payment.calls,
-        seconds,
-    )
+    load = ThrottledLoad(ORDERS_RATE, 0.0, ORDERS_SECONDS, 0.0, ORDERS_SLOW, make=make)
+    return OrdersThrottleRun.read(make is not None, await run_orders(settings, load, on_progress=on_progress))
 
 
 async def orders_runs(
