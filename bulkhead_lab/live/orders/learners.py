@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from bulkhead_lab.live.net.server import cancel_all
 from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
 from bulkhead_lab.live.orders.load import drive, order_services
 from bulkhead_lab.live.orders.results import OrdersRun
@@ -89,11 +90,11 @@ async def limiter_run(learner: Any, settings: tuple[int, int, int], load: Steady
         control.spec = spec
         control.restart()
         driving = asyncio.ensure_future(drive(service.url, pay.url, inv.url, load))
-        while not driving.done() and spec.fault() is None:
-            await asyncio.wait({driving}, timeout=0.01)  # polling the learner's limiter for a fault
-        if not driving.done():
-            driving.cancel()
-            await asyncio.gather(driving, return_exceptions=True)
+        try:
+            while not driving.done() and spec.fault() is None:
+                await asyncio.wait({driving}, timeout=0.01)  # polling the learner's limiter for a fault
+        finally:  # a fault, or this run cancelled: the drive ends before its services close
+            await cancel_all([driving])
         if spec.fault() is not None:
             raise LearnersFault(spec.fault())
         run = driving.result()
