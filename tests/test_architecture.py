@@ -154,23 +154,36 @@ def test_a_notebook_reaches_what_it_shows_through_its_own_course_package(noteboo
 
 
 def _imported_transitively(name: str) -> set[str]:
-    """Every package module importing ``name`` runs, itself included."""
+    """Every package module importing ``name`` runs, itself included: what it imports (at its top level or
+    in a function), and the packages above each (``import a.b.c`` runs ``a`` and ``a.b`` first)."""
     seen, todo = {name}, [name]
     while todo:
-        for nxt in _runtime_imports(todo.pop()) - seen:
+        current = todo.pop()
+        parents = {current.rsplit(".", k)[0] for k in range(1, current.count(".") + 1)} & MODULES.keys()
+        for nxt in (_runtime_imports(current) | parents) - seen:
             seen.add(nxt)
             todo.append(nxt)
     return seen
 
 
-LATER_NOTEBOOKS = ("adaptive", "retries", "queues", "compartments")  # notebooks 05 to 09's models
+LATER_MODELS = ("adaptive", "retries", "queues", "compartments")  # notebooks 05 to 09's models
+# notebooks 05 to 07's live runs
+LATER_RUNS = "adaptive steady retrying storm queued learners reading.adaptive reading.retries".split()
+LATER = (*(f"bulkhead_lab.{m}" for m in LATER_MODELS), *(f"bulkhead_lab.live.orders.{m}" for m in LATER_RUNS))
+LESSON_004_RUNS = "service settings socket_pools clients load schedule results reading.burst".split()
+LESSON_004 = sorted(
+    m
+    for m in MODULES
+    if m.startswith("bulkhead_lab.course.fail_fast_queue")
+    or m.removeprefix("bulkhead_lab.live.orders.") in LESSON_004_RUNS
+)
 
 
-def test_lesson_004s_plain_service_imports_nothing_of_the_later_notebooks() -> None:
-    """Notebook 05's adaptive limit extends lesson 004's Order Service (AdaptiveSettings), not the reverse."""
-    later = tuple(f"bulkhead_lab.{p}" for p in LATER_NOTEBOOKS) + ("bulkhead_lab.live.orders.adaptive",)
-    reached = _imported_transitively("bulkhead_lab.live.orders.service")
-    assert sorted(m for m in reached if m.startswith(later)) == []
+@pytest.mark.parametrize("name", LESSON_004)
+def test_lesson_004_imports_nothing_of_the_later_notebooks(name: str) -> None:
+    """Later notebooks extend lesson 004's service, client and load (a subclass, a schedule), never the
+    reverse."""
+    assert sorted(m for m in _imported_transitively(name) if m.startswith(LATER)) == []
 
 
 def _private(attr: str) -> bool:
