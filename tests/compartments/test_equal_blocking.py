@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bulkhead_lab.compartments import isolation
+from bulkhead_lab.compartments import isolation_cost
 from bulkhead_lab.pool import rounds
 
 
@@ -17,20 +17,20 @@ def erlang_b_by_its_sum(c: int, a: float) -> float:
 
 
 def test_each_size_is_the_first_whose_blocking_by_the_written_out_sum_is_at_most_one_percent() -> None:
-    tracking, event = isolation.LESSON_LOADS
+    tracking, event = isolation_cost.LESSON_LOADS
     for load, slots in ((tracking, 26), (event, 12), (tracking + event, 33)):
         assert erlang_b_by_its_sum(slots, load) <= 0.01 < erlang_b_by_its_sum(slots - 1, load)
 
 
 def test_the_shared_pool_always_needs_fewer_slots_than_the_two_apart() -> None:
-    for target in isolation.TARGETS:
-        cost = isolation.equal_blocking(target)
+    for target in isolation_cost.TARGETS:
+        cost = isolation_cost.equal_blocking(target)
         assert cost.together < cost.split_total, target
         assert cost.blocking_together <= target and max(cost.blocking_apart) <= target
 
 
 def test_in_the_seeded_model_33_shared_slots_drop_fewer_calls_than_38_split_26_12() -> None:
-    split, shared = isolation.equal_blocking().model_params()
+    split, shared = isolation_cost.equal_blocking().model_params()
     assert (split.total, split.split, shared.total, shared.split) == (38, 26, 33, None)
     apart, together = rounds.counters(split), rounds.counters(shared)
     dropped = lambda c: c.tracking_dropped + c.event_dropped  # noqa: E731
@@ -43,4 +43,4 @@ def test_in_the_seeded_model_33_shared_slots_drop_fewer_calls_than_38_split_26_1
 @pytest.mark.parametrize("target", [0, 0.6, "1%", float("nan")])
 def test_a_target_outside_0_to_half_is_refused_in_one_line(target: object) -> None:
     with pytest.raises(ValueError, match=r"^target must be a number > 0 and <= 0.5 \(got .*\)$"):
-        isolation.equal_blocking(target)  # type: ignore[arg-type]
+        isolation_cost.equal_blocking(target)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ the right ones)."""
 
 from __future__ import annotations
 
-from bulkhead_lab.compartments import breaker, isolation, production, shuffle
+from bulkhead_lab.compartments import breaker, isolation_cost, production, shuffle
 from bulkhead_lab.course.choosing_compartments import exercises as ex
 from bulkhead_lab.course.choosing_compartments import figures, panels, views
 
@@ -51,7 +51,7 @@ def test_a_shard_as_big_as_the_fleet_is_one_line_in_the_panel_not_a_traceback() 
 
 
 def test_the_known_wrong_answers_get_their_own_reasons() -> None:
-    assert "cost at 1%" in ex.exercise_1.check(isolation.equal_blocking().extra).message
+    assert "cost at 1%" in ex.exercise_1.check(isolation_cost.equal_blocking().extra).message
     assert "semaphore's answer" in ex.exercise_3.check(0).message
     assert "'longer than'" in ex.exercise_4.check(breaker.blind_threshold() + 1).message
 
@@ -89,8 +89,8 @@ def test_exercise_5s_readings_are_not_a_call_away_from_their_lines() -> None:
 
 def test_the_cost_figure_hides_the_targets_stricter_than_the_slider_until_it_reaches_them() -> None:
     figure = figures.CostFigure().update(views.cost_view(0.01))
-    chosen = isolation.TARGETS.index(0.01)
+    chosen = isolation_cost.TARGETS.index(0.01)
     shown = [bar.get_visible() for bar in figure._bars[0]]
-    assert shown == [i >= chosen for i in range(len(isolation.TARGETS))]
+    assert shown == [i >= chosen for i in range(len(isolation_cost.TARGETS))]
     figure.update(views.cost_view(ex.TARGET_1))
     assert all(bar.get_visible() for row in figure._bars for bar in row)

@@ -618,7 +618,7 @@ AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
 def _right_answers() -> dict[str, dict[int, str]]:
     """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
     from bulkhead_lab.compartments.breaker import blind_threshold
-    from bulkhead_lab.compartments.isolation import equal_blocking
+    from bulkhead_lab.compartments.isolation_cost import equal_blocking
     from bulkhead_lab.course.adaptive_limits import exercises as ex05
     from bulkhead_lab.course.choosing_compartments import exercises as ex08
     from bulkhead_lab.course.fail_fast_queue import exercises as ex04

@@ -9,7 +9,7 @@ import math
 import re
 from functools import partial
 
-from bulkhead_lab.compartments import breaker, hours, isolation, production, shuffle
+from bulkhead_lab.compartments import breaker, hours, isolation_cost, production, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import views
 from bulkhead_lab.course.judges import shuffle_shard
@@ -21,7 +21,7 @@ TARGET_1 = 0.001
 
 
 def _cost_1(_: object) -> dict[str, int]:
-    cost, lesson = isolation.equal_blocking(TARGET_1), isolation.equal_blocking()
+    cost, lesson = isolation_cost.equal_blocking(TARGET_1), isolation_cost.equal_blocking()
     return {"apart": cost.split_total, "together": cost.together, "at_1": lesson.extra}
 
 
@@ -29,7 +29,7 @@ exercise_1 = Exercise(
     1,
     "What the wall costs at 0.1%",
     read=lambda a: read_whole(a, 0, 200, "the extra slots the wall costs"),
-    right=lambda: isolation.equal_blocking(TARGET_1).extra,
+    right=lambda: isolation_cost.equal_blocking(TARGET_1).extra,
     figures=_cost_1,
     right_says="{apart} slots apart against {together} together, {right} more (at 1%: {at_1}). Stricter "
     "targets cost more slots.",

@@ -8,7 +8,7 @@ from typing import Any
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from bulkhead_lab.compartments import isolation, shuffle
+from bulkhead_lab.compartments import isolation_cost, shuffle
 from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.production import Hour
 from bulkhead_lab.course.choosing_compartments.views import CostView, ShardView
@@ -36,9 +36,9 @@ class CostFigure(KeptFigure):
     def __init__(self) -> None:
         super().__init__(10, 4.0, left=0.08, right=0.74, top=0.86, bottom=0.14)
         ax = self.figure.subplots()
-        targets = isolation.TARGETS
+        targets = isolation_cost.TARGETS
         x = list(range(len(targets)))
-        costs = [isolation.equal_blocking(t) for t in targets]
+        costs = [isolation_cost.equal_blocking(t) for t in targets]
         tracking = [c.apart[0] for c in costs]
         bars = (  # offset, heights, bottoms, colour, label: the split's two pools stacked, then the one
             (-0.2, tracking, 0, TRACKING, "tracking pool, apart"),
@@ -63,7 +63,7 @@ class CostFigure(KeptFigure):
 
     def update(self, view: CostView) -> CostFigure:
         c = view.cost
-        i = isolation.TARGETS.index(c.target)
+        i = isolation_cost.TARGETS.index(c.target)
         for row in self._bars:
             for j, bar in enumerate(row):
                 bar.set_visible(j >= i)  # the stricter targets stay hidden until the slider reaches them

@@ -11,9 +11,9 @@ from typing import Any
 
 import pandas as pd
 
-from bulkhead_lab.compartments import breaker, composed, isolation, shuffle, watch
+from bulkhead_lab.compartments import breaker, composed, isolation_cost, shuffle, watch
 from bulkhead_lab.compartments.breaker import BreakerRun
-from bulkhead_lab.compartments.isolation import EqualBlocking
+from bulkhead_lab.compartments.isolation_cost import EqualBlocking
 from bulkhead_lab.compartments.shuffle import Deal, Fleet
 from bulkhead_lab.course.choosing_compartments import watching
 from bulkhead_lab.course.ui import claim_table
@@ -49,7 +49,9 @@ class CostView:
         c = self.cost
         rows = [
             (f"{flow} pool, apart", load, slots, b)
-            for flow, load, slots, b in zip(isolation.FLOWS, c.loads, c.apart, c.blocking_apart, strict=True)
+            for flow, load, slots, b in zip(
+                isolation_cost.FLOWS, c.loads, c.apart, c.blocking_apart, strict=True
+            )
         ]
         weighted = sum(a * b for a, b in zip(c.loads, c.blocking_apart, strict=True)) / sum(c.loads)
         rows.append(("both pools apart", sum(c.loads), c.split_total, weighted))
@@ -79,14 +81,14 @@ class CostView:
         )
 
 
-def cost_view(target: float = isolation.TARGET) -> CostView:
+def cost_view(target: float = isolation_cost.TARGET) -> CostView:
     """Not memoised: Erlang-B's sizes are quick, and :func:`rounds.counters` keeps the model's days."""
-    return CostView(isolation.equal_blocking(target))
+    return CostView(isolation_cost.equal_blocking(target))
 
 
 def cost_by_target() -> pd.DataFrame:
     """Every target of the slider: slots apart, together, and what the wall costs."""
-    costs = [isolation.equal_blocking(target) for target in isolation.TARGETS]
+    costs = [isolation_cost.equal_blocking(target) for target in isolation_cost.TARGETS]
     rows = [(f"{c.target:.1%}", *c.apart, c.split_total, c.together, c.extra) for c in costs]
     columns = ["target", "tracking apart", "event apart", "apart in all", "together", "the wall costs"]
     return pd.DataFrame(rows, columns=columns).set_index("target")
