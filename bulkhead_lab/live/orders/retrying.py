@@ -1,30 +1,19 @@
-"""Retrying clients against lesson 004's Order Service, side by side.
+"""Retrying clients against lesson 004's Order Service, side by side (notebook 06, section 7).
 
-Lesson 004's client sends each request once; :class:`RetryClient` extends it with notebook 06's retry
-loop (:func:`~bulkhead_lab.retries.policy.call_with_retries`): it retries a refused order (503, "busy,
-try again") under a :class:`~bulkhead_lab.retries.policy.RetryPolicy` (a backoff whose ``base`` and
-``cap`` are in **seconds** here, :data:`LIVE_BACKOFF`), within a budget it keeps for its whole drive
-(:func:`~bulkhead_lab.retries.budgets.client_budget`):
+:class:`RetryClient` is lesson 004's client with notebook 06's retry loop
+(:func:`~bulkhead_lab.retries.policy.call_with_retries`): a refused order (503) is retried under a
+``RetryPolicy`` (backoff in **seconds** here, :data:`LIVE_BACKOFF`; jitter from one
+``random.Random(seed)`` per client) within a budget kept over the whole drive
+(:func:`~bulkhead_lab.retries.budgets.client_budget`: a ratio budget over the last ``window`` seconds,
+a retry charged when granted; a token bucket is the AWS SDK's quota). A :class:`RetryingLoad` is
+lesson 004's burst sent by one.
 
-- a ratio budget lets a retry go while ``retries < max(minimum, ratio x calls)`` over the
-  last ``window`` **seconds** (the default 1000 s covers any drive), ``calls`` counting
-  the originals and the retries; a retry is charged when it is granted, before its backoff;
-- a token bucket is the AWS SDK's quota: a retry takes ``retry_cost`` tokens (a 503 is not
-  a timeout), a success puts back its last retry's cost, or ``refund``.
-
-A retry is sent its backoff's delay after the refusal; the jitter draws from one ``random.Random(seed)``
-per client. A :class:`RetryingLoad` is lesson 004's burst sent by such a client.
-
-Each run of :func:`side_by_side` is lesson 004's ``limited`` Order Service (a bulkhead of 5 running and
-5 waiting around Payment), Payment slow, and the lesson's 20 orders sent at once by one client
-(:func:`~bulkhead_lab.live.orders.load.run_orders`). The clients of :data:`CLIENTS` differ only in how
-they retry a 503: not at all, 3 attempts with the AWS SDK's backoff (100 ms base, full jitter) and no
-budget, the same within the SRE book's 10% budget, and within the AWS SDK's quota. The four run at
-once, each against its own services on free ports (about 4 s);
-:func:`~.reading.retries.retry_checks` says what holds on any machine.
-
-Payment is slow at 2 s a call, longer than a retry's two backoffs together (at most 0.2 + 0.4 s):
-every retry meets the bulkhead still full, whatever the machine's speed.
+:func:`side_by_side` sends the lesson's 20 orders at once to lesson 004's ``limited`` Order Service (5
+running, 5 waiting), Payment slow, from each client of :data:`CLIENTS` against its own services: no
+retries, 3 attempts with the AWS SDK's backoff and no budget, within the SRE book's 10%, within the
+AWS quota (about 4 s); :func:`~.reading.retries.retry_checks` says what holds on any machine. Payment
+is slow at 2 s a call, longer than a retry's two backoffs together (at most 0.2 + 0.4 s): every retry
+meets the bulkhead still full, whatever the machine's speed.
 """
 
 from __future__ import annotations

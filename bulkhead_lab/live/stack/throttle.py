@@ -137,11 +137,7 @@ class ThrottledClient(Client):
     first; one it rejects ends at once, never sent (:data:`REJECTED_HERE`); one answered 200 is an accept."""
 
     def __init__(
-        self,
-        session: aiohttp.ClientSession,
-        t0: float,
-        load: ThrottledLoad,
-        on_progress: Progress | None,
+        self, session: aiohttp.ClientSession, t0: float, load: ThrottledLoad, on_progress: Progress | None
     ) -> None:
         super().__init__(session, t0, load.requests, on_progress)
         throttle = load.make(K) if load.make is not None else None
