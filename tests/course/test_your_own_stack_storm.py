@@ -12,7 +12,7 @@ import writes
 from writes.n10_throttle import RIGHT
 
 from bulkhead_lab.course.judges.contract import Verdict
-from bulkhead_lab.course.your_own_stack import exercises, storm, views
+from bulkhead_lab.course.your_own_stack import exercises, throttle_storm, views
 from bulkhead_lab.live.stack import capstone
 from bulkhead_lab.live.stack.throttle import AdaptiveThrottle
 from bulkhead_lab.retries import storm as storm06
@@ -21,8 +21,8 @@ from bulkhead_lab.retries.seeded import SLOWDOWN
 
 
 def test_without_a_throttle_the_run_is_notebook_06s_to_the_last_counter() -> None:
-    setup = storm.SETUP.with_(budget=SRE_BUDGET)
-    mine, theirs = storm.run(SLOWDOWN, setup), storm06.run(SLOWDOWN, setup)
+    setup = throttle_storm.SETUP.with_(budget=SRE_BUDGET)
+    mine, theirs = throttle_storm.run(SLOWDOWN, setup), storm06.run(SLOWDOWN, setup)
     for f in ("tracking", "event"):
         a, b = getattr(mine, f), getattr(theirs, f)
         assert (a.requests, a.reached, a.served, a.refused, a.rejected_here) == (
@@ -44,12 +44,14 @@ def test_a_throttle_cuts_the_storms_load_behind_the_wall_and_the_pool_serves_as_
     # Tracking keeps its own compartment: nothing of its load changes.
     assert runs[("slowdown", True)].tracking == runs[("slowdown", False)].tracking
     for day in ("healthy", "one pool"):  # over half accepted: K = 2 rejects nothing
-        assert runs[(day, True)] == storm.ThrottledStorm(**{**vars(runs[(day, False)]), "throttled": True})
+        assert runs[(day, True)] == throttle_storm.ThrottledStorm(
+            **{**vars(runs[(day, False)]), "throttled": True}
+        )
 
 
 def test_a_learners_right_throttle_gives_the_courses_counts() -> None:
     learners = writes.define(RIGHT, "MyThrottle")
-    assert storm.run(make=learners) == storm.run(make=AdaptiveThrottle)
+    assert throttle_storm.run(make=learners) == throttle_storm.run(make=AdaptiveThrottle)
 
 
 def test_the_printed_lines_name_the_counts() -> None:

@@ -9,20 +9,20 @@ import pandas as pd
 
 from bulkhead_lab.course.judges.capstone import judge
 from bulkhead_lab.course.ui.panel import LiveProgress
-from bulkhead_lab.course.your_own_stack import storm
+from bulkhead_lab.course.your_own_stack import throttle_storm
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.stack import capstone, clients, h2, rate, throttle
+from bulkhead_lab.live.stack import capstone, client_pools, h2, rate, throttle
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, split_label
 from bulkhead_lab.retries.seeded import LESSON, SLOWDOWN
 
 
-def client_tables() -> tuple[list[clients.ClientRun], list[clients.ClientRun]]:
+def client_tables() -> tuple[list[client_pools.ClientRun], list[client_pools.ClientRun]]:
     """Section 1: every client with its defaults and configured with a limit of 10, all at once."""
-    return run_sync(clients.both_tables())
+    return run_sync(client_pools.both_tables())
 
 
-def client_table(rows: list[clients.ClientRun]) -> pd.DataFrame:
+def client_table(rows: list[client_pools.ClientRun]) -> pd.DataFrame:
     """One table: the client, the setting that bounds it, its value, what the dependency saw."""
     return pd.DataFrame(
         [
@@ -40,7 +40,7 @@ def client_table(rows: list[clients.ClientRun]) -> pd.DataFrame:
     ).set_index("client")
 
 
-def client_facts(rows: list[clients.ClientRun]) -> str:
+def client_facts(rows: list[client_pools.ClientRun]) -> str:
     """One line per client: its peak and whether the setting bound anything."""
     lines = []
     for r in rows:
@@ -169,29 +169,37 @@ STORM_DAYS = {  # the runs section 5 prints: 06's 24/8 through the slowdown, its
 }
 
 
-def storm_runs(make: Make = throttle.AdaptiveThrottle) -> dict[tuple[str, bool], storm.ThrottledStorm]:
+def storm_runs(
+    make: Make = throttle.AdaptiveThrottle,
+) -> dict[tuple[str, bool], throttle_storm.ThrottledStorm]:
     """Each of :data:`STORM_DAYS` without a throttle and with ``make``'s, by (day, throttled)."""
-    return {(day, m is not None): storm.run(p, make=m) for day, p in STORM_DAYS.items() for m in (None, make)}
+    return {
+        (day, m is not None): throttle_storm.run(p, make=m)
+        for day, p in STORM_DAYS.items()
+        for m in (None, make)
+    }
 
 
-def _rejected(run: storm.ThrottledStorm) -> int:
+def _rejected(run: throttle_storm.ThrottledStorm) -> int:
     return run.tracking.rejected_here + run.event.rejected_here
 
 
-def _accepted(flow: storm.FlowLoad) -> str:
+def _accepted(flow: throttle_storm.FlowLoad) -> str:
     return f"{flow.served / flow.reached:.0%}"
 
 
-def storm_facts(runs: dict[tuple[str, bool], storm.ThrottledStorm], whose: str = "with the throttle") -> str:
+def storm_facts(
+    runs: dict[tuple[str, bool], throttle_storm.ThrottledStorm], whose: str = "with the throttle"
+) -> str:
     """What the throttle did to the load reaching the pool, in the seeded model's exact counts."""
     plain, thr = runs[("slowdown", False)], runs[("slowdown", True)]
     e0, e1 = plain.event, thr.event
     one = runs[("one pool", True)]
     healthy = runs[("healthy", True)]
-    split = split_label(SLOWDOWN.split)
+    split, attempts = split_label(SLOWDOWN.split), throttle_storm.SETUP.policy.attempts
     return "\n".join(
         [
-            f"06's storm: lesson 000's 40 s, callers making up to {storm.SETUP.policy.attempts} attempts "
+            f"06's storm: lesson 000's 40 s, callers making up to {attempts} attempts "
             "(the AWS SDK's full jitter), no budget; a throttle per flow, K = 2",
             f"{split}, slowdown day, event flow: {e0.requests} requests",
             f"  no throttle: {e0.reached} calls reached its {SLOWDOWN.total - LESSON_SPLIT} slots "

@@ -30,7 +30,7 @@ from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.net.lag import watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all
-from bulkhead_lab.live.stack.clients import HTTPX_LIMITS, HTTPX_TIMEOUT
+from bulkhead_lab.live.stack.client_pools import HTTPX_LIMITS, HTTPX_TIMEOUT
 from bulkhead_lab.live.stack.proxy import FaultProxy
 from bulkhead_lab.retries.budgets import RetryBudget
 
