@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from bulkhead_lab.queues import limits, timeouts
+from bulkhead_lab.queues import knee, timeouts
 from bulkhead_lab.queues.fixes import FIXES, TABLE, with_fix
 from bulkhead_lab.queues.recovery import collapse, recovery, storm
 from bulkhead_lab.queues.rounds import SERIES, Trace, arrivals, kept_run, run
@@ -116,11 +116,11 @@ def test_a_queued_calls_latency_is_its_share_of_the_work_ahead_then_its_own() ->
 
 def test_latency_bends_at_the_knee() -> None:
     d = Dependency()
-    assert [limits.latency_at(d, n) for n in (1, 8, 16, 24)] == [6, 6, 12, 18]
+    assert [knee.latency_at(d, n) for n in (1, 8, 16, 24)] == [6, 6, 12, 18]
 
 
 def test_under_overload_vegas_finds_the_knee_where_too_high_a_fixed_limit_collapses() -> None:
-    runs = {name: limits.overload(name).trace for name in limits.LIMITS}
+    runs = {name: knee.overload(name).trace for name in knee.LIMITS}
     good = {name: trace.total("goodput") for name, trace in runs.items()}
     most = DEFAULT.dependency.capacity * DEFAULT.rounds  # what 8 workers can answer in the run
     assert good["Vegas"] >= 0.99 * most and good["fixed at the knee (8)"] >= 0.9 * most
@@ -134,7 +134,7 @@ def test_under_overload_vegas_finds_the_knee_where_too_high_a_fixed_limit_collap
 
 
 def test_gradient2s_baseline_follows_the_latency_up_to_its_ceiling() -> None:
-    trace = limits.overload("Gradient2").trace
+    trace = knee.overload("Gradient2").trace
     assert max(trace.limit) == 200 and trace.total("goodput") < 0.1 * trace.total("offered")
 
 

@@ -5,7 +5,7 @@ overload leaves room for.
 
 from __future__ import annotations
 
-from bulkhead_lab.queues import limits
+from bulkhead_lab.queues import knee
 from bulkhead_lab.queues.fixes import with_fix
 from bulkhead_lab.queues.recovery import Storm, storm
 from bulkhead_lab.queues.rounds import kept_run
@@ -63,7 +63,7 @@ def expired_only_ends() -> bool:
 
 def goodput_share(limit: int) -> float:
     """Under the knee's overload, behind a fixed bulkhead ``limit``: goodput of the most it can answer."""
-    setup = Setup(trigger=None, rate=limits.OVERLOAD, callers=Callers(bulkhead=Bulkhead(limit, 0)))
+    setup = Setup(trigger=None, rate=knee.OVERLOAD, callers=Callers(bulkhead=Bulkhead(limit, 0)))
     return kept_run(setup).trace.total("goodput") / (DEFAULT.dependency.capacity * setup.rounds)
 
 

@@ -22,7 +22,7 @@ def test_side_by_side_storms_cancelled_at_random_points_print_nothing_and_leave_
         f"""
         import asyncio
         from loopback import listening_ports
-        from bulkhead_lab.live.orders.storm import run_storms
+        from bulkhead_lab.live.orders.metastable import run_storms
 
         async def main():
             before = listening_ports()

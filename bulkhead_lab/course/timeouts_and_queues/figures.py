@@ -15,9 +15,9 @@ from bulkhead_lab.course.timeouts_and_queues import live
 from bulkhead_lab.course.timeouts_and_queues.views import StormView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, IDLE, LIMIT, NEUTRAL, REFUSED, figure
-from bulkhead_lab.live.orders.storm import LiveStorm
+from bulkhead_lab.live.orders.metastable import LiveStorm
 from bulkhead_lab.pool.params import CYCLE
-from bulkhead_lab.queues import limits, timeouts
+from bulkhead_lab.queues import knee, timeouts
 from bulkhead_lab.queues.rounds import QueueRun
 from bulkhead_lab.queues.settings import Dependency, Slowdown
 
@@ -95,7 +95,7 @@ def knee_figure(runs: dict[str, QueueRun], dependency: Dependency, timeout: int)
     curve, over = fig.subplots(1, 2)
     edge = dependency.workers + timeouts.longest_queue(dependency, timeout)
     flights = list(range(1, 2 * edge + 1))
-    curve.plot(flights, [limits.latency_at(dependency, n) for n in flights], color=EVENT, linewidth=2)
+    curve.plot(flights, [knee.latency_at(dependency, n) for n in flights], color=EVENT, linewidth=2)
     curve.axhline(timeout, color=REFUSED, linestyle=":", linewidth=1.5, label="the callers' timeout")
     curve.axvline(dependency.workers, color=LIMIT, linestyle="--", linewidth=1, label="the knee: its workers")
     curve.set_xlabel("calls in flight at the dependency")
@@ -109,7 +109,7 @@ def knee_figure(runs: dict[str, QueueRun], dependency: Dependency, timeout: int)
     over.set_yscale("log")
     over.set_xlabel("time (s)")
     over.set_ylabel("bulkhead limit (log)")
-    over.set_title(f"the callers' limit under {limits.OVERLOAD:g} calls/s")
+    over.set_title(f"the callers' limit under {knee.OVERLOAD:g} calls/s")
     fig.legend(loc="center left", bbox_to_anchor=(0.75, 0.5))  # both panels' labelled lines
     fig.suptitle("A dependency with a queue: where a limit should sit")
     return fig

@@ -1,12 +1,13 @@
-"""Section 5 of notebook 07: the storm that stays on real sockets (:mod:`bulkhead_lab.live.orders.storm`),
-no fix and the fix, each against its own Order Service and Payment on free ports (about 8 s)."""
+"""Section 5 of notebook 07: the storm that stays on real sockets
+(:mod:`bulkhead_lab.live.orders.metastable`), no fix and the fix, each against its own Order Service
+and Payment on free ports (about 8 s)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.orders.storm import BIN, LiveStorm, StormPlan, run_storms
+from bulkhead_lab.live.orders.metastable import BIN, LiveStorm, StormPlan, run_storms
 from bulkhead_lab.live.sync import run_sync
 
 PLAN = StormPlan()

@@ -11,7 +11,7 @@ import ipywidgets as w
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
-from bulkhead_lab.live.orders.storm import LiveStorm
+from bulkhead_lab.live.orders.metastable import LiveStorm
 from bulkhead_lab.pool.params import EVENT_RATE
 
 

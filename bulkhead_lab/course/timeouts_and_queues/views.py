@@ -15,7 +15,7 @@ import pandas as pd
 from bulkhead_lab.course.ui.claim_table import Claim, WideFrame, count, fact, table
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool.params import CYCLE, EVENT_RATE
-from bulkhead_lab.queues import design, limits, timeouts
+from bulkhead_lab.queues import design, knee, timeouts
 from bulkhead_lab.queues.callers import Clients
 from bulkhead_lab.queues.dependency import Server
 from bulkhead_lab.queues.fixes import FIXES, TABLE, Fix, with_fix
@@ -252,17 +252,17 @@ def _storm_view(setup: Setup, label: str) -> StormView:
 
 
 def knee_runs() -> dict[str, QueueRun]:
-    """Each of :data:`~bulkhead_lab.queues.limits.LIMITS` under overload (kept runs)."""
-    return {name: limits.overload(name) for name in limits.LIMITS}
+    """Each of :data:`~bulkhead_lab.queues.knee.LIMITS` under overload (kept runs)."""
+    return {name: knee.overload(name) for name in knee.LIMITS}
 
 
 def knee_table() -> pd.DataFrame:
     """Each bulkhead limit under overload, and through the storm: where its limit sat, what it answered."""
     most = DEFAULT.dependency.capacity * DEFAULT.rounds
     rows = []
-    for name in limits.LIMITS:
-        trace = limits.overload(name).trace
-        s = storm(limits.limited(name, DEFAULT))
+    for name in knee.LIMITS:
+        trace = knee.overload(name).trace
+        s = storm(knee.limited(name, DEFAULT))
         rows.append(
             {
                 "bulkhead limit": name,

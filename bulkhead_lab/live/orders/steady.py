@@ -49,7 +49,7 @@ class SteadyLoad:
 
     ``fast_latency`` is Payment's and Inventory's healthy latency in a run that starts them; each order
     is sent once, as lesson 004's are (notebook 07's storm sends it with callers that give up and
-    retry, :class:`~.storm.StormLoad`).
+    retry, :class:`~.metastable.StormLoad`).
     """
 
     rate: float = 20.0
