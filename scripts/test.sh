@@ -31,7 +31,9 @@ python -m pytest "${workers[@]}" --nbval --nbval-cell-timeout=600 --ignore=tests
 if [ -d tests/e2e ]; then
   echo "==> pytest: JupyterLab in headless Chromium (tests/e2e)"
   e2e=0
-  python -m pytest tests/e2e "$@" || e2e=$?
+  # two workers here too, each with its own Chromium and JupyterLab, handed a test at a time: a notebook's
+  # run in the browser mostly waits on its kernel
+  python -m pytest -n "${BULKHEAD_LAB_TEST_WORKERS:-2}" --dist load tests/e2e "$@" || e2e=$?
   [ "$e2e" = 5 ] && e2e=0
   [ "$status" = 0 ] && status=$e2e
 fi
