@@ -224,32 +224,17 @@ def test_a_spec_is_plain_hashable_data_and_builds_a_fresh_limiter_each_time() ->
         LimiterSpec.of("BBR")
 
 
-def test_a_bad_compartment_stream_or_flows_is_refused_with_one_line() -> None:
+def test_a_bad_compartment_stream_flows_or_stop_is_refused_with_one_line() -> None:
     with pytest.raises(ValueError, match=r"tracking compartment must be an integer in 1\.\.32"):
         run_pool(LESSON, 33, None)
     with pytest.raises(ValueError, match="stream has 4000 rounds but params.rounds is 100"):
         run_pool(LESSON.with_(rounds=100, start=50), stream=arrivals.stream(LESSON))
     with pytest.raises(ValueError, match="flows must be one of both, event"):
         comparison(flows="tracking")
-
-
-@pytest.mark.parametrize("slow", [3, 6, 22])
-def test_every_completed_event_call_is_one_sample_of_its_hold_even_when_the_slowdown_is_shorter(
-    slow: int,
-) -> None:
-    p = LESSON.with_(mode="slowdown", slow=slow, start=1500)
-    spy = Spy(32)
-    run = run_pool(p, None, lambda: spy, trace=True)
-    assert run.trace is not None
-    offered = arrivals.stream(p).event
-    hold = [p.hold_event if t < p.start else slow for t in range(p.rounds)]
-    admitted = [offered[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
-    expected = sorted(
-        (hold[t], t + hold[t]) for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds
-    )
-    completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
-    assert sorted(completed) == sorted(h for h, _ in expected)
-    assert sum(1 for *_, dropped in spy.samples if dropped) == run.refused_by_pool[EVENT]
+    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
+        run_pool(LESSON.with_(mode="slowdown"), stop=999)
+    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
+        pool_run(LESSON.with_(mode="slowdown"), stop=4001)
 
 
 # --- a slowdown that ends (stop) -----------------------------------------------------------------
@@ -283,28 +268,22 @@ def test_runs_with_different_stops_agree_until_the_earlier_stop(stop: int) -> No
     assert short.event_limit[stop + p.slow :] != long.event_limit[stop + p.slow :]
 
 
-def test_every_completed_event_call_is_one_sample_of_its_hold_when_the_slowdown_ends() -> None:
-    p = LESSON.with_(mode="slowdown", slow=22, start=1500)
-    stop = 1700
+@pytest.mark.parametrize(("slow", "stop"), [(3, None), (6, None), (22, None), (22, 1700)])
+def test_every_completed_event_call_is_one_sample_of_its_hold_and_each_pool_refusal_a_drop(
+    slow: int, stop: int | None
+) -> None:
+    """Also when the slowdown is shorter than the healthy hold (3 < 6), and when it ends: from ``stop`` the
+    event calls admitted hold the healthy 6 again."""
+    p = LESSON.with_(mode="slowdown", slow=slow, start=1500)
     spy = Spy(32)
     run = run_pool(p, None, lambda: spy, trace=True, stop=stop)
     assert run.trace is not None
-    offered = arrivals.stream(p).event
-    hold = [p.slow if p.start <= t < stop else p.hold_event for t in range(p.rounds)]
+    offered, end = arrivals.stream(p).event, p.rounds if stop is None else stop
+    hold = [slow if p.start <= t < end else p.hold_event for t in range(p.rounds)]
     admitted = [offered[t] - run.trace.event_dropped[t] for t in range(p.rounds)]
     expected = sorted(hold[t] for t in range(p.rounds) for _ in range(admitted[t]) if t + hold[t] < p.rounds)
-    completed = [rtt for rtt, _, dropped in spy.samples if not dropped]
-    assert sorted(completed) == expected
-    # after the stop the event hold is the healthy one again: its calls free their slots sooner
-    assert run.counters.event_dropped < run_pool(p, None, lambda: Spy(32)).counters.event_dropped
-
-
-def test_a_stop_outside_the_slowdown_is_refused() -> None:
-    p = LESSON.with_(mode="slowdown")
-    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
-        run_pool(p, stop=999)
-    with pytest.raises(ValueError, match=r"stop must be an integer in 1000\.\.4000"):
-        pool_run(p, stop=4001)
+    assert sorted(rtt for rtt, _, dropped in spy.samples if not dropped) == expected
+    assert sum(1 for *_, dropped in spy.samples if dropped) == run.refused_by_pool[EVENT]
 
 
 def _admit_with_the_hook_inside(pool: GovernedPool, order: tuple[int, ...]) -> tuple[int, int]:
