@@ -150,11 +150,6 @@ def test_under_a_bulkhead_the_tracking_drops_do_not_depend_on_the_event_hold() -
                 )
 
 
-def test_in_a_single_pool_the_slowdown_costs_the_tracking_flow() -> None:
-    healthy, slow = (run(Params(mode=m)) for m in MODES)
-    assert slow.tracking_dropped > 10 * healthy.tracking_dropped
-
-
 def test_the_stream_depends_only_on_seed_rates_cycle_and_rounds() -> None:
     a = Params()
     b = Params(split=7, mode="slowdown", total=50, start=3, hold_tracking=9, hold_event=2, slow=99)
