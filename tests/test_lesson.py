@@ -51,10 +51,6 @@ def test_the_failing_days_gain(days) -> None:
     assert (days["single"].slowdown.event_dropped, b1.event_dropped) == (600, 2011)
 
 
-def test_the_bulkhead_keeps_tracking_drops_equal_on_both_days(days) -> None:
-    assert days["bulk"].healthy.tracking_dropped == days["bulk"].slowdown.tracking_dropped == 172
-
-
 def test_the_sizing_table_and_sensitivity_row() -> None:
     rows = {
         split_label(d.split, 32): (
