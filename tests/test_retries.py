@@ -331,16 +331,12 @@ def test_without_jitter_contending_clients_collide_in_lockstep() -> None:
     for n in (10, 50):
         for name in ("no backoff", "exponential, no jitter"):
             assert contention(n, CONTENTION_STRATEGIES[name]).calls == n * (n + 1) // 2
-    lockstep = contention(50, CONTENTION_STRATEGIES["exponential, no jitter"])
-    assert lockstep.completion == 4228  # 49 collisions, each sleeping its capped exponential
-    for seed in range(10):
-        full = contention(50, CONTENTION_STRATEGIES["full jitter"], seed=seed)
-        assert full.calls < lockstep.calls / 2 and full.completion < lockstep.completion / 10
 
 
 def test_brookers_table_jitter_against_none() -> None:
     rows = {(r.strategy, r.clients): r for r in contention_table(clients=(10, 50), runs=10)}
     none, full = rows["exponential, no jitter", 50], rows["full jitter", 50]
+    # no jitter: 49 collisions, each sleeping its capped exponential
     assert (none.calls, none.completion) == (1275, 4228)
     assert (full.calls, full.completion) == pytest.approx((352.5, 105.0))  # the ten seeds' mean, every run
     assert rows["equal jitter", 50].completion > full.completion  # equal jitter waits longer
