@@ -151,5 +151,4 @@ def test_a_run_is_the_same_every_time_and_a_cell_may_play_the_dependency() -> No
             self.settings = Dependency(order="lifo")
             return super().serve(t, calls, service)
 
-    assert storm(DEFAULT).recovery is None
     assert recovery(run(DEFAULT, Lifo).trace, kept_run(DEFAULT.healthy).trace, 1500) is not None
