@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,52 +43,15 @@ def test_the_console_script_is_installed() -> None:
 
 
 def test_simulate_json_has_exactly_the_six_counters(capsys) -> None:
-    argv = [
-        "simulate",
-        "--split",
-        "20",
-        "--mode",
-        "slowdown",
-        "--seed",
-        "77",
-        "--total",
-        "30",
-        "--rounds",
-        "900",
-        "--start",
-        "300",
-        "--cycle",
-        "50",
-        "--tracking-rate",
-        "150",
-        "--event-rate",
-        "60.5",
-        "--hold-tracking",
-        "5",
-        "--hold-event",
-        "3",
-        "--slow",
-        "17",
-        "--json",
-    ]
-    assert cli.main(argv) == 0
+    given: dict[str, Any] = dict(
+        split=20, mode="slowdown", seed=77, total=30, rounds=900, start=300, cycle=50
+    )
+    given |= dict(tracking_rate=150, event_rate=60.5, hold_tracking=5, hold_event=3, slow=17)
+    options = [f"--{name.replace('_', '-')}={value}" for name, value in given.items()]
+    assert cli.main(["simulate", *options, "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert list(got) == list(COUNTER_NAMES)
-    p = Params(
-        split=20,
-        mode="slowdown",
-        seed=77,
-        total=30,
-        rounds=900,
-        start=300,
-        cycle=50,
-        tracking_rate=150,
-        event_rate=60.5,
-        hold_tracking=5,
-        hold_event=3,
-        slow=17,
-    )
-    assert got == run(p).as_dict()
+    assert got == run(Params(**given)).as_dict()
 
 
 def test_simulate_prints_a_readable_table(capsys) -> None:
@@ -102,11 +66,6 @@ def test_simulate_prints_a_readable_table(capsys) -> None:
     [
         (["simulate", "--split", "32"], "split must be an integer in 1..31 (got 32)"),
         (["simulate", "--split", "abc"], "argument --split: invalid int value: 'abc'"),
-        (["simulate", "--mode", "sideways"], "mode must be one of healthy, slowdown"),
-        (["simulate", "--rounds", "0"], "rounds must be an integer in 1..1000000 (got 0)"),
-        (["simulate", "--event-rate", "-1"], "event_rate must be a number >= 0"),
-        (["simulate", "--seed", "0"], "seed must be an integer in 1.."),
-        (["simulate", "--start", "5000"], "start must be an integer in 0..4000 (got 5000)"),
         (["simulate", "--cycle", "1e-300"], "cycle must be a number >= 4.1667 rounds/s for tracking_rate"),
         (
             ["simulate", "--rounds", "1000000", "--tracking-rate", "10000", "--event-rate", "0"],
@@ -127,7 +86,6 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], words: str)
 
 def test_simulate_work_under_the_bound_runs_and_force_lifts_the_bound() -> None:
     from bulkhead_lab.cli import MAX_WORK_SECONDS, check_work, planned_work
-    from bulkhead_lab.pool.params import Params
 
     lesson = Params()
     seconds, nbytes, _ = planned_work(lesson)
