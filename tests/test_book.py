@@ -100,27 +100,19 @@ def test_each_figure_cell_has_one_figure_and_an_alt_sentence(path: Path) -> None
             )
 
 
-def test_alt_text_is_the_first_paragraph_of_what_draws_the_figure() -> None:
+def test_alt_text_is_the_first_sentence_of_what_draws_the_figure_else_its_section() -> None:
+    """A figure function's docstring, or the kept-figure class's it builds; a panel's figure, the figure's;
+    with no drawing known, the section's heading alone."""
+    from bulkhead_lab.course.pool_placement import figures as placement
+    from bulkhead_lab.course.timeouts_and_queues import figures as storm
+
     text = alt.alt_text("pool_placement", "figures.placement_figure(rows[0][1])", "3. Two placements", False)
-    assert text == (
-        "Latency by stream (left) and the concurrency each dependency saw (right) for one batch "
-        "(figure of section “3. Two placements”)."
-    )
-
-
-def test_a_panels_alt_text_is_that_of_the_figure_it_draws() -> None:
+    said = alt.plain_sentence(placement.placement_figure.__doc__ or "")[:-1]
+    assert text == f"{said} (figure of section “3. Two placements”)."
+    kept = alt.alt_text("timeouts_and_queues", "figures.storm_figure(views.storm_view())", "The storm", False)
+    assert kept.startswith(alt.plain_sentence(storm.StormFigure.__doc__ or "")[:-1]) and "Kept by" not in kept
     panel = alt.alt_text("fail_fast_queue", "panel = panels.orders_panel()\npanel", "8. Try it", True)
-    figure = alt.alt_text("fail_fast_queue", "figures.orders_figure(r)", "8. Try it", False)
-    assert panel == figure and panel.startswith("The lesson's 20 orders and 10 stock checks on one time axis")
-
-
-def test_a_figure_built_with_a_kept_figure_class_takes_the_class_description() -> None:
-    text = alt.alt_text("timeouts_and_queues", "figures.storm_figure(views.storm_view())", "The storm", False)
-    assert text.startswith("Calls/s over the run (top) and the calls waiting in the dependency's queue")
-    assert "Kept by" not in text and "drawn once" not in text
-
-
-def test_a_figure_without_a_known_drawing_is_named_by_its_section() -> None:
+    assert panel == alt.alt_text("fail_fast_queue", "figures.orders_figure(r)", "8. Try it", False)
     assert alt.alt_text("pool_placement", "plt.show()", "2. Setup", False) == "Figure of section “2. Setup”."
 
 
