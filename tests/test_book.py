@@ -5,7 +5,6 @@ notebooks untouched. (The built site in a browser: ``tests/e2e/test_book.py``.)"
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -300,18 +299,6 @@ def test_a_notebook_whose_saved_widget_state_shows_its_panels_is_built_as_it_is(
     assert _the_books_page(chosen.notebook)[1].startswith(
         "*Drawn at the saved settings: split = 24/8; hold = 0."
     )
-
-
-@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed here")
-def test_every_committed_notebooks_widget_state_holds_the_widgets_its_outputs_show() -> None:
-    """What the fallback rests on: the last commit's notebooks can always be shown."""
-    if not (REPO / ".git").exists() and "GIT_DIR" not in os.environ:
-        pytest.skip("not a git clone")
-    for path in NOTEBOOKS:
-        committed = source.committed(path)
-        assert committed is not None, f"{path.name} is not committed"
-        unsaved, views = source.unsaved_views(committed)
-        assert unsaved == 0 and views > 0, f"{path.name}: {unsaved} of {views} widget views unsaved"
 
 
 def test_writing_the_source_tree_passes_on_the_line_about_a_notebook(

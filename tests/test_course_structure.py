@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import writes
 
+from bulkhead_lab.book.widgets import WIDGET_STATE, WIDGET_VIEW
+
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 RAW_WIDGET_REPR = re.compile(r"^(VBox|HBox|IntProgress|Output|Box)\(children=|^[A-Z]\w+\(value=")
@@ -110,14 +112,11 @@ def test_run_all_stored_every_output_and_printed_no_answer_error_or_raw_widget(p
             assert not RAW_WIDGET_REPR.match(text), f"cell {i} shows a raw widget repr on open: {text[:60]}"
 
 
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: getattr(p, "name", str(p)))
 def test_every_widget_a_notebook_shows_is_in_its_saved_state(path: Path) -> None:
     """A trusted notebook opened before it runs draws its widgets from this state (sliders, figures);
-    a widget missing from it would show "Error displaying widget: model not found" instead."""
+    a widget missing from it would show "Error displaying widget: model not found" instead. (The book
+    builds a page from the last commit's copy when the working one lacks it: in a fresh clone, this one.)"""
     nb = json.loads(path.read_text())
     state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
