@@ -40,6 +40,8 @@ from pathlib import Path
 
 import pytest
 
+from bulkhead_lab.book.widgets import WIDGET_STATE, WIDGET_VIEW
+
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "notebooks"
 START_PAGE = FOLDER / "00_start_here.md"
@@ -441,10 +443,6 @@ class Plan:
     def rounded(self) -> int:
         """The minutes to state: to the nearest 5."""
         return int(5 * math.floor(self.minutes / 5 + 0.5))
-
-
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def _classes(state: dict, model: str, seen: set[str]) -> set[str]:
