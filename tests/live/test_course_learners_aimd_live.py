@@ -11,7 +11,7 @@ import time
 
 import pandas as pd
 import pytest
-from loopback import listening_ports
+from loopback import listening_ports, until_sync
 from writes import define
 from writes.n05_aimd import CANDIDATES, NUMPY
 
@@ -27,14 +27,11 @@ def _threads() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if "_run_safe_shutdown_loop" not in t.name}
 
 
-def _settled(before_threads: set[threading.Thread], before_ports: set[int], seconds: float = 10.0) -> bool:
+def _settled(threads: set[threading.Thread], ports: set[int]) -> None:
     """Every thread and listening port a run opened is gone (polled with a deadline)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if _threads() <= before_threads and listening_ports() <= before_ports:
-            return True
-        time.sleep(0.05)  # polling, not a synchronising sleep
-    return False
+    until_sync(
+        lambda: _threads() <= threads and listening_ports() <= ports, "the run's threads and ports gone"
+    )
 
 
 def test_a_right_limiter_returning_numpy_integers_backs_off_live_and_the_counts_add_up() -> None:
@@ -47,7 +44,7 @@ def test_a_right_limiter_returning_numpy_integers_backs_off_live_and_the_counts_
     assert slow["lowest limit"] < slow["limit at its start"]  # 1 s calls are over its 500 ms timeout
     assert 0 < slow["orders refused"] < slow["orders sent"]
     assert shown["orders sent"].sum() == views.slowdown_load(views.LIVE_SLOW_FOR).orders
-    assert _settled(threads, ports)
+    _settled(threads, ports)
 
 
 class Quiet:
@@ -104,4 +101,4 @@ def test_a_limiter_that_misbehaves_is_one_line_and_leaves_nothing_running(learne
     said = ex.live_aimd(learner)
     assert isinstance(said, str) and said.startswith(line) and "\n" not in said, said
     assert time.monotonic() - started < 30  # the run is about 6 s; a fault stops it sooner
-    assert _settled(threads, ports)
+    _settled(threads, ports)
