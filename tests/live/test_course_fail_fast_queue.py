@@ -1,4 +1,7 @@
-"""Notebook 04's course package: a live run from a cell, its views, figures and live panel."""
+"""Notebook 04's course package: a live run from a cell, its views, figures and live panel.
+
+Its runs side by side (panels.lesson_runs: in_turn under one bar) are the notebook's first cell, whose
+facts nbval compares run by run (cells 4 to 57); a panel moved by a slider is its cell 57."""
 
 from __future__ import annotations
 
@@ -44,24 +47,6 @@ def test_an_interrupted_cell_of_runs_side_by_side_stops_every_run_and_leaves_not
         loop.close()
 
 
-def test_runs_side_by_side_count_what_they_count_alone_under_one_progress_count() -> None:
-    seen: list[tuple[int, int]] = []
-    setups = {
-        "limited": orders_setup("limited", slow_latency=0.2),
-        "small": orders_setup("limited", limit=2, queue=0, slow=False),
-        "shared": orders_setup("shared", pool_rule="node", slow_latency=0.2),
-    }
-    experiments = orders_experiments({}, setups, on_progress=lambda done, total: seen.append((done, total)))
-    runs = dict(zip(setups, run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True))
-    assert "orders: 10 served, 10 refused, 0 failed" in burst.facts(runs["limited"]).splitlines()
-    assert "every stock check under 300 ms: True" in burst.facts(runs["limited"]).splitlines()
-    assert runs["limited"].payment.peak == 5 and runs["small"].payment.peak <= 2
-    assert runs["shared"].payment.peak == 10  # each run on its own Payment: peaks are not summed
-    assert seen[-1] == (90, 90) and {total for _, total in seen} == {90}  # one count: all three runs
-    with pytest.raises(ValueError, match="bogus is not a setting of a run"):
-        orders_setup("limited", bogus=1)  # refused before anything starts
-
-
 def test_the_views_tables_figure_and_counters_draw_a_limited_run() -> None:
     """Its facts, refusal and check.js's verdicts are notebook 04's outputs, which nbval compares."""
     limited = views.run("limited", slow_latency=0.2)
@@ -97,11 +82,10 @@ def test_the_panel_opens_on_a_run_made_at_its_first_values_and_runs_live_otherwi
 
 
 def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
-    panel = panels.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.2)
-    assert panel.result.served == 5 and panel.result.refused == 15
+    panel = panels.orders_panel(variant="separate", limit=4, slow_latency=0.2)
+    assert panel.result.settings.variant == "separate" and panel.result.payment.peak == 4
+    assert panel.result.refused == 0
     assert panel.progress is not None and panel.progress.bar.value == panel.progress.bar.max == 30
-    run = panel.set(variant="separate", limit=4)
-    assert run.settings.variant == "separate" and run.payment.peak == 4 and run.refused == 0
     assert panel.controls["queue"].layout.display == "none"
     html = [o["data"]["text/html"] for o in panel.output.outputs if "text/html" in o.get("data", {})]
     assert html and "separate (pools 4+4)" in html[0]
