@@ -69,7 +69,7 @@ def test_serve_pools_on_a_busy_port_exits_2_with_one_line_and_leaves_nothing_lis
 async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_refusals_under_200_ms() -> None:
     """The one test that pins lesson 004's wall-clock budgets: check.js's own four checks at its own
     numbers (Payment slow at 3 s). The lesson measured 30 - 53 ms and 16 ms against them. The other
-    variants' facts are test_load.py's, in-process; test_keepalive.py drives the command's node rule."""
+    variants' facts are notebook 04's (nbval); test_keepalive.py checks the command's pool rule."""
     with serving("serve-orders", "--variant", "limited") as s:
         # Payment slow at its own 3 s, 20 orders, 10 stock checks
         run = await drive(s.urls["Order Service"], s.urls["Payment"], s.urls["Inventory"])
