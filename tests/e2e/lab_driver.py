@@ -428,10 +428,6 @@ class View:
         header = [" ".join(r[i] for r in head if i < len(r) and r[i]) for i in range(width)]
         return [dict(zip(header, r, strict=False)) for r in body]
 
-    def column(self, header: str, index: int = 0) -> list[str]:
-        """The cells of one column of table ``index``, top to bottom."""
-        return [row[header] for row in self.table(index)]
-
 
 def open_notebook(page: Any, lab: Lab, rel_path: str, timeout_ms: int = 120_000) -> None:
     """Open ``rel_path`` with a fresh workspace (``?reset``) and wait until its kernel is up and idle."""
