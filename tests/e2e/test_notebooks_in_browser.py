@@ -3,7 +3,8 @@
 For each ``notebooks/*.ipynb``: open it with a fresh workspace, Run > Run All Cells, wait for the kernel
 to go idle, and require that no cell shows an error or anything on stderr. Then, for each slider move
 listed in :data:`MOVES`, focus the slider's handle, press arrow keys, wait for the redraw, and require
-that the figure and the table changed and that the table moved the way the lesson says. Screenshots
+that the figure and the table changed and that the table moved the way the lesson says (each move's
+facts, written as data in :data:`MOVES` with :mod:`move_facts`). Screenshots
 before and after each move land in ``test-artifacts/screenshots/<notebook>/``.
 """
 
@@ -20,49 +21,24 @@ from typing import Any
 import lab_driver as ld
 import pytest
 import writes
+from move_facts import NOW, WAS, Fact, Row, Seen, every, row, rows, value
 
 pytestmark = pytest.mark.e2e
 
 NOTEBOOKS = sorted(p.name for p in (ld.REPO / "notebooks").glob("*.ipynb"))
 
 
-def number(text: str) -> float:
-    """The first number in a table cell ('0.3486', '1,848', '0 / 40', '1.85 s')."""
-    match = re.search(r"-?\d[\d,]*(?:\.\d+)?", text)
-    if match is None:
-        raise AssertionError(f"no number in table cell {text!r}")
-    return float(match.group().replace(",", ""))
-
-
-def row(view: ld.View, **where: str) -> dict[str, str]:
-    """The one table row whose columns equal ``where`` (e.g. layout='20/12', day='healthy')."""
-    rows = [r for r in view.table() if all(r.get(k) == v for k, v in where.items())]
-    assert len(rows) == 1, f"expected one row with {where}, table has {view.table()}"
-    return rows[0]
-
-
-def value(view: ld.View, name: str) -> float:
-    """A two-column (name, value) table's value for ``name`` (notebook 01's table)."""
-    rows = [r for r in view.table() if r.get("") == name]
-    assert len(rows) == 1, f"expected one row named {name!r}, table has {view.table()}"
-    return number(rows[0]["value"])
-
-
-Check = Callable[[ld.View, ld.View, str, str], None]
-
-
 @dataclass(frozen=True)
 class Move:
-    """One slider move a learner makes, and what the lesson says the redraw must show."""
+    """One control a learner moves, and what the lesson says the redraw must show (:mod:`move_facts`)."""
 
-    panel: str  # bl-panel-<panel>
+    panel: str  # bl-panel-<panel>; its output area, bl-view-<panel>, is what the control redraws
     slider: str  # bl-slider-<slider>, inside the panel
-    view: str  # bl-view-<view>, the output area the slider redraws
-    key: str  # ArrowLeft / ArrowRight, pressed ``presses`` times; "drag": drag the handle ``presses`` px;
+    key: str  # ArrowLeft / ArrowRight, pressed ``presses`` times on the slider's handle;
     # or "click:<text>": click the toggle button that reads <text> (a ToggleButtons control)
     presses: int
     lesson: str  # what the move should show, in the lesson's words
-    check: Check  # (before, after, readout before, readout after) -> asserts
+    must: tuple[Fact, ...]  # ... as facts about the table and the readout, before and after
     shown: tuple[str, ...] = ()  # bl-slider-<name>s in the panel that must be visible after the move
     hidden: tuple[str, ...] = ()  # ... and those that must not be
     # A live panel: a move within a burst redraws from a timer, with the kernel's indicator idle, so the
@@ -71,9 +47,8 @@ class Move:
     live: bool = False
     # A live move of several presses: the kernel may get the last press only after the first press's run
     # ended (ipywidgets holds a move back while the kernel is busy), and between those two runs the panel
-    # is done, idle and unchanged. So the redraw has settled only once it shows the slider's last value:
-    # (view, readout) -> True when it does.
-    shows: Callable[[ld.View, str], bool] | None = None
+    # is done, idle and unchanged. So the redraw has settled only once it shows the slider's last value.
+    shows: Fact | None = None
 
     @property
     def id(self) -> str:
@@ -82,468 +57,252 @@ class Move:
 
 # ----------------------------------------------------------------------------- what each lesson says
 
-
-def bigger_pool_blocks_less(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert value(after, "pool size (slots)") == value(before, "pool size (slots)") + 3 == number(now)
-    assert value(after, "Erlang-B blocking") < value(before, "Erlang-B blocking")
-    assert value(after, "seeded model drop rate") < value(before, "seeded model drop rate")
-    # Little's Law does not depend on the pool: the same calls are in flight.
-    assert value(after, "in flight (Little's Law)") == value(before, "in flight (Little's Law)")
+SINGLE, WALL = "single pool (32)", "24/8"  # the single pool and lesson 000's bulkhead, beside each other
+FIRST = row(0)
 
 
-def higher_target_headroom_suggests_a_bigger_limit(
-    before: ld.View, after: ld.View, was: str, now: str
-) -> None:
-    assert number(now) > number(was)
-
-    def suggested(view: ld.View) -> tuple[str, float]:
-        (row,) = [r for r in view.table() if r.get("", "").startswith("suggested limit")]
-        return row[""], number(row["value"])
-
-    (name_before, limit_before), (name_after, limit_after) = suggested(before), suggested(after)
-    assert name_after == f"suggested limit (headroom {number(now):g}x)" != name_before
-    assert limit_after > limit_before
-    # The pool itself, and what it refuses, did not change: only the suggestion (and its line) did.
-    assert value(after, "Erlang-B blocking") == value(before, "Erlang-B blocking")
+def split(layout: str) -> Row:
+    """Notebook 02's trade-off table: the row of one layout ('24/8', 'single pool (32)'; '{}': the marked
+    split, which gets its own row)."""
+    return row({"pool split": layout})
 
 
-def longer_hold_needs_more_in_flight(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert value(after, "hold (s)") == number(now) > value(before, "hold (s)")
-    assert value(after, "in flight (Little's Law)") > value(before, "in flight (Little's Law)")
-    assert value(after, "Erlang-B blocking") > value(before, "Erlang-B blocking")
+def layout(name: str) -> Row:
+    """The row of one layout (05, 06's storm, 08)."""
+    return row(layout=name)
 
 
-SINGLE, LESSON_SPLIT = "single pool (32)", "24/8"  # rows notebook 02's trade-off table always shows
-
-
-def split_row(view: ld.View, split: str) -> dict[str, str]:
-    """Notebook 02's trade-off table: the row of one layout ('24/8', 'single pool (32)')."""
-    return row(view, **{"pool split": split})
-
-
-def bigger_event_pool_drops_fewer_events(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now.split("/")[1]) > number(was.split("/")[1]), f"event pool did not grow: {was} -> {now}"
-    old, new = split_row(before, was), split_row(after, now)  # the marked split gets its own row
-    assert number(new["healthy event dropped"]) < number(old["healthy event dropped"])
-    # ... and the tracking pool that gave up the slots drops more: the bulkhead's cost.
-    assert number(new["healthy tracking dropped"]) > number(old["healthy tracking dropped"])
-    # The single pool does not depend on the split.
-    assert split_row(after, SINGLE) == split_row(before, SINGLE)
-
-
-def slowdown_stays_in_its_compartment(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    # A longer slowdown hold drains the shared pool further: tracking, which did nothing wrong, drops more.
-    single_old, single_new = split_row(before, SINGLE), split_row(after, SINGLE)
-    assert number(single_new["slowdown tracking dropped"]) > number(single_old["slowdown tracking dropped"])
-    # Behind the bulkhead tracking drops exactly what it drops on a healthy day, however long the hold.
-    old, new = split_row(before, LESSON_SPLIT), split_row(after, LESSON_SPLIT)
-    assert new["slowdown tracking dropped"] == new["healthy tracking dropped"]
-    assert number(new["slowdown event dropped"]) > number(old["slowdown event dropped"])
-
-
-def longer_event_hold_stays_behind_the_bulkhead(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    old, new = split_row(before, LESSON_SPLIT), split_row(after, LESSON_SPLIT)
-    assert number(new["healthy event dropped"]) > number(old["healthy event dropped"])
-    # Behind the bulkhead the tracking pool does not notice the events' longer hold ...
-    assert new["healthy tracking dropped"] == old["healthy tracking dropped"]
-    # ... in the shared pool it does: the events' slots are gone for tracking too.
-    old, new = split_row(before, SINGLE), split_row(after, SINGLE)
-    assert number(new["healthy tracking dropped"]) > number(old["healthy tracking dropped"])
-
-
-def bigger_tracking_pool_shows_its_compartments(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    tracking_was, tracking_now = number(was.split("/")[0]), number(now.split("/")[0])
-    assert tracking_now > tracking_was, f"the tracking pool did not grow: {was} -> {now}"
-    by_pool = {r["pool"].split(" (")[0]: r for r in after.table()}
-    old = {r["pool"].split(" (")[0]: r for r in before.table()}
-    assert number(by_pool["tracking pool"]["slots"]) == tracking_now
-    assert number(by_pool["event pool"]["slots"]) == 32 - tracking_now
-    # Each compartment holds its own flow only; the single pool does not depend on the split.
-    assert number(by_pool["tracking pool"]["event"]) == number(by_pool["event pool"]["tracking"]) == 0
-    assert by_pool["single pool"] == old["single pool"]
-
-
-def skipped_call_sites_breach_the_limit(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    old, new = before.table()[0], after.table()[0]
-    # The panel opened on section 3's pool per dependency, notification at its pool's limit (its catalog
-    # done before is that batch's race against the clock, run beside the others while the lab is busy).
-    opened = (old["placement"], old["slots"], number(old["notification peak"]))
-    assert opened == ("pool per dependency", "4 / 4", 4)
-    assert number(new["skipped"]) == number(now) > number(old["skipped"])
-    notification_slots = number(new["slots"].split("/")[0])
-    # The pool says its slot count; the dependency sees more, and more with each skipped call site.
-    assert number(new["notification peak"]) > number(old["notification peak"])
-    assert number(new["notification peak"]) == notification_slots + number(now)
-
-
-def one_shared_pool_starves_catalog_again(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("pool per dependency", "single shared pool")
-    old, new = before.table()[0], after.table()[0]
-    assert old["catalog done before"] == "40 / 40" and new["catalog done before"] == "0 / 40"
-    assert new["slots"] == "8 shared"
-
-
-def shared_pool_slots_size_the_one_pool(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) == number(was) + 1
-    new = after.table()[0]
-    assert new["slots"] == f"{now} shared"
-    # The slow stream takes every shared slot (plus its skipped call sites); catalog still finds none.
-    assert number(new["notification peak"]) == number(now) + number(new["skipped"])
-    assert new["catalog done before"] == "0 / 40"
-
-
-def bigger_queue_refuses_fewer(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    old, new = before.table()[0], after.table()[0]
-    assert number(new["orders refused"]) < number(old["orders refused"])
-    assert number(new["orders served"]) > number(old["orders served"])
-    # The queue only waits: the limit, not the queue, decides how many calls Payment sees at once.
-    assert number(new["Payment peak"]) == number(old["Payment peak"])
-
-
-def one_shared_pool_takes_everything(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert now == "one shared pool" != was
-    old, new = before.table()[0], after.table()[0]
-    assert new["run"].startswith("this run: shared (pool 10")
-    # No bulkhead: nothing is refused, and the slow Payment holds the whole pool ...
-    assert number(new["orders refused"]) == 0 and new["rejected (bulkhead)"] == "-"
-    assert number(new["Payment peak"]) == 10
-    # ... so the healthy stock checks wait for slow calls to end: slower than behind the bulkhead.
-    assert number(new["stock checks"]) > number(old["stock checks"])
-
-
-def a_pool_each_frees_inventory_again(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("one shared pool", "a pool per dependency")
-    old, new = before.table()[0], after.table()[0]
-    pools = re.match(r"this run: separate \(pools (\d+)\+(\d+)\)", new["run"])
-    assert pools is not None, new["run"]
-    # Payment is held to its own pool (the panel's limit, as connections); nothing refused, Inventory fast.
-    assert number(new["Payment peak"]) == int(pools.group(1)) and number(new["orders refused"]) == 0
-    assert number(new["stock checks"]) < number(old["stock checks"])
-
-
-SINGLE, BULK = "single pool (32)", "24/8"
-
-
-def without_a_budget_the_storm_grows_in_its_compartment(
-    before: ld.View, after: ld.View, was: str, now: str
-) -> None:
-    assert (was, now) == ("10% (SRE)", "none")
-    for layout, column in ((SINGLE, "calls/request"), (BULK, "event calls/request")):
-        old, new = row(before, layout=layout, day="slowdown"), row(after, layout=layout, day="slowdown")
-        assert number(new[column]) > number(old[column]), f"{layout}: no budget, yet no more load"
-    # Nothing left to share: behind the bulkhead tracking gives up what it does on a healthy day.
-    slow, calm = row(after, layout=BULK, day="slowdown"), row(after, layout=BULK, day="healthy")
-    assert slow["tracking gave up"] == calm["tracking gave up"]
-
-
-def a_shared_budget_leaks_through_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("each flow", "both flows")
-    old, new = row(before, layout=BULK, day="slowdown"), row(after, layout=BULK, day="slowdown")
-    assert number(new["tracking gave up"]) > number(old["tracking gave up"])  # the events spend its budget
-    old, new = row(before, layout=BULK, day="healthy"), row(after, layout=BULK, day="healthy")
-    assert number(new["event gave up"]) < number(old["event gave up"])  # ... and share it on a healthy day
-
-
-def without_retries_the_lessons_drops_come_back(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) == 1 < number(was)
-    assert all(number(r["calls/request"]) == 1 for r in after.table())
-    slow, calm = row(after, layout=BULK, day="slowdown"), row(after, layout=BULK, day="healthy")
-    assert slow["tracking gave up"] == calm["tracking gave up"] == "172"  # lesson 000's 24/8
-    assert row(after, layout=SINGLE, day="slowdown")["tracking gave up"] == "2654"
-
-
-def a_budget_leaves_nothing_to_drain(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("none", "10% (SRE)")
-    for layout in (SINGLE, BULK):
-        assert number(row(before, layout=layout)["every flow back after"]) > 0
-        assert number(row(after, layout=layout)["every flow back after"]) == 0
-
-
-def _measure(view: ld.View, name: str) -> str:
-    """Notebook 07's one-setup table (measures as rows, the setup as its one column): ``name``'s value."""
-    rows = [r for r in view.table() if r.get("") == name]
-    assert len(rows) == 1, f"expected one row named {name!r}, table has {view.table()}"
-    return next(v for k, v in rows[0].items() if k != "")
-
-
-def no_fix_leaves_the_storm(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("CoDel-like timeout", "no fix")
-    assert number(_measure(before, "rounds to recover")) >= 0
-    assert _measure(after, "rounds to recover") == "never in the run"
-    assert number(_measure(after, "wasted after it")) > 0 == number(_measure(before, "wasted after it"))
-
-
-def a_bounded_queue_ends_it(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("no bound", "20")
-    assert _measure(before, "rounds to recover") == "never in the run"
-    assert number(_measure(after, "rounds to recover")) <= 30  # a timeout's worth of rounds
-    assert number(_measure(after, "longest queue")) <= 20
-
-
-def too_short_a_timeout_brings_it_back(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("30", "15")
-    assert number(_measure(before, "rounds to recover")) <= 30
-    assert _measure(after, "rounds to recover") == "never in the run"
-
-
-def without_retries_the_backlog_drains(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("3", "1")
-    assert _measure(before, "rounds to recover") == "never in the run"
-    assert number(_measure(after, "rounds to recover")) >= 0
-
-
-def _by_layout(view: ld.View) -> dict[str, dict[str, str]]:
-    return {r["layout"]: r for r in view.table()}
-
-
-def longer_slowdown_spares_only_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    old, new = _by_layout(before), _by_layout(after)
-    single, wall = "single pool (32)", "24/8"
-    # The single pool's tracking flow pays for every round of the slowdown ...
-    assert number(new[single]["slowdown tracking dropped"]) > number(old[single]["slowdown tracking dropped"])
-    # ... behind 24/8 it drops what it drops on a healthy day, however long the slowdown lasts.
-    assert new[wall]["slowdown tracking dropped"] == new[wall]["healthy tracking dropped"]
-    assert number(new[wall]["slowdown event dropped"]) > number(old[wall]["slowdown event dropped"])
-
-
-def another_algorithm_leaves_the_walls_alone(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert now != was
-    old, new = _by_layout(before), _by_layout(after)
-    adaptive = [name for name in new if name not in ("single pool (32)", "24/8")]
-    assert len(adaptive) == 1 and adaptive[0].startswith(f"{now}, "), adaptive
-    for layout in ("single pool (32)", "24/8"):
-        assert new[layout] == old[layout]
-
-
-def timeout_under_the_slow_hold_beats_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) < number(was)
-    (name,) = [n for n in _by_layout(after) if n.startswith("AIMD")]
-    old = [r for n, r in _by_layout(before).items() if n.startswith("AIMD")][0]
-    new, wall = _by_layout(after)[name], _by_layout(after)["24/8"]
-    # Slow calls now exceed the timeout: the event limit backs off, tracking drops fewer than behind 24/8 ...
-    assert number(new["slowdown tracking dropped"]) < number(wall["slowdown tracking dropped"])
-    assert number(new["slowdown event dropped"]) > number(old["slowdown event dropped"])
-    # ... while no normal call does: the healthy day is the same.
-    assert new["healthy tracking dropped"] == old["healthy tracking dropped"]
-
-
-def larger_tolerance_drifts_back_sooner(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    assert value(after, "back at 28 at round") < value(before, "back at 28 at round")
-    assert value(after, "event limit, lowest") > value(before, "event limit, lowest")
-    assert value(after, "tracking dropped in the slowdown, Gradient2") > value(
-        before, "tracking dropped in the slowdown, Gradient2"
+def behind_the_wall_tracking_drops_as_on_a_healthy_day(by: Callable[[str], Row]) -> tuple[Fact, ...]:
+    """A longer slowdown: the single pool's tracking flow, which did nothing wrong, drops more; behind 24/8
+    it drops exactly what it drops on a healthy day, however long the slowdown lasts (02 and 05)."""
+    return (
+        NOW > WAS,
+        by(SINGLE)["slowdown tracking dropped"].rises,
+        by(WALL)["slowdown tracking dropped"].after == by(WALL)["healthy tracking dropped"].after,
+        by(WALL)["slowdown event dropped"].rises,
     )
 
 
-def higher_start_reaches_the_compartment_sooner(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    where = {"updates": "once a second (WindowedLimit)", "slow start": "off"}
-    reached = [number(row(view, **where)["reaches 24 at round"]) for view in (before, after)]
-    assert reached[1] < reached[0]
-
-
-SLOW_PHASE = "slow, to its last slow call"
-
-
-def _refused_only_while_slow(view: ld.View) -> bool:
-    return all(number(row(view, phase=p)["orders refused"]) == 0 for p in ("healthy", "healthy again"))
-
-
-def vegas_too_falls_and_refuses_only_while_slow(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert (was, now) == ("Gradient2", "Vegas")
-    slow = row(after, phase=SLOW_PHASE)
-    assert number(slow["lowest limit"]) < number(slow["limit at its start"])  # the slow calls pull it down
-    assert number(slow["orders refused"]) > 0 and _refused_only_while_slow(after)
-
-
-def longer_slowdown_sends_more_orders_while_slow(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) == number(was) + 1
-    old, new = row(before, phase=SLOW_PHASE), row(after, phase=SLOW_PHASE)
-    assert number(new["orders sent"]) > number(old["orders sent"])  # one more second at 20 a second
-    assert number(new["lowest limit"]) < number(new["limit at its start"]) and _refused_only_while_slow(after)
-
-
-def stricter_target_costs_more_slots(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) < number(was)
-    for pool in ("both pools apart", "one pool, together"):
-        assert number(row(after, pool=pool)["slots"]) > number(row(before, pool=pool)["slots"])
-
-
-def more_workers_leave_fewer_tenants_with_none(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    every = "2 of 2 (every worker)"
-    old, new = row(before, **{"workers shared": every}), row(after, **{"workers shared": every})
-    assert number(new["shuffle: formula %"]) < number(old["shuffle: formula %"])
-    # plain pairs: one shard in workers / 2; the shuffled pairs fall far further (1 in C(workers, 2))
-    assert number(new["plain: formula %"]) == 100 * 2 / number(now)
-    assert number(new["shuffle: formula %"]) < number(new["plain: formula %"]) / 10
-
-
-def a_blind_breaker_leaves_only_the_wall(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) > number(was)
-    opened = row(after, layout="single pool + breaker")
-    assert (
-        number(opened["times opened"])
-        == 0
-        < number(row(before, layout="single pool + breaker")["times opened"])
-    )
-    assert opened["tracking dropped"] == row(after, layout="single pool")["tracking dropped"]
-    assert (
-        row(after, layout="24/8 + breaker")["tracking dropped"]
-        == row(after, layout="24/8")["tracking dropped"]
-    )
-
-
-def more_reserved_protects_tracking_on_the_slowdown_day(
-    before: ld.View, after: ld.View, was: str, now: str
-) -> None:
-    assert number(now) > number(was)
-    old, new = before.table()[1], after.table()[1]  # the chosen stop, between the single pool and 24/8
-    assert number(new["slowdown: tracking dropped"]) < number(old["slowdown: tracking dropped"])
-    assert number(new["slowdown: event dropped"]) > number(old["slowdown: event dropped"])
-    assert before.table()[0] == after.table()[0] and before.table()[2] == after.table()[2]  # the lesson's two
-
-
-def less_reserved_lets_the_slow_events_borrow_more(
-    before: ld.View, after: ld.View, was: str, now: str
-) -> None:
-    more_reserved_protects_tracking_on_the_slowdown_day(after, before, now, was)
-
-
-def more_kept_back_sheds_more_events(before: ld.View, after: ld.View, was: str, now: str) -> None:
-    assert number(now) == number(was) + 2
-    old, new = before.table()[1], after.table()[1]
-    assert number(new["healthy: event dropped"]) > number(old["healthy: event dropped"])
-    assert number(new["slowdown: tracking dropped"]) < number(old["slowdown: tracking dropped"])
-
+POOL_SIZE, HOLD = value("pool size (slots)"), value("hold (s)")  # 01's (name, value) table
+BLOCKING, IN_FLIGHT = value("Erlang-B blocking"), value("in flight (Little's Law)")
+SUGGESTED = row({"": "suggested limit*"})
+TRACKING_POOL, EVENT_POOL = row(pool="tracking pool (*"), row(pool="event pool (*")  # 02's step-through
+AIMD = layout("AIMD*")  # 05's explore table: AIMD's own row
+SLOW_PHASE = row(phase="slow, to its last slow call")  # 05's live table, by phase
+REFUSED_ONLY_WHILE_SLOW = tuple(
+    row(phase=p)["orders refused"].after == 0 for p in ("healthy", "healthy again")
+)
+WALL_SLOW, WALL_CALM = row(layout=WALL, day="slowdown"), row(layout=WALL, day="healthy")  # 06's retries
+SINGLE_SLOW = row(layout=SINGLE, day="slowdown")
+RECOVER, WASTED, NEVER = value("rounds to recover"), value("wasted after it"), "never in the run"  # 07
+EVERY_WORKER = row({"workers shared": "2 of 2 (every worker)"})  # 08's shards
+BREAKER = layout("single pool + breaker")  # 08's breaker
+CHOSEN = row(1)  # 09: the chosen stop, between the single pool (row 0) and 24/8 (row 2)
 
 MOVES: dict[str, tuple[Move, ...]] = {
     "01_littles_law_sizing.ipynb": (
-        Move("littles-law", "pool-size", "littles-law", "ArrowRight", 3,
-             "a bigger pool blocks less (Erlang-B and the seeded model agree)", bigger_pool_blocks_less),
-        Move("littles-law", "hold", "littles-law", "ArrowRight", 2,
-             "a longer hold keeps more calls in flight and blocks more", longer_hold_needs_more_in_flight),
-        Move("littles-law", "headroom", "littles-law", "ArrowRight", 2,
+        Move("littles-law", "pool-size", "ArrowRight", 3,
+             "a bigger pool blocks less (Erlang-B and the seeded model agree)",
+             (POOL_SIZE.after == POOL_SIZE.before + 3, POOL_SIZE.after == NOW.n, BLOCKING.falls,
+              value("seeded model drop rate").falls,
+              IN_FLIGHT.stays)),  # Little's Law does not depend on the pool: the same calls are in flight
+        Move("littles-law", "hold", "ArrowRight", 2,
+             "a longer hold keeps more calls in flight and blocks more",
+             (HOLD.after == NOW.n, HOLD.rises, IN_FLIGHT.rises, BLOCKING.rises)),
+        Move("littles-law", "headroom", "ArrowRight", 2,
              "a higher target headroom moves the suggested limit on the figure",
-             higher_target_headroom_suggests_a_bigger_limit),
+             (NOW > WAS, SUGGESTED[""].after == NOW.n.format("suggested limit (headroom {:g}x)"),
+              SUGGESTED[""].after != SUGGESTED[""].before, SUGGESTED["value"].rises,
+              # The pool itself, and what it refuses, did not change: only the suggestion (and its line).
+              BLOCKING.stays)),
     ),
     "02_single_pool_vs_bulkhead.ipynb": (
-        Move("tradeoff", "split", "tradeoff", "ArrowLeft", 2,
+        Move("tradeoff", "split", "ArrowLeft", 2,
              "a larger event pool (smaller split) drops fewer events on a healthy day",
-             bigger_event_pool_drops_fewer_events),
-        Move("tradeoff", "slowdown-hold", "tradeoff", "ArrowRight", 4,
+             (NOW.part(1) > WAS.part(1), split("{}")["healthy event dropped"].falls,
+              # ... and the tracking pool that gave up the slots drops more: the bulkhead's cost.
+              split("{}")["healthy tracking dropped"].rises,
+              split(SINGLE).stays)),  # the single pool does not depend on the split
+        Move("tradeoff", "slowdown-hold", "ArrowRight", 4,
              "a longer slowdown hurts tracking in the single pool, never behind the bulkhead",
-             slowdown_stays_in_its_compartment),
-        Move("tradeoff", "event-hold", "tradeoff", "ArrowRight", 2,
+             behind_the_wall_tracking_drops_as_on_a_healthy_day(split)),
+        Move("tradeoff", "event-hold", "ArrowRight", 2,
              "longer event holds cost tracking drops in the single pool only",
-             longer_event_hold_stays_behind_the_bulkhead),
-        Move("step-through", "split", "step-through", "ArrowRight", 2,
+             (NOW > WAS, split(WALL)["healthy event dropped"].rises,
+              split(WALL)["healthy tracking dropped"].stays,  # behind the bulkhead tracking does not notice
+              split(SINGLE)["healthy tracking dropped"].rises)),  # in the shared pool the slots are gone
+        Move("step-through", "split", "ArrowRight", 2,
              "a bigger tracking pool: each compartment holds its own flow, the single pool unchanged",
-             bigger_tracking_pool_shows_its_compartments),
+             (NOW.part(0) > WAS.part(0), TRACKING_POOL["slots"].after == NOW.part(0),
+              EVENT_POOL["slots"].after + NOW.part(0) == 32,  # the two share the 32 slots
+              TRACKING_POOL["event"].after == 0, EVENT_POOL["tracking"].after == 0,
+              row(pool="single pool (*").stays)),
     ),
     "03_pool_placement.ipynb": (
         # Run All leaves the panel where section 7's text says it opens: section 3's pool per dependency,
-        # 4 / 4, no call site skipped (the cell below it drives a panel of its own).
-        Move("placement", "skipped", "placement", "ArrowRight", 2,
+        # notification at its pool's limit, 4 / 4, no call site skipped (its catalog done before is that
+        # batch's race against the clock, run beside the others while the lab is busy; the cell below it
+        # drives a panel of its own).
+        Move("placement", "skipped", "ArrowRight", 2,
              "skipped call sites push the notification peak past the pool's limit, by exactly their number",
-             skipped_call_sites_breach_the_limit, live=True,
-             shows=lambda view, now: view.table()[0]["skipped"] == now),
-        Move("placement", "placement", "placement", "click:single shared pool", 1,
+             (FIRST["placement"].before == "pool per dependency", FIRST["slots"].before == "4 / 4",
+              FIRST["notification peak"].before == 4, FIRST["skipped"].after == NOW.n, FIRST["skipped"].rises,
+              # The pool says its slot count; the dependency sees more, and more with each skipped call site.
+              FIRST["notification peak"].rises,
+              FIRST["notification peak"].after == FIRST["slots"].after.part(0) + NOW),
+             live=True, shows=FIRST["skipped"].after == NOW),
+        Move("placement", "placement", "click:single shared pool", 1,
              "back to one shared pool: catalog finishes nothing before the first slow answer",
-             one_shared_pool_starves_catalog_again,
+             (WAS == "pool per dependency", NOW == "single shared pool",
+              FIRST["catalog done before"].before == "40 / 40",
+              FIRST["catalog done before"].after == "0 / 40", FIRST["slots"].after == "8 shared"),
              shown=("shared-slots",), hidden=("notification-slots", "catalog-slots"), live=True),
-        Move("placement", "shared-slots", "placement", "ArrowRight", 1,
+        Move("placement", "shared-slots", "ArrowRight", 1,
              "under the shared pool one slider sizes the one pool, and the slow stream takes it all",
-             shared_pool_slots_size_the_one_pool, live=True),
+             (NOW == WAS + 1, FIRST["slots"].after == NOW.format("{} shared"),
+              # The slow stream takes every shared slot (plus its skipped call sites); catalog finds none.
+              FIRST["notification peak"].after == NOW + FIRST["skipped"].after,
+              FIRST["catalog done before"].after == "0 / 40"),
+             live=True),
     ),
     "04_fail_fast_queue.ipynb": (
         # Run All leaves the panel where section 9's text says it opens: the lesson's bulkhead, 5 running +
         # 5 waiting, Payment slow at 1 s (the cell below it drives a panel of its own).
-        Move("orders", "queue", "orders", "ArrowRight", 2,
-             "a larger bulkhead queue refuses fewer orders", bigger_queue_refuses_fewer,
+        Move("orders", "queue", "ArrowRight", 2,
+             "a larger bulkhead queue refuses fewer orders",
+             (NOW > WAS, FIRST["orders refused"].falls, FIRST["orders served"].rises,
+              # The queue only waits: the limit, not the queue, decides how many calls Payment sees at once.
+              FIRST["Payment peak"].stays),
              shown=("limit", "queue"), hidden=("pool", "pool-rule"), live=True,
-             shows=lambda view, now: f"+{now})" in view.table()[0]["run"]),
-        Move("orders", "variant", "orders", "click:one shared pool", 1,
+             shows=FIRST["run"].after.contains(NOW.format("+{})"))),
+        Move("orders", "variant", "click:one shared pool", 1,
              "one shared pool: nothing refused, slow Payment takes the whole pool, stock checks wait",
-             one_shared_pool_takes_everything, shown=("pool", "pool-rule"), hidden=("limit", "queue"),
-             live=True),
-        Move("orders", "variant", "orders", "click:a pool per dependency", 1,
+             (NOW == "one shared pool", WAS != "one shared pool",
+              FIRST["run"].after.startswith("this run: shared (pool 10"),
+              # No bulkhead: nothing is refused, and the slow Payment holds the whole pool ...
+              FIRST["orders refused"].after == 0, FIRST["rejected (bulkhead)"].after == "-",
+              FIRST["Payment peak"].after == 10,
+              # ... so the healthy stock checks wait for slow calls to end: slower than behind the bulkhead.
+              FIRST["stock checks"].rises),
+             shown=("pool", "pool-rule"), hidden=("limit", "queue"), live=True),
+        Move("orders", "variant", "click:a pool per dependency", 1,
              "a pool per dependency: Payment held to its own pool, stock checks fast again",
-             a_pool_each_frees_inventory_again, shown=("limit",), hidden=("pool", "pool-rule", "queue"),
+             (WAS == "one shared pool", NOW == "a pool per dependency",
+              # Payment is held to its own pool (the panel's limit, as connections), nothing refused.
+              FIRST["Payment peak"].after
+              == FIRST["run"].after.group(r"this run: separate \(pools (\d+)\+(\d+)\)"),
+              FIRST["orders refused"].after == 0, FIRST["stock checks"].falls),
+             shown=("limit",), hidden=("pool", "pool-rule", "queue"), live=True),
+    ),
+    "05_adaptive_limits.ipynb": (
+        Move("explore", "slowdown-length", "ArrowRight", 10,
+             "a longer slowdown costs the single pool's tracking flow more, never the one behind 24/8",
+             behind_the_wall_tracking_drops_as_on_a_healthy_day(layout)),
+        Move("explore", "algorithm", "ArrowLeft", 2,
+             "another algorithm redraws its own row; one pool and 24/8 stay as they were",
+             (NOW != WAS, rows().after == 3, rows(layout="{}, *").after == 1,  # the walls and its own row
+              layout(SINGLE).stays, layout(WALL).stays)),
+        Move("explore", "aimd-timeout", "ArrowLeft", 28,
+             "an AIMD timeout under the slow calls' hold backs the event limit off, beating 24/8 on tracking",
+             (NOW < WAS,
+              # Slow calls now exceed the timeout: the event limit backs off, tracking drops fewer than
+              # behind 24/8 ...
+              AIMD["slowdown tracking dropped"].after < layout(WALL)["slowdown tracking dropped"].after,
+              AIMD["slowdown event dropped"].rises,
+              AIMD["healthy tracking dropped"].stays)),  # ... while no normal call does: healthy the same
+        Move("drift", "drift-tolerance", "ArrowRight", 5,
+             "a larger tolerance lets Gradient2's limit fall less and climb back sooner",
+             (NOW > WAS, value("back at 28 at round").falls, value("event limit, lowest").rises,
+              value("tracking dropped in the slowdown, Gradient2").rises)),
+        Move("slow-start", "vegas-initial", "ArrowRight", 3,
+             "a higher initial limit reaches the compartment sooner without slow start, once a second",
+             (NOW > WAS, row({"updates": "once a second (WindowedLimit)", "slow start": "off"})
+              ["reaches 24 at round"].falls)),
+        # Run All leaves the live panel at Gradient2, Payment slow for 3 s; each move is one live run.
+        Move("live", "live-algorithm", "click:Vegas", 1,
+             "Vegas' limit too falls while Payment is slow, and it refuses orders only then",
+             (WAS == "Gradient2", NOW == "Vegas",
+              # The slow calls pull its limit down, and it refuses orders only while Payment is slow.
+              SLOW_PHASE["lowest limit"].after < SLOW_PHASE["limit at its start"].after,
+              SLOW_PHASE["orders refused"].after > 0, *REFUSED_ONLY_WHILE_SLOW),
+             live=True),
+        Move("live", "live-slow-for", "ArrowRight", 1,
+             "a longer slowdown: more orders meet the slow Payment, still refused only while it is slow",
+             (NOW == WAS + 1, SLOW_PHASE["orders sent"].rises,  # one more second at 20 a second
+              SLOW_PHASE["lowest limit"].after < SLOW_PHASE["limit at its start"].after,
+              *REFUSED_ONLY_WHILE_SLOW),
              live=True),
     ),
     "06_retries_and_budgets.ipynb": (
         # Run All leaves the panel at section 4's last cell: no jitter, the SRE 10% kept per flow.
-        Move("retries", "budget-scope", "retries", "ArrowRight", 1,
+        Move("retries", "budget-scope", "ArrowRight", 1,
              "one budget for both flows lets the event storm deny tracking's retries under 24/8",
-             a_shared_budget_leaks_through_the_wall),
-        Move("retries", "budget", "retries", "ArrowLeft", 2,
+             (WAS == "each flow", NOW == "both flows",
+              WALL_SLOW["tracking gave up"].rises,  # the events spend its budget ...
+              WALL_CALM["event gave up"].falls)),  # ... and share it on a healthy day
+        Move("retries", "budget", "ArrowLeft", 2,
              "without a budget the load grows, and under 24/8 only in the event compartment",
-             without_a_budget_the_storm_grows_in_its_compartment),
-        Move("retries", "attempts", "retries", "ArrowLeft", 2,
-             "one attempt: no retries, lesson 000's drops", without_retries_the_lessons_drops_come_back),
-        Move("storm", "budget", "storm", "ArrowRight", 2,
-             "with a budget the load is back as soon as the slowdown ends", a_budget_leaves_nothing_to_drain),
-    ),
-    "05_adaptive_limits.ipynb": (
-        Move("explore", "slowdown-length", "explore", "ArrowRight", 10,
-             "a longer slowdown costs the single pool's tracking flow more, never the one behind 24/8",
-             longer_slowdown_spares_only_the_wall),
-        Move("explore", "algorithm", "explore", "ArrowLeft", 2,
-             "another algorithm redraws its own row; one pool and 24/8 stay as they were",
-             another_algorithm_leaves_the_walls_alone),
-        Move("explore", "aimd-timeout", "explore", "ArrowLeft", 28,
-             "an AIMD timeout under the slow calls' hold backs the event limit off, beating 24/8 on tracking",
-             timeout_under_the_slow_hold_beats_the_wall),
-        Move("drift", "drift-tolerance", "drift", "ArrowRight", 5,
-             "a larger tolerance lets Gradient2's limit fall less and climb back sooner",
-             larger_tolerance_drifts_back_sooner),
-        Move("slow-start", "vegas-initial", "slow-start", "ArrowRight", 3,
-             "a higher initial limit reaches the compartment sooner without slow start, once a second",
-             higher_start_reaches_the_compartment_sooner),
-        # Run All leaves the live panel at Gradient2, Payment slow for 3 s; each move is one live run.
-        Move("live", "live-algorithm", "live", "click:Vegas", 1,
-             "Vegas' limit too falls while Payment is slow, and it refuses orders only then",
-             vegas_too_falls_and_refuses_only_while_slow, live=True),
-        Move("live", "live-slow-for", "live", "ArrowRight", 1,
-             "a longer slowdown: more orders meet the slow Payment, still refused only while it is slow",
-             longer_slowdown_sends_more_orders_while_slow, live=True),
+             (WAS == "10% (SRE)", NOW == "none", SINGLE_SLOW["calls/request"].rises,
+              WALL_SLOW["event calls/request"].rises,
+              # Nothing left to share: behind the bulkhead tracking gives up what it does on a healthy day.
+              WALL_SLOW["tracking gave up"].after == WALL_CALM["tracking gave up"].after)),
+        Move("retries", "attempts", "ArrowLeft", 2,
+             "one attempt: no retries, lesson 000's drops",
+             (NOW == 1, WAS > 1, every("calls/request").after == 1,
+              WALL_SLOW["tracking gave up"].after == "172",  # lesson 000's 24/8
+              WALL_CALM["tracking gave up"].after == "172", SINGLE_SLOW["tracking gave up"].after == "2654")),
+        Move("storm", "budget", "ArrowRight", 2,
+             "with a budget the load is back as soon as the slowdown ends",
+             (WAS == "none", NOW == "10% (SRE)",
+              *(layout(name)["every flow back after"].before > 0 for name in (SINGLE, WALL)),
+              *(layout(name)["every flow back after"].after == 0 for name in (SINGLE, WALL)))),
     ),
     "07_timeouts_and_queues.ipynb": (
         # Run All leaves the panel at section 3's last cell: CoDel-like timeout, no queue bound, timeout 30,
         # 3 attempts.
-        Move("storm", "fix", "storm", "ArrowLeft", 4,
-             "with no fix the storm outlives the slowdown to the end of the run", no_fix_leaves_the_storm),
-        Move("storm", "queue-bound", "storm", "ArrowRight", 3,
-             "a queue of 20 drains inside the timeout: the storm ends", a_bounded_queue_ends_it),
-        Move("storm", "timeout", "storm", "ArrowLeft", 3,
+        Move("storm", "fix", "ArrowLeft", 4,
+             "with no fix the storm outlives the slowdown to the end of the run",
+             (WAS == "CoDel-like timeout", NOW == "no fix", RECOVER.before >= 0, RECOVER.after == NEVER,
+              WASTED.after > 0, WASTED.before == 0)),
+        Move("storm", "queue-bound", "ArrowRight", 3,
+             "a queue of 20 drains inside the timeout: the storm ends",
+             (WAS == "no bound", NOW == "20", RECOVER.before == NEVER,
+              RECOVER.after <= 30,  # a timeout's worth of rounds
+              value("longest queue").after <= 20)),
+        Move("storm", "timeout", "ArrowLeft", 3,
              "a 15-round timeout is shorter than that queue's wait: the storm stays",
-             too_short_a_timeout_brings_it_back),
-        Move("storm", "attempts", "storm", "ArrowLeft", 2,
-             "one attempt: no retries feed it, the backlog drains", without_retries_the_backlog_drains),
+             (WAS == "30", NOW == "15", RECOVER.before <= 30, RECOVER.after == NEVER)),
+        Move("storm", "attempts", "ArrowLeft", 2,
+             "one attempt: no retries feed it, the backlog drains",
+             (WAS == "3", NOW == "1", RECOVER.before == NEVER, RECOVER.after >= 0)),
     ),
     "08_choosing_compartments.ipynb": (
-        Move("cost", "target", "cost", "ArrowLeft", 1,
-             "a stricter target needs more slots apart and together", stricter_target_costs_more_slots),
-        Move("shards", "workers", "shards", "ArrowRight", 8,
+        Move("cost", "target", "ArrowLeft", 1,
+             "a stricter target needs more slots apart and together",
+             (NOW < WAS, row(pool="both pools apart")["slots"].rises,
+              row(pool="one pool, together")["slots"].rises)),
+        Move("shards", "workers", "ArrowRight", 8,
              "more workers make many more pairs: far fewer tenants lose every worker than with plain pairs",
-             more_workers_leave_fewer_tenants_with_none),
-        Move("breaker", "slow-call", "breaker", "ArrowRight", 12,
+             (NOW > WAS, EVERY_WORKER["shuffle: formula %"].falls,
+              # plain pairs: one shard in workers / 2; the shuffled pairs fall far further (1 in
+              # C(workers, 2))
+              EVERY_WORKER["plain: formula %"].after == 100 * 2 / NOW,
+              EVERY_WORKER["shuffle: formula %"].after < EVERY_WORKER["plain: formula %"].after / 10)),
+        Move("breaker", "slow-call", "ArrowRight", 12,
              "a breaker that cannot call the slow events slow never opens: only the wall protects",
-             a_blind_breaker_leaves_only_the_wall),
+             (NOW > WAS, BREAKER["times opened"].after == 0, BREAKER["times opened"].before > 0,
+              BREAKER["tracking dropped"].after == layout("single pool")["tracking dropped"].after,
+              layout("24/8 + breaker")["tracking dropped"].after == layout(WALL)["tracking dropped"].after)),
     ),
     "09_sharing_compartments.ipynb": (
-        Move("soft", "share", "soft", "ArrowLeft", 2,
+        Move("soft", "share", "ArrowLeft", 2,
              "less reserved: the slow events borrow more, and tracking drops more on the slowdown day",
-             less_reserved_lets_the_slow_events_borrow_more),
-        Move("shed", "keep", "shed", "ArrowRight", 2,
+             (NOW < WAS, CHOSEN["slowdown: tracking dropped"].rises, CHOSEN["slowdown: event dropped"].falls,
+              row(0).stays, row(2).stays)),  # the lesson's two
+        Move("shed", "keep", "ArrowRight", 2,
              "more slots kept for tracking: fewer tracking drops when events slow, more events shed",
-             more_kept_back_sheds_more_events),
+             (NOW == WAS + 2, CHOSEN["healthy: event dropped"].rises,
+              CHOSEN["slowdown: tracking dropped"].falls)),
     ),
 }  # fmt: skip
 
@@ -704,14 +463,8 @@ def _type_and_check(page: Any, number: int, typed: str, line: str, tries: int = 
         box.scroll_into_view_if_needed()
         box.fill(typed)
         box.press("Enter")  # the box checks on Enter too (its value is sent when it changes)
-        page.locator(f".bl-check-{number}").first.click()
         try:
-            page.wait_for_function(
-                "([sel, line]) => { const el = document.querySelector(sel);"
-                " return el && el.innerText.trim() === line; }",
-                arg=[f".bl-feedback-{number}", line],
-                timeout=20_000,
-            )
+            _check_exercise(page, number, line, timeout_ms=20_000)
             return
         except Exception:  # playwright's TimeoutError; the last try's propagates
             if attempt == tries:
@@ -756,13 +509,14 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
         cell.screenshot(path=str(screenshots / f"exercise-{number}.png"))
 
 
-def _check_exercise(page: Any, number: int, said: str) -> None:
+def _check_exercise(page: Any, number: int, said: str, timeout_ms: int = 60_000) -> None:
+    """Click exercise ``number``'s Check and wait until its feedback line reads exactly ``said``."""
     page.locator(f".bl-check-{number}").first.click()
     page.wait_for_function(
         "([sel, line]) => { const el = document.querySelector(sel);"
         " return el && el.innerText.trim() === line; }",
         arg=[f".bl-feedback-{number}", said],
-        timeout=60_000,
+        timeout=timeout_ms,
     )
 
 
@@ -958,18 +712,13 @@ def _visible(page: Any, move: Move, name: str) -> bool:
 
 
 def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
-    before = ld.wait_for_view(page, move.view)
+    """Make ``move`` as a learner does, wait for the redraw, and require every fact in ``move.must``."""
+    before = ld.wait_for_view(page, move.panel)
     was = _readout(page, move)
-    shot = (
-        f"{move.id}-{move.key.removeprefix(CLICK).replace(' ', '-')}"
-        if move.key.startswith(CLICK)
-        else move.id
-    )
+    clicked = move.key.startswith(CLICK)
+    shot = f"{move.id}-{move.key.removeprefix(CLICK).replace(' ', '-')}" if clicked else move.id
     ld.screenshot(page, move.panel, screenshots / f"{shot}-before.png")
-
-    if move.key == "drag":
-        ld.drag_slider(page, move.slider, move.presses, move.panel)
-    elif move.key.startswith(CLICK):
+    if clicked:
         button = ld.slider(page, move.slider, move.panel).get_by_role("button", name=move.key[len(CLICK) :])
         button.scroll_into_view_if_needed()
         button.click()
@@ -978,13 +727,12 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
     now = _readout(page, move)
 
     def done(view: ld.View) -> bool:
-        return (
-            view.complete
-            and _status_done(page, move.panel)
-            and (move.shows is None or (bool(view.tables) and move.shows(view, now)))
+        shows = move.shows is None or (
+            bool(view.tables) and move.shows.failure(Seen(before, view, was, now)) is None
         )
+        return view.complete and _status_done(page, move.panel) and shows
 
-    after = ld.wait_until_settled(page, move.view, before, complete=done if move.live else None)
+    after = ld.wait_until_settled(page, move.panel, before, complete=done if move.live else None)
     ld.screenshot(page, move.panel, screenshots / f"{shot}-after.png")
     assert [n for n in move.shown if not _visible(page, move, n)] == [], f"{move.id}: controls hidden"
     assert [n for n in move.hidden if _visible(page, move, n)] == [], f"{move.id}: controls still shown"
@@ -992,13 +740,12 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
     assert now != was, f"{move.id}: {move.key} {move.presses} did not move the slider (still {was})"
     assert after.images != before.images, f"{move.id}: the figure did not change"
     assert after.tables != before.tables, f"{move.id}: the table did not change"
-    try:
-        move.check(before, after, was, now)
-    except AssertionError as err:
-        raise AssertionError(
-            f"{move.id} ({was} -> {now}) should show: {move.lesson}\n"
-            f"before: {before.table()}\nafter: {after.table()}\n{err}"
-        ) from err
+    seen = Seen(before, after, was, now)
+    failed = [said for said in (fact.failure(seen) for fact in move.must) if said is not None]
+    assert failed == [], (
+        f"{move.id} ({was} -> {now}) should show: {move.lesson}\n"
+        f"before: {before.table()}\nafter: {after.table()}\n" + "\n".join(failed)
+    )
 
 
 def test_a_notebook_opened_before_it_runs_shows_its_saved_sliders_or_says_how_to_get_them(
