@@ -24,6 +24,9 @@ def test_a_fresh_lab_opens_on_the_course_map(
             assert page.locator(".jp-Launcher").count() == 0, "the Launcher opened beside the course map"
             links = page.locator(".jp-MarkdownViewer .jp-RenderedMarkdown a").all_inner_texts()
             assert {"lesson 000", "lesson 003", "lesson 004"} <= set(links)
+            assert any(link.startswith("01 ·") for link in links) and any(
+                link.startswith("04 ·") for link in links
+            )
             page.screenshot(path=str(screenshots / "start-page.png"))
         finally:
             context.close()
