@@ -28,23 +28,23 @@ def storms():
     started = time.monotonic()
     storms = live.run(lambda done, total: progress.append((done, total)))
     took = time.monotonic() - started
-    assert progress[-1] == (2 * live.PLAN.orders, 2 * live.PLAN.orders)  # one bar counts both runs
+    assert progress[-1] == (2 * live.STORM.orders, 2 * live.STORM.orders)  # one bar counts both runs
     assert took < sum(s.duration for s in storms)  # side by side: they overlapped
     return storms
 
 
 def test_with_no_fix_payment_serves_abandoned_calls_and_goodput_stays_down(storms) -> None:
     none = storms[0]
-    plan = none.plan
+    plan = none.load
     assert none.wasted_after_heal >= 30  # about 60 to 100 here: a queue full of calls no one waits for
     assert none.back_after() is None
     assert none.rate(plan.seconds - 2, plan.seconds) < plan.rate / 4
-    assert none.payment.longest > plan.rate * plan.timeout  # longer than a timeout's worth of orders
+    assert none.payment.longest > plan.rate * plan.gives_up_after  # longer than a timeout's worth of orders
 
 
 def test_the_bulkhead_and_the_drop_bring_goodput_back_at_once(storms) -> None:
     none, fix = storms
-    plan = fix.plan
+    plan = fix.load
     back = fix.back_after()
     assert back is not None and back <= live.BACK_WITHIN
     assert fix.rate(plan.healed + 1, plan.seconds) >= 0.6 * plan.rate  # the no-fix run's is about 0

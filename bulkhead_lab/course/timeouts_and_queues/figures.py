@@ -15,7 +15,7 @@ from bulkhead_lab.course.timeouts_and_queues import live
 from bulkhead_lab.course.timeouts_and_queues.views import StormView
 from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, EXTRA, FAILURE, IDLE, LIMIT, NEUTRAL, REFUSED, figure
-from bulkhead_lab.live.orders.metastable import LiveStorm
+from bulkhead_lab.live.orders.reading.metastable import LiveStorm
 from bulkhead_lab.pool.params import CYCLE
 from bulkhead_lab.queues import knee, timeouts
 from bulkhead_lab.queues.rounds import QueueRun
@@ -125,12 +125,12 @@ def live_figure(storms: tuple[LiveStorm, ...]) -> Figure:
     for storm, colour, width in zip(storms, (REFUSED, EXTRA[0]), (5, 2), strict=True):
         label = f"goodput, {live.NAMES[storm.fix]}"
         ax.step(*live.series(storm), where="post", color=colour, linewidth=width, label=label)
-    plan = storms[0].plan
-    ax.axhline(plan.rate, color=NEUTRAL, linestyle=":", linewidth=1.5, label="orders sent (the load)")
-    ax.axvspan(plan.before, plan.healed, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
-    ax.set_xlim(0, plan.seconds)
-    ax.set_ylim(-plan.rate * 0.06, plan.rate * 1.6)
-    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= plan.rate * 1.6])
+    load = storms[0].load
+    ax.axhline(load.rate, color=NEUTRAL, linestyle=":", linewidth=1.5, label="orders sent (the load)")
+    ax.axvspan(load.healthy_for, load.healed, color=FAILURE, alpha=0.12, linewidth=0, label="Payment slow")
+    ax.set_xlim(0, load.seconds)
+    ax.set_ylim(-load.rate * 0.06, load.rate * 1.6)
+    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= load.rate * 1.6])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("orders answered in time / s")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))

@@ -7,17 +7,18 @@ from __future__ import annotations
 import pandas as pd
 
 from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.orders.metastable import BIN, LiveStorm, StormPlan, run_storms
+from bulkhead_lab.live.orders.metastable import StormLoad, run_storms
+from bulkhead_lab.live.orders.reading.metastable import BIN, LiveStorm
 from bulkhead_lab.live.sync import run_sync
 
-PLAN = StormPlan()
+STORM = StormLoad()
 BACK_WITHIN = 2.0  # seconds after the heal the fix must be back by: twice a slow call
 NAMES = {False: "no fix", True: "bulkhead + drop"}
 
 
 def run(on_progress: Progress | None = None) -> tuple[LiveStorm, ...]:
     """No fix and the fix side by side; an interrupted cell stops both and closes their services."""
-    return run_sync(run_storms(PLAN, on_progress))
+    return tuple(LiveStorm.read(STORM, *ran) for ran in run_sync(run_storms(STORM, on_progress)))
 
 
 def table(storms: tuple[LiveStorm, ...]) -> pd.DataFrame:
@@ -29,14 +30,14 @@ def table(storms: tuple[LiveStorm, ...]) -> pd.DataFrame:
         rows.append(
             {
                 "run": NAMES[s.fix],
-                "orders": s.plan.orders,
+                "orders": s.load.orders,
                 "gave up": s.gave_up,
                 "Payment: calls": s.payment.calls,
                 "answered in time": s.payment.answered,
                 "wasted after the heal": s.wasted_after_heal,
                 "dropped": s.payment.dropped,
                 "longest queue": s.payment.longest,
-                "orders/s answered, last 2 s": round(s.rate(s.plan.seconds - 2, s.plan.seconds), 1),
+                "orders/s answered, last 2 s": round(s.rate(s.load.seconds - 2, s.load.seconds), 1),
                 "back after (s)": "never in the run" if back is None else back,
             }
         )
@@ -46,12 +47,13 @@ def table(storms: tuple[LiveStorm, ...]) -> pd.DataFrame:
 def facts(storms: tuple[LiveStorm, ...]) -> str:
     """What holds on any machine, busy or not (nbval compares these lines)."""
     none, fix = storms
-    p, back = PLAN, fix.back_after()
+    p, back = STORM, fix.back_after()
     late = none.rate(p.seconds - 2, p.seconds)
     return "\n".join(
         [
-            f"{p.rate:g} orders/s, callers give up after {p.timeout:g} s and make up to {p.retry.attempts}"
-            f" attempts; Payment ({p.workers} workers) slow from {p.before:g} s to {p.healed:g} s",
+            f"{p.rate:g} orders/s, callers give up after {p.gives_up_after:g} s and make up to"
+            f" {p.retry.attempts} attempts; Payment ({p.workers} workers) slow from {p.healthy_for:g} s to"
+            f" {p.healed:g} s",
             f"no fix: Payment served calls for callers who had already given up after it healed:"
             f" {none.wasted_after_heal > 0}",
             f"no fix: in the last 2 s goodput was under half the load: {late < p.rate / 2}",
@@ -65,5 +67,5 @@ def facts(storms: tuple[LiveStorm, ...]) -> str:
 
 def series(storm: LiveStorm) -> tuple[list[float], list[float]]:
     """(time in s, orders answered a second) per bin, over the planned run."""
-    bins = int(storm.plan.seconds / BIN)
+    bins = int(storm.load.seconds / BIN)
     return [b * BIN for b in range(bins)], [storm.goodput[b] / BIN for b in range(bins)]

@@ -11,7 +11,7 @@ import ipywidgets as w
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live, views
 from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
-from bulkhead_lab.live.orders.metastable import LiveStorm
+from bulkhead_lab.live.orders.reading.metastable import LiveStorm
 from bulkhead_lab.pool.params import EVENT_RATE
 
 
@@ -41,8 +41,8 @@ def storm_panel() -> SliderView:
 def live_storms() -> tuple[LiveStorm, ...]:
     """Section 5's two live runs side by side (:func:`.live.run`) under a progress bar counting the
     orders finished; it says done, or where an interrupt stopped them."""
-    progress = LiveProgress("storms", unit="orders finished", total=2 * live.PLAN.orders)
+    progress = LiveProgress("storms", unit="orders finished", total=2 * live.STORM.orders)
     with progress.shown("Run this cell to run the live storms (a bar counts the orders)."):
         storms = live.run(progress.on_progress)
-    progress.done(f"done: {2 * live.PLAN.orders} orders, {max(s.duration for s in storms):.1f} s")
+    progress.done(f"done: {2 * live.STORM.orders} orders, {max(s.duration for s in storms):.1f} s")
     return storms

@@ -46,7 +46,7 @@ from bulkhead_lab.live.orders.clients import (
     slow_url,
 )
 from bulkhead_lab.live.orders.results import OrdersRun, Recorder, exact_timelines
-from bulkhead_lab.live.orders.schedule import Schedule, Sent, keep_checked
+from bulkhead_lab.live.orders.schedule import Payment, Schedule, Sent, keep_checked
 from bulkhead_lab.live.orders.service import (
     FAST_LATENCY,
     KEEPALIVE_TIMEOUT,
@@ -340,6 +340,7 @@ async def run_orders(
     on_progress: Progress | None = None,
     allow_long: bool = False,
     when_up: Callable[[], Awaitable[object]] | None = None,
+    pay: Payment | None = None,
 ) -> OrdersRun:
     """Start Payment, Inventory and an Order Service of ``settings`` on free ports, drive ``load``
     once (:func:`drive`), stop them.
@@ -351,6 +352,7 @@ async def run_orders(
     ``allow_long=True``; one that needs more sockets than ``ulimit -n`` allows is refused
     with one line saying how to raise it, before anything starts. ``when_up``, if given, is awaited
     once the three services listen, before the load starts (so runs side by side start together).
+    ``pay``, if given, is started in lesson 004's Payment's place (notebook 07's queued Payment).
     """
     settings, load = settings or OrderSettings(), (load or OrdersLoad()).started()
     seconds, how = load.planned(settings)
@@ -359,7 +361,7 @@ async def run_orders(
     # Check.js's bounds (a refusal under 200 ms, a stock check under 300 ms) are read off this
     # run: a full collection over a notebook's kept runs must not stall the loop in the middle.
     with heap_frozen():
-        async with order_services(settings, load.slowdown, load.fast_latency) as (service, pay, inv):
+        async with order_services(settings, load.slowdown, load.fast_latency, pay) as (service, pay, inv):
             if when_up is not None:
                 await when_up()
             timeout = load.timeout(seconds)
@@ -382,13 +384,15 @@ class RecordedService:
 
 @contextlib.asynccontextmanager
 async def order_services(
-    settings: OrderSettings, slow_latency: float, fast_latency: float
-) -> AsyncIterator[tuple[RecordedService, Dependency, Dependency]]:
-    """Payment, Inventory and an Order Service of ``settings`` on free ports, each dependency recording
-    its open calls; yields ``(order service, payment, inventory)`` and closes all three on the way out."""
+    settings: OrderSettings, slow_latency: float, fast_latency: float, pay: Payment | None = None
+) -> AsyncIterator[tuple[RecordedService, Payment, Dependency]]:
+    """Payment (lesson 004's, or ``pay``), Inventory and an Order Service of ``settings`` on free ports,
+    lesson 004's dependencies recording their open calls; yields ``(order service, payment, inventory)``
+    and closes all three on the way out."""
     recorders = {"payment": Recorder(), "inventory": Recorder()}
+    pay = pay or payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"])
     async with (
-        payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"]) as pay,
+        pay,
         inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
         OrderService(settings, pay.url, inv.url) as service,
     ):

@@ -11,14 +11,14 @@ gone instead of serving it (the deadline drop: the deadline has passed).
 ``GET /admin/stats`` answers :meth:`QueuedPayment.stats` (calls received, answered, wasted, dropped,
 waiting now and at most, open now and at most); ``POST /admin/slow?on=1`` (or ``0``) switches the slow
 latency on or off, and :attr:`~QueuedPayment.healed` keeps the counts when it was last switched off;
-``POST /admin/reset`` starts it over, so the one driver (:func:`~.load.drive`) runs against it.
+``POST /admin/reset`` starts it over, so the one driver (:func:`~.load.run_orders`) starts and drives it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from aiohttp import web
 
@@ -70,17 +70,17 @@ class QueuedPayment(Service):
     def url(self) -> str:
         return self.server.url
 
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def waiting(self) -> int:
+        return len(self._queue)
+
     def stats(self) -> PaymentCounts:
-        return PaymentCounts(
-            self.calls,
-            self.answered,
-            self.wasted,
-            self.dropped,
-            len(self._queue),
-            self.longest,
-            self.open,
-            self.peak,
-        )
+        """Every count as it stands, each under its own name."""
+        return PaymentCounts(**{f.name: getattr(self, f.name) for f in fields(PaymentCounts)})
 
     async def start(self) -> None:
         self._ready = asyncio.Event()

@@ -1,5 +1,5 @@
 """What the one driver of a live run (:func:`~.load.drive`, :func:`~.load.run_orders`) asks of a load:
-a :class:`Schedule`, and what sending it gave (:class:`Sent`).
+a :class:`Schedule`, and what sending it gave (:class:`Sent`); and of a :class:`Payment` it starts.
 
 Lesson 004's burst (:class:`~.load.OrdersLoad`) is a schedule; later notebooks add theirs (a steady
 rate, retrying callers, callers that give up) by extending it or :class:`Schedule`.
@@ -7,6 +7,7 @@ rate, retrying callers, callers that give up) by extending it or :class:`Schedul
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple, Protocol
 
 import aiohttp
@@ -66,6 +67,17 @@ class Schedule(Protocol):
     async def send(
         self, client: Client, session: aiohttp.ClientSession, urls: tuple[str, str], timeout: float
     ) -> Sent: ...  # urls: the Order Service's and Payment's
+
+
+class Payment(AbstractAsyncContextManager[object], Protocol):
+    """A Payment :func:`~.load.run_orders` starts on a free port: lesson 004's, or one a later notebook
+    brings in its place (07's queued Payment); ``async with`` starts and stops it."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
 
 
 def keep_checked(load: object, name: str, value: object) -> None:
