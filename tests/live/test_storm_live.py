@@ -1,19 +1,15 @@
 """Notebook 07's section 5 on real sockets: after Payment heals the storm goes on, and Payment's own
 counters say how much it served for callers who had already gone; with the bulkhead's bounded queue
 and the drop of abandoned calls it recovers. Also: a queued Payment served by its workers in order,
-its counters over HTTP, bad input in one line, and an interrupt that leaves nothing listening."""
+its counters over HTTP, bad input in one line (an interrupt: test_interrupts_together)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import threading
 import time
 
 import aiohttp
 import pytest
-from loopback import listening_ports
 
 from bulkhead_lab.course.timeouts_and_queues import figures, live
 from bulkhead_lab.live.net.key import key_headers
@@ -105,24 +101,3 @@ def test_a_call_whose_caller_left_is_served_for_no_one_or_dropped() -> None:
 
     assert asyncio.run(once(False)) == (1, 0)
     assert asyncio.run(once(True)) == (0, 1)
-
-
-@pytest.mark.usefixtures("kernel_sigint")
-def test_interrupted_live_storms_leave_nothing_listening() -> None:
-    before = listening_ports()
-    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))  # both runs under way by then
-
-    async def cell() -> None:
-        timer.start()
-        live.run()
-
-    loop = asyncio.new_event_loop()
-    try:
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            loop.run_until_complete(cell())
-        assert time.monotonic() - started < 4.0  # well before the run's own end
-        assert listening_ports() == before
-    finally:
-        timer.cancel()
-        loop.close()
