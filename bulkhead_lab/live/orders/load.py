@@ -342,8 +342,8 @@ async def run_orders(
     when_up: Callable[[], Awaitable[object]] | None = None,
     pay: Payment | None = None,
 ) -> OrdersRun:
-    """Start Payment, Inventory and an Order Service of ``settings`` on free ports, drive ``load``
-    once (:func:`drive`), stop them.
+    """Start Payment (lesson 004's, or ``pay``: notebook 07's queued one), Inventory and an Order Service
+    of ``settings`` on free ports, drive ``load`` once (:func:`drive`), stop them.
 
     The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
     3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
@@ -352,7 +352,6 @@ async def run_orders(
     ``allow_long=True``; one that needs more sockets than ``ulimit -n`` allows is refused
     with one line saying how to raise it, before anything starts. ``when_up``, if given, is awaited
     once the three services listen, before the load starts (so runs side by side start together).
-    ``pay``, if given, is started in lesson 004's Payment's place (notebook 07's queued Payment).
     """
     settings, load = settings or OrderSettings(), (load or OrdersLoad()).started()
     seconds, how = load.planned(settings)
@@ -386,9 +385,8 @@ class RecordedService:
 async def order_services(
     settings: OrderSettings, slow_latency: float, fast_latency: float, pay: Payment | None = None
 ) -> AsyncIterator[tuple[RecordedService, Payment, Dependency]]:
-    """Payment (lesson 004's, or ``pay``), Inventory and an Order Service of ``settings`` on free ports,
-    lesson 004's dependencies recording their open calls; yields ``(order service, payment, inventory)``
-    and closes all three on the way out."""
+    """``pay`` (or lesson 004's Payment, its open calls recorded as Inventory's), Inventory and an Order
+    Service of ``settings`` on free ports; yields ``(order service, payment, inventory)``, closed on exit."""
     recorders = {"payment": Recorder(), "inventory": Recorder()}
     pay = pay or payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"])
     async with (
