@@ -168,7 +168,9 @@ def _imported_transitively(name: str) -> set[str]:
 
 LATER_MODELS = ("adaptive", "retries", "queues", "compartments")  # notebooks 05 to 09's models
 # notebooks 05 to 07's live runs
-LATER_RUNS = "adaptive steady retrying storm queued learners reading.adaptive reading.retries".split()
+LATER_RUNS = (
+    "adaptive steady retrying metastable queued learners reading.adaptive reading.retries reading.metastable"
+).split()
 LATER = (*(f"bulkhead_lab.{m}" for m in LATER_MODELS), *(f"bulkhead_lab.live.orders.{m}" for m in LATER_RUNS))
 LESSON_004_RUNS = "service settings socket_pools clients load schedule results reading.burst".split()
 LESSON_004 = sorted(
@@ -177,6 +179,12 @@ LESSON_004 = sorted(
     if m.startswith("bulkhead_lab.course.fail_fast_queue")
     or m.removeprefix("bulkhead_lab.live.orders.") in LESSON_004_RUNS
 )
+
+
+def test_every_module_the_lesson_004_check_names_exists() -> None:
+    """A renamed module drops out of the lists below silently: each name must be a module of the package."""
+    named = [f"bulkhead_lab.live.orders.{m}" for m in (*LATER_RUNS, *LESSON_004_RUNS)]
+    assert [m for m in named if m not in MODULES] == []
 
 
 @pytest.mark.parametrize("name", LESSON_004)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import gc
 import importlib
-import threading
 import time
 
 import pytest
 import writes
+from threads import ours
 
 from bulkhead_lab.course.ui.trial import DEADLINE, WALL
 
@@ -77,7 +77,7 @@ def _never_ends(candidates: writes.Candidates) -> str:
 def test_a_check_returns_within_a_few_seconds_and_leaves_no_thread_behind(candidates) -> None:
     exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
     exercise = getattr(exercises, candidates.exercise)
-    before = set(threading.enumerate())
+    before = ours()
     for source in (candidates.right, _never_ends(candidates)):
         started = time.monotonic()
         said = exercise.check(writes.define(source, candidates.name)).message
@@ -86,16 +86,9 @@ def test_a_check_returns_within_a_few_seconds_and_leaves_no_thread_behind(candid
         assert time.monotonic() - started < WALL * DEADLINE + 2.0, said
     assert said.startswith("Not yet: it was still running after 2 s."), said
     end = time.monotonic() + 5.0
-    while _new_threads(before) and time.monotonic() < end:
+    while ours() - before and time.monotonic() < end:
         time.sleep(0.02)
-    assert _new_threads(before) == set()
-
-
-def _new_threads(before: set[threading.Thread]) -> set[threading.Thread]:
-    """Threads started since ``before``, but for pycares' one shutdown thread: aiohttp resolves through
-    aiodns where it is installed (jupyterhub brings it), and pycares starts that daemon once a process,
-    the first time a resolver closes, and keeps it for the next."""
-    return {t for t in set(threading.enumerate()) - before if "_run_safe_shutdown_loop" not in t.name}
+    assert ours() - before == set()
 
 
 def _leaving(candidates: writes.Candidates, how: str) -> str:

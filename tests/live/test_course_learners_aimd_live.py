@@ -12,6 +12,7 @@ import time
 import pandas as pd
 import pytest
 from loopback import listening_ports, until_sync
+from threads import ours
 from writes import define
 from writes.n05_aimd import CANDIDATES, NUMPY
 
@@ -21,22 +22,14 @@ from bulkhead_lab.course.adaptive_limits import views
 pytestmark = pytest.mark.live
 
 
-def _threads() -> set[threading.Thread]:
-    """This process's threads but pycares' one DNS-channel reaper (aiohttp's resolver when aiodns is
-    installed starts it once per process and keeps it: not a thread a run leaves)."""
-    return {t for t in threading.enumerate() if "_run_safe_shutdown_loop" not in t.name}
-
-
 def _settled(threads: set[threading.Thread], ports: set[int]) -> None:
     """Every thread and listening port a run opened is gone (polled with a deadline)."""
-    until_sync(
-        lambda: _threads() <= threads and listening_ports() <= ports, "the run's threads and ports gone"
-    )
+    until_sync(lambda: ours() <= threads and listening_ports() <= ports, "the run's threads and ports gone")
 
 
 def test_a_right_limiter_returning_numpy_integers_backs_off_live_and_the_counts_add_up() -> None:
     """The notebook's cell, with a right AIMD whose limits are numpy integers (the service takes Python's)."""
-    threads, ports = _threads(), listening_ports()
+    threads, ports = ours(), listening_ports()
     shown = ex.live_aimd(define(NUMPY, CANDIDATES.name))
     assert isinstance(shown, pd.DataFrame), shown
     healthy, slow = shown.loc["healthy"], shown.loc["slow, to its last slow call"]
@@ -96,7 +89,7 @@ class AsyncOnSample(Quiet):
     ],
 )
 def test_a_limiter_that_misbehaves_is_one_line_and_leaves_nothing_running(learner, line) -> None:
-    threads, ports = _threads(), listening_ports()
+    threads, ports = ours(), listening_ports()
     started = time.monotonic()
     said = ex.live_aimd(learner)
     assert isinstance(said, str) and said.startswith(line) and "\n" not in said, said

@@ -13,6 +13,7 @@ import time
 
 import pytest
 from loopback import listening_ports, until_sync
+from threads import ours
 from writes import define
 from writes.n06_budget import CANDIDATES
 
@@ -26,8 +27,9 @@ pytestmark = pytest.mark.live
 def _settled(threads: set[threading.Thread], ports: set[int]) -> None:
     """Every thread and listening port a run opened is gone (polled with a deadline)."""
     until_sync(
-        lambda: set(threading.enumerate()) <= threads and listening_ports() <= ports,
+        lambda: ours() <= threads and listening_ports() <= ports,
         "the run's threads and ports gone",
+        60.0,  # a learner's loop that never ends stops at its 2 s of CPU time, slower on a busy machine
     )
 
 
@@ -116,7 +118,7 @@ class Forever(RaisesLive):
     ],
 )
 def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_nothing_running(learner, line):
-    threads, ports = set(threading.enumerate()), listening_ports()
+    threads, ports = ours(), listening_ports()
     with pytest.raises(learners.LearnersFault) as fault:
         asyncio.run(learners.budget_run(learner(0.1)))
     assert str(fault.value) == line
@@ -132,7 +134,7 @@ def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_noth
     ],
 )
 def test_the_notebooks_cell_gives_a_broken_budget_one_line_and_nothing_goes_live(learner, line) -> None:
-    threads, ports = set(threading.enumerate()), listening_ports()
+    threads, ports = ours(), listening_ports()
     started = time.monotonic()
     said = ex.live_budget(learner)
     assert said.startswith(line) and "\n" not in said
@@ -145,7 +147,7 @@ def test_a_budget_answering_floats_goes_live_and_keeps_the_sre_bound() -> None:
 
 
 def test_each_shared_broken_candidate_is_the_checkers_line_and_never_goes_live() -> None:
-    threads, ports = set(threading.enumerate()), listening_ports()
+    threads, ports = ours(), listening_ports()
     for source in CANDIDATES.broken:
         said = ex.live_budget(define(source, CANDIDATES.name))
         assert "\n" not in said and "Traceback" not in said

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 
 import pytest
 from loopback import listening
+from threads import ours
 
 from bulkhead_lab.live import isolation
 from bulkhead_lab.live.isolation import IsolationSettings, run_isolation
@@ -16,14 +16,8 @@ pytestmark = [pytest.mark.live, pytest.mark.anyio]
 SETTINGS = IsolationSettings(slots=4, calls=8, latency=1.0, timeout=0.1)
 
 
-def _threads() -> set[threading.Thread]:
-    """This process's threads, but for pycares' one shutdown daemon, started the first time an aiohttp
-    resolver closes where aiodns is installed (jupyterhub brings it), and kept for the process's life."""
-    return {t for t in threading.enumerate() if "_run_safe_shutdown_loop" not in t.name}
-
-
 async def test_a_timeout_answers_the_caller_but_the_pools_threads_stay_busy_until_the_calls_end() -> None:
-    before = _threads()
+    before = ours()
     run = await run_isolation("thread pool", SETTINGS)
     assert (run.count("timed out"), run.count("refused")) == (4, 4)
     assert run.held_at_answers == 4  # every caller gone, every thread still calling
@@ -31,18 +25,18 @@ async def test_a_timeout_answers_the_caller_but_the_pools_threads_stay_busy_unti
     assert (run.dependency_calls, run.dependency_peak, run.threads_started) == (4, 4, 4)
     assert run.freed_after >= 0.9 * SETTINGS.latency  # a thread is free only when its call ends
     assert run.longest_pause < SETTINGS.latency / 2  # the loop ticked on while the threads waited
-    assert _threads() == before  # the pool's threads and the dependency's are joined
+    assert ours() == before  # the pool's threads and the dependency's are joined
 
 
 async def test_a_timeout_behind_a_semaphore_gives_the_permit_back_at_once_and_ends_the_call() -> None:
-    before = _threads()
+    before = ours()
     run = await run_isolation("semaphore", SETTINGS)
     assert (run.count("timed out"), run.count("refused")) == (4, 4)
     assert run.held_at_answers == 0
     assert run.next_call == "timed out"  # admitted at once: the permits were free
     assert (run.dependency_calls, run.dependency_peak, run.threads_started) == (5, 4, 0)
     assert run.closed_after < SETTINGS.latency  # the dependency saw its clients leave and ended the calls
-    assert _threads() == before
+    assert ours() == before
 
 
 async def test_a_blocking_call_on_the_loop_stops_the_loop_and_outlasts_its_own_timeout() -> None:
@@ -53,7 +47,7 @@ async def test_a_blocking_call_on_the_loop_stops_the_loop_and_outlasts_its_own_t
 
 
 async def test_an_interrupted_run_joins_its_threads_and_stops_its_dependency_at_once() -> None:
-    before = _threads()
+    before = ours()
     ports: list[int] = []
     real = isolation.DependencyApart
 
@@ -76,7 +70,7 @@ async def test_an_interrupted_run_joins_its_threads_and_stops_its_dependency_at_
     finally:
         isolation.DependencyApart = real  # type: ignore[misc]
     assert time.monotonic() - t0 < 5.0  # not the 10 s the calls would have taken
-    assert _threads() == before
+    assert ours() == before
     assert ports and not listening(ports[0])
 
 
