@@ -5,6 +5,7 @@ broken stacks Not yet, each for its own wall, and a stalled machine's time is no
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 
 import aiohttp
@@ -84,3 +85,14 @@ def test_time_the_machine_stalls_the_run_is_not_counted_against_inventorys_slo()
     assert max(inv.took) > SLO and run.lag > 0.45  # the requests open then waited it out ...
     assert inv.late(SLO) == 0  # ... which the SLO does not count
     assert judge(run).ok, judge(run).says
+
+
+def test_inventory_late_on_a_busy_machine_is_not_yet_asking_for_another_run_not_a_new_stack() -> None:
+    run = asyncio.run(run_stack(RIGHT))
+    slow = dataclasses.replace(run.compartments["inventory"])
+    slow.took = [t + 2 * SLO for t in slow.took]  # every request late, beyond any stall
+    late = dataclasses.replace(run, compartments={**run.compartments, "inventory": slow}, busy="")
+    assert judge(late).says.endswith("while Payment was slow"), judge(late).says
+    why = "this machine was too busy during the run (loop lag up to 480 ms)"
+    verdict = judge(dataclasses.replace(late, busy=why))
+    assert not verdict.ok and verdict.says.endswith(f"but {why}: run it again before you change the stack")

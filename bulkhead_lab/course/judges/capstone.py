@@ -51,12 +51,14 @@ def judge(run: StackRun) -> Verdict:
         )
     late = inv.late(SLO)
     if inv.failed or late > inv.requests // 100:  # the SLO: 99% within it, none failed
-        return Verdict(
-            False,
+        said = (
             f"Inventory missed its SLO: {inv.failed} of {inv.requests} failed and {late} "
             f"took over {SLO * 1000:.0f} ms (the SLO allows 1%; time the machine stalled the run is not "
-            "counted) while Payment was slow",
+            "counted) while Payment was slow"
         )
+        if run.busy and not inv.failed:  # late, not failed: a starved machine makes requests late too
+            said += f", but {run.busy}: run it again before you change the stack"
+        return Verdict(False, said)
     if not any(failed for _, _, failed in run.samples):
         return Verdict(
             False,

@@ -28,7 +28,7 @@ from bulkhead_lab.live.bulkhead import BulkheadRejectedError
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.lag import watch_lag
+from bulkhead_lab.live.net.lag import busy_reason, watch_lag
 from bulkhead_lab.live.net.server import Progress, cancel_all
 from bulkhead_lab.live.stack.client_pools import HTTPX_LIMITS, HTTPX_TIMEOUT
 from bulkhead_lab.live.stack.proxy import FaultProxy
@@ -132,6 +132,7 @@ class StackRun:
     samples: tuple[tuple[float, int, int], ...]
     seconds: float = 0.0  # how long the run took, from the first request to the last ended or the cutoff
     lag: float = 0.0  # seconds: the longest the run's own event loop stood still while it drove
+    busy: str = ""  # why the machine was too busy for the run's timings to speak (net.lag.busy_reason), or ""
 
 
 async def _attempt(part: Compartment, client: httpx.AsyncClient, url: str) -> bool:
@@ -239,7 +240,8 @@ async def _drive(
             await cancel_all([t for ts in tasks.values() for t in ts])
     for part in parts.values():
         part.stalled = [_stood_still(lag.ticks, s, e) for s, e in part.spans]
-    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), seconds, lag.worst)
+    busy = busy_reason(lag.worst, lag.load, lag.cores)
+    return StackRun(parts, proxy.peak, open_at_cutoff, tuple(samples), seconds, lag.worst, busy)
 
 
 def _stood_still(ticks: list[tuple[float, float]], start: float, end: float) -> float:
