@@ -1,7 +1,7 @@
 """Notebook 04, exercise 4: a bulkhead of the learner's own, judged by its contract over generated
 schedules (arrivals, finishes, failures, interrupts and cancellations, several in one loop tick)."""
 
-from writes import Candidates
+from writes import Candidates, changed
 
 # A count and a deque of futures, as the course's, with the waiter's cancellation handled in one place.
 RIGHT = """class MyBulkhead:
@@ -305,27 +305,15 @@ NO_QUEUE = """class MyBulkhead:
 
 NEWEST_FIRST = RIGHT.replace("self.line.popleft()", "self.line.pop()")  # a stack, not a queue
 
-KEEPS_PLACE_ON_ERROR = """class MyBulkhead:
-    def __init__(self, limit, queue):
-        self.limit, self.queue, self.running = limit, queue, 0
-        self.line = deque()
-
-    async def execute(self, fn):
-        if self.running < self.limit and not self.line:
-            self.running += 1
-        elif len(self.line) >= self.queue:
-            raise RuntimeError("busy, try again")
-        else:
-            turn = asyncio.get_running_loop().create_future()
-            self.line.append(turn)
-            await turn
-        result = await fn()  # no finally: a call that raises never gives its place back
-        self.running -= 1
-        while self.line and self.running < self.limit:
-            self.running += 1
-            self.line.popleft().set_result(None)
-        return result
-"""
+# No finally: a call that raises never gives its place back.
+KEEPS_PLACE_ON_ERROR = changed(
+    CANCELLED_WAITER_STAYS,
+    (
+        "            return await fn()\n        finally:",
+        "            result = await fn()\n        except BaseException:\n            raise\n        else:",
+    ),
+    ("set_result(None)\n", "set_result(None)\n            return result\n"),
+)
 
 # The line and the count on the class: every bulkhead shares them.
 CLASS_STATE = """class MyBulkhead:
