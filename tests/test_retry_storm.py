@@ -211,26 +211,7 @@ def test_a_full_pool_admits_originals_and_retries_alike(
     assert round(sum(r.tracking.exhausted for r in runs) / 2000, 1) == lost
 
 
-# --- the figures notebook 06 prints -----------------------------------------------------------------
-
-
-def test_retrying_clients_in_one_pool_and_in_24_8() -> None:
-    single, bulk = (_run(s, "slowdown", SETUPS["full"]) for s in LAYOUTS)
-    lesson_single, lesson_bulk = (_run(s, "slowdown", RetrySetup()) for s in LAYOUTS)
-    # one pool: the slow events' retries add load for everyone; tracking still loses requests
-    assert single.tracking.load > 1.5 and single.tracking.gave_up > 1000
-    # 24/8: tracking's few healthy-day refusals are retried and served; the event compartment
-    # takes the storm (over twice its requests in calls) and the bulkhead keeps it there
-    assert lesson_bulk.tracking.refused == 172 and bulk.tracking.gave_up <= 1
-    assert bulk.event.load > 2.0
-    assert bulk.tracking == _run(24, "healthy", SETUPS["full"]).tracking
-    assert lesson_single.tracking.refused == 2654
-
-
-def test_a_budget_holds_the_event_storm_near_1_1x_its_requests() -> None:
-    unbudgeted = _run(24, "slowdown", SETUPS["full"]).event.load
-    budgeted = _run(24, "slowdown", SETUPS["full + SRE"]).event.load
-    assert unbudgeted > 2.0 and round(budgeted, 1) == 1.1
+# --- the storm's drain (notebook 06's tables, cells c15, c17, c21, c23, c25 and c30, nbval compares) -----
 
 
 def test_the_storm_outlives_its_trigger_by_about_its_retry_schedule() -> None:
@@ -268,11 +249,9 @@ def test_a_shared_budget_lets_one_flows_retries_spend_the_others() -> None:
     assert shared.tracking == FlowCounters(3, 2, 1, 0, 1, 0, 0)  # denied: events spent the budget
 
 
-def test_a_shared_budget_leaks_the_event_storm_through_the_24_8_wall() -> None:
-    own = [_run(24, m, SETUPS["full + SRE"]).tracking.gave_up for m in DAYS]
-    shared = [_run(24, m, SHARED["full + SRE, shared"]).tracking.gave_up for m in DAYS]
-    assert own == [1, 1]  # a budget per flow: tracking never notices the slowdown
-    assert shared[0] == 1 and shared[1] > 10 * shared[0]  # one budget: the events' retries spend it
+def test_a_shared_budget_says_so_and_is_checked() -> None:
+    """That it leaks the event storm through the 24/8 wall (tracking gave up 1, then 50) is notebook 06's
+    cell c23."""
     assert RetrySetup(FULL, SRE_BUDGET, shared=True).label.endswith("shared by both flows")
     with pytest.raises(ValueError, match=r"^shared must be True or False"):
         RetrySetup(shared=1)  # type: ignore[arg-type]
