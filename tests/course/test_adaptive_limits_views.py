@@ -1,5 +1,6 @@
-"""Notebook 05's claims and the runs behind its panels (adaptive.compare.explore, pitfalls.drift_runs). The
-tables and facts the notebook prints are nbval's to compare, number for number."""
+"""The runs behind notebook 05's panels (adaptive.compare.explore, pitfalls.drift_runs). The tables and facts
+the notebook prints (the comparison at the sources' defaults, the limits at the failure, the drift table)
+are nbval's to compare, number for number."""
 
 from __future__ import annotations
 
@@ -11,31 +12,6 @@ from bulkhead_lab.adaptive.pitfalls import drift_runs
 from bulkhead_lab.adaptive.pool import model_spec, pool_run
 from bulkhead_lab.course.adaptive_limits import views
 from bulkhead_lab.pool.params import ROUNDS, Params
-
-
-def test_at_the_sources_defaults_the_algorithms_lose_the_slowdown_day_to_24_8_and_win_the_healthy_one() -> (
-    None
-):
-    for flows in ("both", "event"):
-        frame = views.comparison_frame(flows)
-        adaptive = frame.loc[["AIMD", "Vegas", "Gradient2"]]
-        assert (
-            adaptive["slowdown tracking dropped"] > 10 * frame.loc["24/8", "slowdown tracking dropped"]
-        ).all()
-        assert (adaptive["healthy tracking dropped"] < frame.loc["24/8", "healthy tracking dropped"]).all()
-        assert (adaptive["healthy event dropped"] < frame.loc["24/8", "healthy event dropped"]).all()
-    facts = views.comparison_facts()
-    assert "single pool 2654, 24/8 172" in facts and "2208-2648" in facts
-
-
-def test_the_limits_have_climbed_above_the_fixed_compartments_and_fall_through_the_slowdown() -> None:
-    frame = views.limits_at_failure()
-    assert frame.loc["24/8"].tolist() == [24, 8, 8, 8.0]  # the walls stay where they are
-    for name in ("AIMD", "Vegas", "Gradient2", "Envoy"):
-        row = frame.loc[name]
-        assert row["event limit at the failure"] >= 26 and row["event limit, mean"] > 2 * 8
-        assert row["event limit, lowest"] < row["event limit at the failure"]
-        assert row["event limit, lowest"] <= row["event limit, mean"]
 
 
 def test_explores_trace_is_the_runs_with_the_algorithms_main_setting() -> None:
@@ -63,9 +39,7 @@ def test_the_drift_runs_go_on_after_the_slowdown_and_their_facts_are_gradient2_d
     assert views.drift_frame(short).loc["back at 28 at round", "value"] == "not while the slowdown lasts"
     assert len(short.event_limit) == 4000 and short.stop == 1300  # the run goes on after the slowdown
     assert short.event_limit[:1300] == short.drift.event_limit
-    since = long.tracking_since
-    assert since["single pool (32)"][999] == 0 and since["single pool (32)"][-1] == 2629
-    assert since["24/8"][-1] == 125 and since["Gradient2"][-1] == 2466
+    assert long.tracking_since["single pool (32)"][999] == 0  # counted from the slowdown's start
 
 
 def test_a_larger_tolerance_brings_the_drift_back_sooner() -> None:
