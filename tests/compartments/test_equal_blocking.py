@@ -1,4 +1,5 @@
-"""What isolation costs: the equal-blocking sizes, Erlang-B's sum by hand, and the seeded model beside it."""
+"""What isolation costs: the equal-blocking sizes against Erlang-B's sum by hand (the seeded model beside
+them, 26/12 against one pool of 33, is notebook 08's cell c08, which nbval compares)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import math
 import pytest
 
 from bulkhead_lab.compartments import isolation_cost
-from bulkhead_lab.pool import rounds
 
 
 def erlang_b_by_its_sum(c: int, a: float) -> float:
@@ -27,17 +27,6 @@ def test_the_shared_pool_always_needs_fewer_slots_than_the_two_apart() -> None:
         cost = isolation_cost.equal_blocking(target)
         assert cost.together < cost.split_total, target
         assert cost.blocking_together <= target and max(cost.blocking_apart) <= target
-
-
-def test_in_the_seeded_model_33_shared_slots_drop_fewer_calls_than_38_split_26_12() -> None:
-    split, shared = isolation_cost.equal_blocking().model_params()
-    assert (split.total, split.split, shared.total, shared.split) == (38, 26, 33, None)
-    apart, together = rounds.counters(split), rounds.counters(shared)
-    dropped = lambda c: c.tracking_dropped + c.event_dropped  # noqa: E731
-    assert dropped(together) < dropped(apart)
-    for c in (apart, together):  # both near the 1% the formula sized them for
-        assert c.tracking_dropped / (c.tracking_dropped + c.tracking_responses) < 0.015
-        assert c.event_dropped / (c.event_dropped + c.event_responses) < 0.015
 
 
 @pytest.mark.parametrize("target", [0, 0.6, "1%", float("nan")])
