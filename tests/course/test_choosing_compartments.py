@@ -1,37 +1,12 @@
-"""Notebook 08's views, figures, panels and exercises: what the tables claim (nbval compares their numbers), a
-bad slider combination is one line, and each checker's reasons for a wrong answer (the browser test types
-the right ones)."""
+"""Notebook 08's figures, panels and exercises: a bad slider combination is one line, and each checker's
+reasons for a wrong answer (the browser test types the right ones; nbval compares the tables the notebook
+prints, the seeded hours and their pages and the shard counts among them)."""
 
 from __future__ import annotations
 
 from bulkhead_lab.compartments import breaker, isolation_cost, production, shuffle
 from bulkhead_lab.course.choosing_compartments import exercises as ex
 from bulkhead_lab.course.choosing_compartments import figures, panels, views
-
-
-def test_the_seeded_hours_show_the_count_alert_wrong_twice_and_the_two_window_page_right() -> None:
-    table, pages = views.hours_table(), views.pages_table()
-    quiet, busiest, blip, slow, quiet_slow = production.STRETCHES
-    count = "any refusal in a minute: minutes on"
-    minute_burn = "burn >= 1 over a minute: minutes on"
-    page = [c for c in pages.columns if c.startswith("page")][0]
-    assert table.loc[busiest.label, "alerts"] == "none"
-    assert pages.loc[busiest.label, count] >= 5  # a healthy peak sets off the count alert, again and again
-    assert pages.loc[quiet_slow.label, count] <= 2  # the quiet hour's slowdown barely does
-    assert table.loc[quiet_slow.label, "alerts"] == "SLO burn"  # only the burn rate sees it
-    # a 5-minute blip: a one-minute burn of 1 is on for all of it, the page waits for the hour's burn
-    assert pages.loc[blip.label, minute_burn] == 5 and pages.loc[blip.label, page] == "-"
-    assert table.loc[blip.label, "burn, 5 min"] > views.ALERTS.burn > table.loc[blip.label, "burn, 1 h"]
-    assert pages.loc[slow.label, page] == pages.loc[quiet_slow.label, page] == "fires"
-    assert pages.loc[quiet.label, minute_burn] == pages.loc[busiest.label, minute_burn] == 0
-
-
-def test_one_more_worker_per_shard_sinks_fewer_tenants_and_more_lose_a_worker() -> None:
-    table = views.shard_counts()
-    # the wider shard sinks fewer, but more tenants lose a worker
-    wide, doubled = table.loc["16 workers, shards of 3"], table.loc["32 workers, shards of 2"]
-    assert wide["no healthy worker %"] < doubled["no healthy worker %"]
-    assert wide["lose a worker or more %"] > 3 * doubled["lose a worker or more %"]
 
 
 def test_exercise_2s_fleets_are_on_the_sliders_and_a_slow_call_past_the_holds_never_opens() -> None:

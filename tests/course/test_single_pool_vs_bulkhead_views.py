@@ -59,12 +59,6 @@ def test_the_refusals_table_runs_the_day_it_is_given_and_says_24_8_starves_its_e
     assert frame.loc["26/12", "tracking dropped, slowdown"] == sized.tracking_dropped
 
 
-def test_578_refusals_stood_beside_4239_idle_slots_on_the_healthy_day() -> None:
-    c = run(Params(split=24))
-    refused = c.tracking_dropped + c.event_dropped
-    assert (refused, c.idle, round(c.idle / refused, 2)) == (578, 4239, 7.33)  # slots, not refusals
-
-
 def test_a_slower_slowdown_drops_more_in_one_pool_and_the_same_tracking_under_a_bulkhead() -> None:
     slow = [views.tradeoff_view(Params(slow=s)).at(None)["slowdown tracking dropped"] for s in (10, 22, 40)]
     assert slow[0] < slow[1] < slow[2]

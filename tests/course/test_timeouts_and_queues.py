@@ -7,15 +7,6 @@ from __future__ import annotations
 from bulkhead_lab.course.timeouts_and_queues import exercises as ex
 from bulkhead_lab.course.timeouts_and_queues import figures, panels, views
 from bulkhead_lab.queues import design
-from bulkhead_lab.queues.fixes import TABLE
-
-
-def test_the_recovery_table_has_each_fix_and_only_no_fix_never_recovers() -> None:
-    table = views.recovery_table()
-    assert list(table.index) == list(TABLE)
-    never = [fix for fix, value in table["rounds to recover"].items() if value == views.NEVER]
-    assert never == ["no fix"]
-    assert table.loc["no fix", "wasted after it"] > 0 == table.loc["deadline drop", "wasted after it"]
 
 
 def test_the_storm_figure_draws_the_views_series() -> None:
