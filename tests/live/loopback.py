@@ -56,18 +56,19 @@ def listening_addresses(port: int) -> set[str]:
     return found
 
 
-def own_sockets(state: str) -> list[tuple[int, int]]:
-    """(local port, remote port) of this process's TCP sockets in ``state`` (from /proc, nothing assumed)."""
+def own_sockets(state: str, pid: int | str = "self") -> list[tuple[int, int]]:
+    """(local port, remote port) of the TCP sockets in ``state`` of this process (or of ``pid``), from
+    /proc, nothing assumed."""
     inodes = set()
-    for fd in os.listdir("/proc/self/fd"):
+    for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
     found = []
-    with open("/proc/net/tcp") as f:
+    with open(f"/proc/{pid}/net/tcp") as f:
         next(f)
         for line in f:
             cols = line.split()
@@ -76,9 +77,9 @@ def own_sockets(state: str) -> list[tuple[int, int]]:
     return found
 
 
-def listening_ports() -> set[int]:
-    """The TCP ports this process is listening on."""
-    return {local for local, _ in own_sockets("0A")}  # 0A = LISTEN
+def listening_ports(pid: int | str = "self") -> set[int]:
+    """The TCP ports this process (or ``pid``) is listening on."""
+    return {local for local, _ in own_sockets("0A", pid)}  # 0A = LISTEN
 
 
 def refused(port: int) -> bool:

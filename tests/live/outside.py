@@ -45,9 +45,9 @@ class Served:
 
 
 @contextmanager
-def serving(command: str, *args: str, log: bool = False) -> Iterator[Served]:
-    """Run a serve command on free ports until the block ends; its stderr must stay empty
-    (``log=True``: hold no traceback; the test reads it, :attr:`Served.log`)."""
+def serving(command: str, *args: str, log: bool = False, stop: int = signal.SIGINT) -> Iterator[Served]:
+    """Run a serve command on free ports until the block ends, then ``stop`` it; its stderr must stay
+    empty (``log=True``: hold no traceback; the test reads it, :attr:`Served.log`)."""
     ready_lines = {"serve-pools": 1, "serve-orders": 4}[command]
     ports = {
         "serve-pools": ["--port", "0", "--notification-port", "0", "--catalog-port", "0"],
@@ -77,7 +77,7 @@ def serving(command: str, *args: str, log: bool = False) -> Iterator[Served]:
         for name in served.urls:
             assert listening_addresses(served.port(name)) == {"127.0.0.1"}, name
         yield served
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         proc.wait(timeout=20)
         reader.join(timeout=20)
         out = proc.stdout.read()  # type: ignore[union-attr]
@@ -95,6 +95,17 @@ def serving(command: str, *args: str, log: bool = False) -> Iterator[Served]:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def refused_by(command: str, *args: str) -> str:
+    """Run a serve command that must refuse its arguments at once: exit 2, nothing on stdout; its one
+    line on stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bulkhead_lab", command, *args], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr.count("\n") == 1, done.stderr
+    return done.stderr.rstrip("\n")
 
 
 def _collect(proc: subprocess.Popen[str], lines: list[str]) -> None:
