@@ -1,4 +1,6 @@
-"""What users of adaptive limits trip over, on lesson 000's pool: the facts each pitfall function shows."""
+"""What users of adaptive limits trip over, on lesson 000's pool: the facts each pitfall function shows that
+notebook 05's stored outputs do not (its drift table, cell c30; Vegas' ramps from 1, c33; smoothing's and
+tolerance's sweep, c35: nbval compares those)."""
 
 from __future__ import annotations
 
@@ -6,13 +8,6 @@ import pytest
 
 from bulkhead_lab.adaptive.pitfalls import gradient2_drift, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.pool.params import Params
-
-
-def test_a_short_slowdown_stays_confined_under_gradient2() -> None:
-    drift = gradient2_drift(300)
-    assert drift.lowest < drift.before / 2  # the event limit fell by more than half ...
-    assert drift.back_at is None  # ... and was still down when the slowdown ended
-    assert len(drift.event_limit) == drift.start + 300
 
 
 def test_a_long_enough_slowdown_becomes_gradient2s_baseline_and_its_limit_climbs_back() -> None:
@@ -37,26 +32,9 @@ def test_the_drift_is_the_same_run_whatever_the_slowdown_length_until_it_ends() 
     assert long.event_limit[: len(short.event_limit)] == short.event_limit
 
 
-def test_vegas_from_a_low_start_is_slow_without_slow_start_once_windowed() -> None:
-    ramps = {(r.windowed, r.slow_start): r for r in vegas_slow_start(initial=1)}
-    per_sample = [ramps[(False, s)].reached_at for s in (True, False)]
-    windowed = [ramps[(True, s)].reached_at for s in (True, False)]
-    # Updated every sample, even +1 a sample grows the limit geometrically: both reach 24 within 0.5 s.
-    assert all(r is not None and r < 50 for r in per_sample)
-    # One update a second (WindowedLimit): slow start's + beta takes seconds, + 1 most of the run.
-    assert windowed[0] is not None and windowed[1] is not None and windowed[1] > 4 * windowed[0]
-    assert ramps[(True, False)].tracking_dropped > 3 * ramps[(True, True)].tracking_dropped
-
-
 def test_vegas_slow_start_ramps_start_from_the_initial_limit() -> None:
     for ramp in vegas_slow_start(initial=2):
         assert ramp.tracking_limit[0] == 2 and ramp.target == 24
-
-
-def test_smoothing_slows_vegas_reaction_and_steadies_its_healthy_day() -> None:
-    slow, fast = reaction_and_stability("Vegas", "smoothing", (0.1, 1.0))
-    assert slow.reaction is not None and fast.reaction is not None and slow.reaction > fast.reaction
-    assert slow.spread < fast.spread
 
 
 def test_aimd_is_blind_to_a_slowdown_under_its_timeout_and_confines_it_over_it() -> None:
@@ -65,12 +43,6 @@ def test_aimd_is_blind_to_a_slowdown_under_its_timeout_and_confines_it_over_it()
     )  # 5 s, and 0.1 s (under the 22-round hold)
     assert blind.tracking_dropped > 2000 and blind.lowest > 8
     assert seeing.lowest == 1 and seeing.tracking_dropped < 100  # fewer than 24/8's 172
-
-
-def test_a_tolerance_above_the_slowdowns_ratio_hides_it_from_gradient2() -> None:
-    tight, loose = reaction_and_stability("Gradient2", "tolerance", (1.0, 4.0))  # 22/6 = 3.7
-    assert tight.lowest < tight.before and tight.reaction is not None
-    assert loose.reaction is None and loose.lowest == loose.before
 
 
 def test_reaction_and_stability_on_both_flows_and_other_constants() -> None:
