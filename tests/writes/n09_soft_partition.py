@@ -88,36 +88,6 @@ TWO_FLOWS = """def my_soft_partition(reserved, total):
     return admits
 """
 
-# Its own borrowing under the shared rest, and a slot free: together they leave the other's reserve alone.
-OWN_BORROWING_ONLY = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        if busy[flow] < reserved[flow]:
-            return True
-        return busy[flow] - reserved[flow] < shared and sum(busy) < total
-
-    return admits
-"""
-
-# The shared rest split fairly: each flow may borrow only its half of it, so the other half stands idle.
-HALF_EACH = """def my_soft_partition(reserved, total):
-    shared = total - sum(reserved)
-
-    def admits(flow, busy):
-        return busy[flow] < reserved[flow] + shared // len(reserved)
-
-    return admits
-"""
-
-# Reserves only: a hard split that never lends the shared slots.
-RESERVES_ONLY = """def my_soft_partition(reserved, total):
-    def admits(flow, busy):
-        return busy[flow] < reserved[flow]
-
-    return admits
-"""
-
 # Each flow may take its reserve plus the whole shared rest, whatever the other flow borrowed.
 WHOLE_REST_EACH = """def my_soft_partition(reserved, total):
     shared = total - sum(reserved)
@@ -128,13 +98,11 @@ WHOLE_REST_EACH = """def my_soft_partition(reserved, total):
     return admits
 """
 
+# The shared rest split fairly: each flow may borrow only its half of it, so the other half stands idle.
+HALF_EACH = changed(WHOLE_REST_EACH, ("+ shared\n", "+ shared // len(reserved)\n"))
+RESERVES_ONLY = changed(WHOLE_REST_EACH, (" + shared\n", "\n"))  # a hard split that never lends the rest
 # Any free slot: the single pool, no reserve kept (the template).
-ONE_POOL = """def my_soft_partition(reserved, total):
-    def admits(flow, busy):
-        return sum(busy) < total
-
-    return admits
-"""
+ONE_POOL = changed(WHOLE_REST_EACH, ("busy[flow] < reserved[flow] + shared", "sum(busy) < total"))
 
 # The rule takes the slot itself (busy[flow] += 1): the pool then counts the call twice.
 TAKES_THE_SLOT = """def my_soft_partition(reserved, total):
@@ -213,6 +181,12 @@ RESERVE_AT_MOST = changed(BORROWS, (OWN, "busy[flow] <= reserved[flow]"))  # one
 OTHER_RESERVE = changed(BORROWS, (OWN, "busy[flow] < reserved[1 - flow]"))  # the other flow's reserve
 NO_OWN_RESERVE = changed(BORROWS, (f"if {OWN}:\n            return True\n        ", ""))
 NEGATIVE_BORROWING = changed(BORROWS, ("max(0, b - r)", "b - r"))  # an unused reserve borrows negatively
+# Its own borrowing under the shared rest, and a slot free: together they leave the other's reserve alone.
+OWN_BORROWING_ONLY = changed(
+    BORROWS,
+    ("sum(max(0, b - r) for b, r in zip(busy, reserved))", "busy[flow] - reserved[flow]"),
+    ("borrowed < shared", "borrowed < shared and sum(busy) < total"),
+)
 OTHERS_BORROWING_ONLY = changed(  # a flow may borrow the last shared slot again and again
     BORROWS,
     ("sum(max(0, b - r) for b, r in zip(busy, reserved))", "max(0, busy[1 - flow] - reserved[1 - flow])"),
