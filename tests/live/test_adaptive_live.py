@@ -15,16 +15,15 @@ from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.orders.adaptive import AdaptiveSettings, live_spec
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.reading.adaptive import over_limit
-from bulkhead_lab.live.orders.steady import SteadyLoad, run_adaptive
+from bulkhead_lab.live.orders.steady import SteadyLoad
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
 
 async def test_aimd_and_envoy_run_the_steady_load_and_keep_payment_within_the_limit() -> None:
     for algorithm in ("aimd", "Envoy"):
-        run = await run_adaptive(
-            algorithm, SteadyLoad(rate=10.0, healthy_for=0.5, slow_for=1.0, recover_for=0.5)
-        )
+        load = SteadyLoad(rate=10.0, healthy_for=0.5, slow_for=1.0, recover_for=0.5)
+        run = await run_orders(AdaptiveSettings(algorithm=algorithm), load)
         assert over_limit(run) == [], algorithm
         assert run.served + run.refused == len(run.orders) == 20
         assert run.payment.calls == run.served  # a refused order never reached Payment

@@ -15,7 +15,7 @@ from outside import http, one_line_error, serving
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import HEADER, REACH, key_headers, open_to_this_machine
-from bulkhead_lab.live.orders.load import order_services
+from bulkhead_lab.live.orders.load import OrdersLoad, order_services
 from bulkhead_lab.live.orders.service import OrderSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
@@ -31,7 +31,7 @@ async def ask(port: int, method: str, path: str, headers: dict[str, str] | None 
 
 async def test_without_the_key_every_route_is_a_403_in_one_line_and_nothing_changes() -> None:
     settings = OrderSettings("limited")
-    async with order_services(settings, 2.0, 0.02) as (service, pay, inv):
+    async with order_services(settings, OrdersLoad(slow_latency=2.0)) as (service, pay, inv):
         for port, method, path in [
             (pay.port, "POST", "/admin/slow?on=1&ms=2000"),
             (pay.port, "GET", "/admin/stats"),

@@ -9,10 +9,11 @@ import warnings
 
 import pytest
 
-from bulkhead_lab.live.net.side_by_side import Experiment, Gate, SummedProgress, in_turn, settling, together
+from bulkhead_lab.live.net.server import all_or_cancel
+from bulkhead_lab.live.net.side_by_side import Experiment, Gate, SummedProgress, in_turn, settling
 
 
-def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:
+def test_all_or_cancel_returns_results_in_order_and_a_failure_cancels_the_rest() -> None:
     async def main() -> tuple[list[int], list[str]]:
         ended: list[str] = []
 
@@ -27,14 +28,14 @@ def test_together_returns_results_in_order_and_a_failure_cancels_the_rest() -> N
             await asyncio.sleep(0.01 * n)
             return n
 
-        ordered = await together([quick(3), quick(1), quick(2)])
+        ordered = await all_or_cancel([quick(3), quick(1), quick(2)])
 
         async def broken() -> int:
             await asyncio.sleep(0.05)
             raise ValueError("notif must be 1..1000")
 
         with pytest.raises(ValueError, match="notif"):
-            await together([slow(), broken()])
+            await all_or_cancel([slow(), broken()])
         return ordered, ended
 
     assert asyncio.run(main()) == ([3, 1, 2], ["slow closed"])

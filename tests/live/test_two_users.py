@@ -38,13 +38,13 @@ SETTINGS, LOAD = OrderSettings("limited"), OrdersLoad(slow_latency=1.0)
 
 async def main():
     clean = await run_orders(SETTINGS, LOAD)  # a run nobody touched
-    async with order_services(SETTINGS, LOAD.slowdown, LOAD.fast_latency) as (service, pay, inv):
+    async with order_services(SETTINGS, LOAD) as (service, pay, inv):
         urls = {"order": service.url, "payment": pay.url, "inventory": inv.url}
         print(json.dumps({"urls": urls, "pid": os.getpid()}), flush=True)
         await asyncio.to_thread(sys.stdin.readline)  # learner B has tried everything
         seen = {"payment slow": pay.slow, "payment calls": pay.calls, "inventory calls": inv.calls,
                 "received": service.service.received}
-        run = await drive(service.url, pay.url, inv.url, LOAD, timeout=120)
+        run = await drive(service.url, pay.url, inv.url, LOAD, timeout=service.timeout)
         service.record(run)
     facts = {"clean": burst.facts(clean), "attacked": burst.facts(run), "seen": seen}
     print(json.dumps(facts), flush=True)

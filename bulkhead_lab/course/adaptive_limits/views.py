@@ -26,10 +26,11 @@ from bulkhead_lab.adaptive.limits import Gradient2
 from bulkhead_lab.adaptive.pitfalls import DriftRuns, drift_runs, reaction_and_stability, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, Algorithm, model_spec
 from bulkhead_lab.course.ui.claim_table import WideFrame
+from bulkhead_lab.live.orders.adaptive import AdaptiveSettings
+from bulkhead_lab.live.orders.load import run_orders
 from bulkhead_lab.live.orders.reading.adaptive import RATE, SLOW_LATENCY, LiveView, live_view, slowdown_load
 from bulkhead_lab.live.orders.reading.adaptive import SLOW_FORS as SLOW_FORS  # the live panel's slider
 from bulkhead_lab.live.orders.settings import FAST_LATENCY
-from bulkhead_lab.live.orders.steady import run_adaptive
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.arrivals import EVENT
@@ -329,7 +330,9 @@ def live_run(
     interrupted cell stops it and its services)."""
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
     load = slowdown_load(slow_for)
-    return live_view(run_sync(run_adaptive(algorithm, load, on_progress=on_progress)), slow_for)
+    return live_view(
+        run_sync(run_orders(AdaptiveSettings(algorithm=algorithm), load, on_progress=on_progress)), slow_for
+    )
 
 
 def planned(slow_for: int = LIVE_SLOW_FOR) -> int:

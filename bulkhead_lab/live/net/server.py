@@ -23,7 +23,7 @@ so an abandoned call gives back whatever it held at once. A request aiohttp refu
 never a traceback (:mod:`.requestlog`).
 
 :func:`check_fd_budget` compares what a run will open with ``RLIMIT_NOFILE`` before it starts;
-:func:`gather_all` awaits a run's requests so that none outlives it. It stays hand-written (ten lines with
+:func:`all_or_cancel` awaits a run's requests so that none outlives it. It stays hand-written (ten lines with
 :func:`cancel_all`): asyncio's TaskGroup needs Python 3.11 (the package supports 3.10); anyio's returns no
 results and wraps even one error in an ExceptionGroup, so a run's one-line error would reach the cell
 wrapped, and collecting results and unwrapping at every caller costs more than these lines.
@@ -119,10 +119,11 @@ async def finish(coro: Any) -> None:
         raise asyncio.CancelledError
 
 
-async def gather_all(tasks: Iterable[asyncio.Future[T]]) -> list[T]:
-    """Every task's result; if one fails or the caller is cancelled, every task is cancelled and
-    awaited before the error goes on (:func:`cancel_all`), so nothing is left running."""
-    pending = list(tasks)
+async def all_or_cancel(runs: Iterable[Awaitable[T]]) -> list[T]:
+    """Run every coroutine (or task) at once; their results in the order given. If one fails or the
+    caller is cancelled, every other is cancelled and awaited before the error goes on
+    (:func:`cancel_all`), so nothing is left running and no service listening."""
+    pending = [asyncio.ensure_future(run) for run in runs]
     try:
         return list(await asyncio.gather(*pending))
     except BaseException:

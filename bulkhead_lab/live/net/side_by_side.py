@@ -2,10 +2,10 @@
 
 Each experiment starts its own services on free ports of 127.0.0.1 and is bound by sleeps, not
 CPU, so several can share one event loop without changing what they measure (each dependency
-counts only its own calls). :func:`together` runs them at once and returns their results in the
-order given; if one fails, or the caller is cancelled (Kernel > Interrupt through
-:func:`~bulkhead_lab.live.sync.run_sync`), every other is cancelled and awaited, so all
-their services are closed before the error goes on.
+counts only its own calls). :func:`~bulkhead_lab.live.net.server.all_or_cancel` runs them at once and
+returns their results in the order given; if one fails, or the caller is cancelled (Kernel > Interrupt
+through :func:`~bulkhead_lab.live.sync.run_sync`), every other is cancelled and awaited, so all their
+services are closed before the error goes on.
 
 :func:`staggered` does the same with their starts spread out, longest first, so no two
 experiments' busiest moments (their start) meet.
@@ -31,7 +31,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
+from bulkhead_lab.live.net.server import Progress, all_or_cancel, cancel_all
 
 T = TypeVar("T")
 
@@ -40,11 +40,6 @@ T = TypeVar("T")
 #: (its services starting, its first burst of calls) are its busiest, and a fact such as "forty
 #: 5-ms calls done before the first 300-ms answer" needs them to itself, also beside two CPU hogs.
 APART = 0.4
-
-
-async def together(runs: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
-    """Run every coroutine at the same time; their results in order (see the module's docstring)."""
-    return await gather_all([asyncio.ensure_future(run) for run in runs])
 
 
 async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart: float = APART) -> list[T]:
@@ -70,7 +65,7 @@ async def staggered(runs: Sequence[tuple[float, Coroutine[Any, Any, T]]], apart:
         return await runs[i][1]
 
     try:
-        return await together([start(i) for i in range(len(runs))])
+        return await all_or_cancel([start(i) for i in range(len(runs))])
     finally:
         for _, run in runs:
             run.close()  # one cancelled before its start is closed, never left unawaited
@@ -131,7 +126,7 @@ async def in_turn(
             else staggered([(e.seconds, e.run) for e in others], apart)
         )
         started.append(asyncio.ensure_future(side))
-        *firsts, others = await gather_all(started)
+        *firsts, others = await all_or_cancel(started)
     except BaseException:
         await cancel_all(started)
         raise
@@ -159,7 +154,7 @@ async def listening_first(experiments: Sequence[Experiment[T]], apart: float) ->
 
     opener = asyncio.ensure_future(open_gates())
     try:
-        return await together([e.run for e in experiments])
+        return await all_or_cancel([e.run for e in experiments])
     finally:
         await cancel_all([opener])  # one that failed before it listened: the others' gates stay shut
 

@@ -1,6 +1,6 @@
 """A learner's code inside a live run: notebook 05's limiter moving the Order Service's limit
 (:func:`limiter_run`, exercise 3) and notebook 06's budget in the outside client (:func:`budget_run`,
-exercise 4). Each runs the one driver (:func:`~.load.drive`) against services of its own; what the
+exercise 4). Each is a :func:`~.load.run_orders` against services of its own; what the
 learner's code does wrong stops the run at once, every service closed: one :class:`LearnersFault`.
 """
 
@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bulkhead_lab.live.bulkhead import InstrumentedBulkhead
 from bulkhead_lab.live.net.server import cancel_all
 from bulkhead_lab.live.orders.adaptive import AdaptiveControl, AdaptiveSettings
-from bulkhead_lab.live.orders.load import drive, order_services
+from bulkhead_lab.live.orders.load import run_orders
 from bulkhead_lab.live.orders.results import OrdersRun
-from bulkhead_lab.live.orders.retrying import CLIENTS, LIMIT, QUEUE, SLOW
+from bulkhead_lab.live.orders.retrying import CLIENTS, LIMIT, QUEUE
 from bulkhead_lab.live.orders.service import OrderSettings
 from bulkhead_lab.live.orders.steady import SteadyLoad
 from bulkhead_lab.retries.budgets import RetryBudget
@@ -77,34 +78,34 @@ class LearnersSpec:
         return next((b.fault for b in self.built if b.fault), None)
 
 
+@dataclass(frozen=True)
+class LearnersSettings(AdaptiveSettings):
+    """The adaptive Order Service (its pools sized as AIMD's) with a learner's limiter moving its limit."""
+
+    algorithm: str = "AIMD"
+    learner: LearnersSpec | None = None
+
+    def limit_control(self, bulkhead: InstrumentedBulkhead) -> AdaptiveControl:
+        return AdaptiveControl(self.learner or self.spec(), bulkhead)
+
+
 async def limiter_run(learner: Any, settings: tuple[int, int, int], load: SteadyLoad) -> OrdersRun:
-    """The adaptive Order Service of :func:`~.steady.run_adaptive` and ``load``, its limit moved by
+    """:func:`~.load.run_orders` of ``load`` against the adaptive Order Service, its limit moved by
     ``learner(*settings)`` (initial, min_limit, max_limit). A fault stops the run at once, every
     service closed: :class:`LearnersFault`, one line."""
     spec = LearnersSpec(lambda: learner(*settings), settings[0])
-    adaptive_service = AdaptiveSettings(algorithm="AIMD")
-    async with order_services(adaptive_service, load.slow_latency, load.fast_latency) as (service, pay, inv):
-        control = service.service.limit_control
-        if not isinstance(control, AdaptiveControl):
-            raise RuntimeError("an adaptive Order Service has an adaptive control")
-        control.spec = spec
-        control.restart()
-        driving = asyncio.ensure_future(drive(service.url, pay.url, inv.url, load))
-        try:
-            while not driving.done() and spec.fault() is None:
-                await asyncio.wait({driving}, timeout=0.01)  # polling the learner's limiter for a fault
-        finally:  # a fault, or this run cancelled: the drive ends before its services close
-            await cancel_all([driving])
-        if spec.fault() is not None:
-            raise LearnersFault(spec.fault())
-        run = driving.result()
-        service.record(run)
-    return run
+    running = asyncio.ensure_future(run_orders(LearnersSettings(learner=spec), load))
+    try:
+        while not running.done() and spec.fault() is None:
+            await asyncio.wait({running}, timeout=0.01)  # polling the learner's limiter for a fault
+    finally:  # a fault, or this run cancelled: the run ends and closes its services
+        await cancel_all([running])
+    if spec.fault() is not None:
+        raise LearnersFault(spec.fault())
+    return running.result()
 
 
 # --- a learner's budget in the live client (notebook 06, exercise 4) ------------------------------
-
-DRIVE_TIMEOUT = 60.0  # seconds the learner's drive may take (it takes about 4 s)
 
 
 class GuardedBudget(RetryBudget):
@@ -148,6 +149,4 @@ async def budget_run(learner: object) -> OrdersRun:
     (a built budget) counting instead of the SRE 10%. A misbehaving budget raises :class:`LearnersFault`
     with every order cancelled and every service closed, as a failed :func:`~.retrying.side_by_side` does."""
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
-    load = replace(CLIENTS[2], budget=GuardedBudget(learner))
-    async with order_services(settings, SLOW, load.fast_latency) as (service, pay, inv):
-        return await drive(service.url, pay.url, inv.url, load, timeout=DRIVE_TIMEOUT)
+    return await run_orders(settings, replace(CLIENTS[2], budget=GuardedBudget(learner)))

@@ -5,9 +5,9 @@ once and ``stock_checks`` stock checks ``stock_delay`` seconds later, each sent 
 :class:`~.clients.Client`; every value is checked once, when it is made. :func:`drive` sends
 one to a running Order Service and records every answer as a :class:`~.clients.RequestResult` in
 an :class:`OrdersRun`, with what Payment, Inventory, Order Service and the bulkhead reported.
-:func:`run_orders` starts Payment, Inventory and an Order Service of an
-:class:`~.settings.OrderSettings` on free ports, drives them once and stops them. A *wave* is the
-orders Payment serves together in one stretch of its latency: :meth:`OrdersRun.served_waves` counts them.
+:func:`run_orders` starts Payment, Inventory and an Order Service of an :class:`~.settings.OrderSettings`
+on free ports (:func:`order_services`), drives them once and stops them. A *wave* is the orders Payment
+serves together in one stretch of its latency: :meth:`OrdersRun.served_waves` counts them.
 
 Timelines, all in seconds on the drive's clock (0 = the orders are sent):
 ``run.timelines[name]`` is ``(t, open calls)`` for ``payment`` and ``inventory``;
@@ -33,7 +33,7 @@ from bulkhead_lab.live.bulkhead import BulkheadPoint
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.lag import LagWatch, watch_lag
-from bulkhead_lab.live.net.server import Progress, cancel_all, check_fd_budget, check_planned, gather_all
+from bulkhead_lab.live.net.server import Progress, all_or_cancel, cancel_all, check_fd_budget, check_planned
 from bulkhead_lab.live.net.side_by_side import Experiment, Gate, SummedProgress
 from bulkhead_lab.live.orders.clients import (
     Client,
@@ -162,7 +162,7 @@ class OrdersLoad:
         except BaseException:
             await cancel_all(tasks)
             raise
-        return Sent(await gather_all(tasks), busy)
+        return Sent(await all_or_cancel(tasks), busy)
 
 
 def orders_setup(variant: Variant = "limited", **values: Any) -> tuple[OrderSettings, OrdersLoad]:
@@ -342,38 +342,33 @@ async def run_orders(
     when_up: Callable[[], Awaitable[object]] | None = None,
     pay: Payment | None = None,
 ) -> OrdersRun:
-    """Start Payment (lesson 004's, or ``pay``: notebook 07's queued one), Inventory and an Order Service
-    of ``settings`` on free ports, drive ``load`` once (:func:`drive`), stop them.
+    """Start the services (:func:`order_services`: ``pay`` may be notebook 07's queued Payment), drive
+    ``load`` once (:func:`drive`), stop them; the run with its in-process timelines.
 
     The defaults are the lesson's run: ``limited`` (5 running, 5 waiting), Payment slow at
     3 s, 20 orders at once and 10 stock checks 100 ms later. Nothing stays listening after
-    it returns, raises or is cancelled. A Payment call longer than ``payment_timeout`` is
-    answered 504. A run planned to take over two minutes (:func:`planned_seconds`) needs
-    ``allow_long=True``; one that needs more sockets than ``ulimit -n`` allows is refused
-    with one line saying how to raise it, before anything starts. ``when_up``, if given, is awaited
-    once the three services listen, before the load starts (so runs side by side start together).
+    it returns, raises or is cancelled. ``when_up``, if given, is awaited once the three services
+    listen, before the load starts (so runs side by side start together).
     """
     settings, load = settings or OrderSettings(), (load or OrdersLoad()).started()
-    seconds, how = load.planned(settings)
-    check_planned(seconds, how, allow_long)
-    check_fd_budget(load.what, run_sockets(settings, load.in_flight))
-    # Check.js's bounds (a refusal under 200 ms, a stock check under 300 ms) are read off this
-    # run: a full collection over a notebook's kept runs must not stall the loop in the middle.
-    with heap_frozen():
-        async with order_services(settings, load.slowdown, load.fast_latency, pay) as (service, pay, inv):
-            if when_up is not None:
-                await when_up()
-            timeout = load.timeout(seconds)
-            run = await drive(service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=timeout)
-            service.record(run)
+    async with order_services(settings, load, allow_long=allow_long, pay=pay) as (service, pay, inv):
+        if when_up is not None:
+            await when_up()
+        run = await drive(
+            service.url, pay.url, inv.url, load, on_progress=on_progress, timeout=service.timeout
+        )
+        service.record(run)
     return run
 
 
 class RecordedService:
-    """An Order Service and its dependencies' open-call recorders, for :meth:`record`."""
+    """An Order Service, its dependencies' open-call recorders (for :meth:`record`) and the seconds a
+    drive of its planned load may take."""
 
-    def __init__(self, service: OrderService, recorders: dict[str, Recorder], ports: dict[str, int]) -> None:
-        self.service, self.recorders, self.ports = service, recorders, ports
+    def __init__(
+        self, service: OrderService, recorders: dict[str, Recorder], ports: dict[str, int], timeout: float
+    ) -> None:
+        self.service, self.recorders, self.ports, self.timeout = service, recorders, ports, timeout
         self.url = service.url
 
     def record(self, run: OrdersRun) -> None:
@@ -383,16 +378,31 @@ class RecordedService:
 
 @contextlib.asynccontextmanager
 async def order_services(
-    settings: OrderSettings, slow_latency: float, fast_latency: float, pay: Payment | None = None
+    settings: OrderSettings, load: Schedule, *, allow_long: bool = False, pay: Payment | None = None
 ) -> AsyncIterator[tuple[RecordedService, Payment, Dependency]]:
-    """``pay`` (or lesson 004's Payment, its open calls recorded as Inventory's), Inventory and an Order
-    Service of ``settings`` on free ports; yields ``(order service, payment, inventory)``, closed on exit."""
+    """``pay`` (or lesson 004's Payment at ``load``'s latencies, its open calls recorded, as Inventory's are),
+    Inventory and an Order Service of ``settings`` on free ports; yields ``(order service, payment,
+    inventory)``, closed on exit.
+
+    ``load`` is checked first, before anything starts: one planned to take over two minutes
+    (:func:`planned_seconds`) needs ``allow_long=True``; one that needs more sockets than ``ulimit -n``
+    allows is one line saying how to raise it. A Payment call longer than ``payment_timeout`` is
+    answered 504.
+    """
+    seconds, how = load.planned(settings)
+    check_planned(seconds, how, allow_long)
+    check_fd_budget(load.what, run_sockets(settings, load.in_flight))
     recorders = {"payment": Recorder(), "inventory": Recorder()}
-    pay = pay or payment(slow_latency=slow_latency, latency=fast_latency, on_change=recorders["payment"])
-    async with (
-        pay,
-        inventory(latency=fast_latency, on_change=recorders["inventory"]) as inv,
-        OrderService(settings, pay.url, inv.url) as service,
-    ):
-        ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
-        yield RecordedService(service, recorders, ports), pay, inv
+    pay = pay or payment(
+        slow_latency=load.slowdown, latency=load.fast_latency, on_change=recorders["payment"]
+    )
+    # Check.js's bounds (a refusal under 200 ms, a stock check under 300 ms) are read off this
+    # run: a full collection over a notebook's kept runs must not stall the loop in the middle.
+    with heap_frozen():
+        async with (
+            pay,
+            inventory(latency=load.fast_latency, on_change=recorders["inventory"]) as inv,
+            OrderService(settings, pay.url, inv.url) as service,
+        ):
+            ports = {"order": service.port, "payment": pay.port, "inventory": inv.port}
+            yield RecordedService(service, recorders, ports, load.timeout(seconds)), pay, inv

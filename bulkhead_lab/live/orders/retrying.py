@@ -26,8 +26,8 @@ from typing import Any
 
 import aiohttp
 
-from bulkhead_lab.live.net.server import Progress
-from bulkhead_lab.live.net.side_by_side import SummedProgress, together
+from bulkhead_lab.live.net.server import Progress, all_or_cancel
+from bulkhead_lab.live.net.side_by_side import SummedProgress
 from bulkhead_lab.live.orders.clients import Client, Kind, Try
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun, run_orders
 from bulkhead_lab.live.orders.service import OrderSettings
@@ -178,4 +178,4 @@ async def side_by_side(on_progress: Progress | None = None) -> tuple[OrdersRun, 
     summed = SummedProgress([ORDERS] * len(CLIENTS), on_progress)
     settings = OrderSettings("limited", limit=LIMIT, queue=QUEUE)
     runs = [run_orders(settings, load, on_progress=summed.for_run(k)) for k, load in enumerate(CLIENTS)]
-    return tuple(await together(runs))
+    return tuple(await all_or_cancel(runs))

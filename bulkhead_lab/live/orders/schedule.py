@@ -1,4 +1,4 @@
-"""What the one driver of a live run (:func:`~.load.drive`, :func:`~.load.run_orders`) asks of a load:
+"""What the one driver of a live run (:func:`~.load.drive`) asks of a load:
 a :class:`Schedule`, and what sending it gave (:class:`Sent`); and of a :class:`Payment` it starts.
 
 Lesson 004's burst (:class:`~.load.OrdersLoad`) is a schedule; later notebooks add theirs (a steady
@@ -27,7 +27,7 @@ class Sent(NamedTuple):
 
 
 class Schedule(Protocol):
-    """A load the one driver (:func:`~.load.drive`, :func:`~.load.run_orders`) sends, and who sends it
+    """A load the one driver (:func:`~.load.drive`) sends, and who sends it
     (:meth:`client`): :class:`~.load.OrdersLoad` is a burst, Payment slow from the start."""
 
     @property
@@ -70,7 +70,7 @@ class Schedule(Protocol):
 
 
 class Payment(AbstractAsyncContextManager[object], Protocol):
-    """A Payment :func:`~.load.run_orders` starts on a free port: lesson 004's, or one a later notebook
+    """A Payment :func:`~.load.order_services` starts on a free port: lesson 004's, or one a later notebook
     brings in its place (07's queued Payment); ``async with`` starts and stops it."""
 
     @property

@@ -3,10 +3,9 @@
 Issue 13's live scenario. A :class:`SteadyLoad` is ``rate`` orders a second, evenly spaced,
 for ``healthy_for + slow_for + recover_for`` seconds, Payment switched slow (``slow_latency``)
 after ``healthy_for`` seconds and healthy again ``slow_for`` seconds later; every value is
-checked once, when it is made. It is a schedule for the one driver: :func:`~.load.drive` sends
-one to a running Order Service, :func:`~.load.run_orders` starts Payment, Inventory and an Order
-Service of any variant, drives it once and stops them; :func:`run_adaptive` is that of an
-``adaptive`` Order Service whose limit an algorithm moves.
+checked once, when it is made. It is a schedule for the one driver: :func:`~.load.run_orders` of an
+:class:`~.adaptive.AdaptiveSettings` sends one to an ``adaptive`` Order Service whose limit an algorithm
+moves.
 
 What it returns is an :class:`~.load.OrdersRun` on the load's clock (0 = the first
 order): ``run.limit_over_time()`` (the bulkhead's limit at each change),
@@ -29,11 +28,9 @@ from typing import ClassVar
 
 import aiohttp
 
-from bulkhead_lab.live.net.server import Progress, cancel_all, gather_all
-from bulkhead_lab.live.orders.adaptive import AdaptiveSettings
+from bulkhead_lab.live.net.server import Progress, all_or_cancel, cancel_all
 from bulkhead_lab.live.orders.clients import Client, RequestResult, admin_json, slow_url
-from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY, run_orders
-from bulkhead_lab.live.orders.results import OrdersRun
+from bulkhead_lab.live.orders.load import MAX_REQUESTS, MAX_SLOW_LATENCY
 from bulkhead_lab.live.orders.schedule import Sent, keep_checked
 from bulkhead_lab.live.orders.service import FAST_LATENCY, OrderSettings
 from bulkhead_lab.validation import check_real
@@ -151,7 +148,7 @@ async def _steadily(
         for i in range(load.orders):
             await _sleep_until(t0 + i / load.rate)
             tasks.append(asyncio.create_task(client.send("order", i + 1, "POST", url)))
-        results = await gather_all(tasks)
+        results = await all_or_cancel(tasks)
         await switch
     except BaseException:
         await cancel_all([*tasks, switch])
@@ -175,17 +172,3 @@ async def _slowdown(
     await _sleep_until(t0 + load.healthy_for + load.slow_for)
     await admin_json(session, "POST", f"{payment_url}/admin/slow?on=0")
     window[1] = time.monotonic() - t0
-
-
-async def run_adaptive(
-    algorithm: str = "Gradient2",
-    load: SteadyLoad | None = None,
-    *,
-    on_progress: Progress | None = None,
-    allow_long: bool = False,
-) -> OrdersRun:
-    """:func:`~.load.run_orders` of ``load`` (a :class:`SteadyLoad` by default) against an ``adaptive``
-    Order Service whose limit ``algorithm`` moves (Gradient2, Vegas, AIMD or Envoy; settings
-    :func:`~.adaptive.live_spec`), 5 waiting places."""
-    settings = AdaptiveSettings(algorithm=algorithm)
-    return await run_orders(settings, load or SteadyLoad(), on_progress=on_progress, allow_long=allow_long)

@@ -32,11 +32,11 @@ from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.lag import LagWatch, watch_lag
 from bulkhead_lab.live.net.server import (
     Progress,
+    all_or_cancel,
     bad_request,
     check_fd_budget,
     check_planned,
     error_response,
-    gather_all,
 )
 from bulkhead_lab.live.placement import pools as pools_module
 from bulkhead_lab.live.placement.pools import (
@@ -196,7 +196,7 @@ async def run_batch(
         t0 = time.monotonic()
         sites = [outbound(notification, catalog, pool_for, j, skip) for j in range(calls)]
         async with watch_lag() as lag:  # a starved machine, if a fact comes out NO (net.lag)
-            await gather_all(
+            await all_or_cancel(
                 [tally.notification(j, slow) for j, (slow, _) in enumerate(sites)]
                 + [tally.catalog(j, fast) for j, (_, fast) in enumerate(sites)]
             )

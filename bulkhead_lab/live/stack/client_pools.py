@@ -33,7 +33,7 @@ import requests.adapters
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import gather_all
+from bulkhead_lab.live.net.server import all_or_cancel
 
 CALLS = 50  # calls sent at once through each client
 LIMIT = 10  # the course's bulkhead: a limit per dependency
@@ -105,7 +105,7 @@ async def _aiohttp(url: str, limit: int | None) -> int:
                 await r.read()
                 return r.status
 
-        return sum(s == 200 for s in await gather_all([asyncio.ensure_future(one()) for _ in range(CALLS)]))
+        return sum(s == 200 for s in await all_or_cancel(one() for _ in range(CALLS)))
 
 
 async def _httpx(url: str, limit: int | None) -> int:
@@ -115,7 +115,7 @@ async def _httpx(url: str, limit: int | None) -> int:
         async def one() -> int:
             return (await client.get(f"{url}/call")).status_code
 
-        return sum(s == 200 for s in await gather_all([asyncio.ensure_future(one()) for _ in range(CALLS)]))
+        return sum(s == 200 for s in await all_or_cancel(one() for _ in range(CALLS)))
 
 
 _RUNS = itertools.count()
@@ -250,5 +250,5 @@ def runs(configured: bool) -> list[Awaitable[ClientRun]]:
 async def both_tables() -> tuple[list[ClientRun], list[ClientRun]]:
     """Every client with its defaults and configured, all at once (about 3 s): the two tables' rows."""
     defaults_runs, configured_runs = runs(False), runs(True)
-    every = await gather_all([asyncio.ensure_future(r) for r in [*defaults_runs, *configured_runs]])
+    every = await all_or_cancel([*defaults_runs, *configured_runs])
     return every[: len(defaults_runs)], every[len(defaults_runs) :]

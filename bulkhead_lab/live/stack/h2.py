@@ -23,8 +23,7 @@ from hypercorn.config import Config
 
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.key import HEADER
-from bulkhead_lab.live.net.server import bind_loopback, cancel_all
-from bulkhead_lab.live.net.side_by_side import together
+from bulkhead_lab.live.net.server import all_or_cancel, bind_loopback, cancel_all
 
 CALLS = 50  # calls at once
 LATENCY = 0.5  # seconds each is held
@@ -142,14 +141,14 @@ async def h2_run(bound_by: str, streams: int | None = None, wrap: Wrap | None = 
 
                 return (await (wrap(call) if wrap else call())).status_code
 
-            codes = await together([one() for _ in range(CALLS)])
+            codes = await all_or_cancel([one() for _ in range(CALLS)])
         return H2Run(bound_by, CALLS, sum(c == 200 for c in codes), dep.peak, dep.connections)
 
 
 async def three_runs() -> list[H2Run]:
     """No bound but the connection limit; the server's max_concurrent_streams; the course's Bulkhead."""
     wall = Bulkhead(LIMIT, CALLS)
-    return await together(
+    return await all_or_cancel(
         [
             h2_run("max_connections=1 only"),
             h2_run(f"server h2_max_concurrent_streams={LIMIT}", streams=LIMIT),

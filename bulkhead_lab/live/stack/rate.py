@@ -20,7 +20,7 @@ import aiohttp
 from bulkhead_lab.live.bulkhead import Bulkhead, BulkheadRejectedError
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import cancel_all, gather_all
+from bulkhead_lab.live.net.server import all_or_cancel, cancel_all
 
 RATE = 40.0  # calls a second, offered and allowed
 BURST = 4  # the bucket's depth: a late tick on a busy machine costs no call
@@ -116,4 +116,4 @@ async def rate_run(limiter: str, latency: float) -> RateRun:
 async def four_runs() -> list[RateRun]:
     """Rate limit and concurrency limit, each with the dependency healthy and slow, all at once."""
     runs = [rate_run(k, lat) for k in ("rate", "concurrency") for lat in (HEALTHY, SLOW)]
-    return await gather_all([asyncio.ensure_future(r) for r in runs])
+    return await all_or_cancel(runs)

@@ -24,7 +24,6 @@ takes Payment's latency, a refusal's none).
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import Callable
@@ -35,7 +34,7 @@ import aiohttp
 
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import Progress, gather_all
+from bulkhead_lab.live.net.server import Progress, all_or_cancel
 from bulkhead_lab.live.net.side_by_side import SummedProgress
 from bulkhead_lab.live.orders.clients import Client, Kind, Try, admin_json, slow_url
 from bulkhead_lab.live.orders.load import OrdersRun, run_orders
@@ -218,5 +217,5 @@ async def orders_runs(
     """No throttle and ``make``'s, side by side (about 3 s); ``on_progress`` counts both runs' orders."""
     summed = SummedProgress([int(ORDERS_RATE * ORDERS_SECONDS)] * 2, on_progress)
     runs = [orders_run(None, summed.for_run(0)), orders_run(make, summed.for_run(1))]
-    plain, throttled = await gather_all([asyncio.ensure_future(r) for r in runs])
+    plain, throttled = await all_or_cancel(runs)
     return plain, throttled

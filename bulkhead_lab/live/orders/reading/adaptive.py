@@ -2,10 +2,10 @@
 
 :func:`adaptive_facts` reads a steady load's limit and Payment's peak before, during and after the
 slowdown; :func:`over_limit` lists every moment Payment held more calls than the limit in force let
-in (none, when the bulkhead works). One run (:func:`.steady.run_adaptive`): a steady load of
-:data:`RATE` orders a second through an algorithm's limit around Payment, Payment healthy for
-:data:`HEALTHY_FOR` s, slow (:data:`SLOW_LATENCY` s a call) for a while, then healthy for
-:data:`RECOVER_FOR` s.
+in (none, when the bulkhead works). One run (:func:`~.load.run_orders` of an ``adaptive`` Order
+Service): a steady load of :data:`RATE` orders a second through an algorithm's limit around Payment,
+Payment healthy for :data:`HEALTHY_FOR` s, slow (:data:`SLOW_LATENCY` s a call) for a while, then
+healthy for :data:`RECOVER_FOR` s.
 :func:`live_view` reads it: the series a figure draws, each phase's numbers, and the facts
 that hold on any machine, busy or not (:meth:`LiveView.checked`, what notebook 05's checked
 cell prints). Pure: the load's shape (:func:`slowdown_load`) and the reading of a finished run, no I/O.
@@ -89,12 +89,9 @@ class AdaptiveFacts:
 
 
 def adaptive_facts(run: OrdersRun) -> AdaptiveFacts:
-    """Read a steady load's facts (:func:`~.load.run_orders` of a :class:`~.steady.SteadyLoad`, as
-    :func:`~.steady.run_adaptive` runs)."""
+    """Read a steady load's facts (:func:`~.load.run_orders` of a :class:`~.steady.SteadyLoad`)."""
     if run.slow_window is None or not run.bulkhead_timeline or run.settings is None:
-        raise ValueError(
-            "run must be a steady load with a bulkhead from run_orders or run_adaptive (got another)"
-        )
+        raise ValueError("run must be a steady load with a bulkhead from run_orders (got another)")
     start, stop = run.slow_window
     end = stop + (run.slow_latency or 0.0)
     limits = run.limit_over_time()
