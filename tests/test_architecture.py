@@ -194,6 +194,12 @@ def test_lesson_004_imports_nothing_of_the_later_notebooks(name: str) -> None:
     assert sorted(m for m in _imported_transitively(name) if m.startswith(LATER)) == []
 
 
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if m.startswith("bulkhead_lab.pool")))
+def test_notebook_02s_pool_imports_nothing_of_the_later_notebooks(name: str) -> None:
+    """Lesson 000's round, as notebook 02 writes it: later notebooks extend it from their own packages."""
+    assert sorted(m for m in _imported_transitively(name) if m.startswith((*LATER, *IMPURE))) == []
+
+
 def _private(attr: str) -> bool:
     """``_x`` is private; a dunder or a sunder (``_repr_html_``, IPython's display hooks) is a protocol."""
     return attr.startswith("_") and not attr.endswith("_")
