@@ -1,5 +1,5 @@
-"""Notebook 04's numbers: one time axis, each request's wait and run, the lesson's constants and claims,
-on lesson-shaped runs (no sockets; the live tests run real ones). The facts and tables the notebook prints
+"""Notebook 04's numbers: one time axis, the counters over time, the lesson's constants and claims, on
+lesson-shaped runs (no sockets; the live tests run real ones). The facts and tables the notebook prints
 of its live runs are nbval's to compare."""
 
 from __future__ import annotations
@@ -24,16 +24,7 @@ def test_the_lessons_three_variants_at_3_s_share_one_axis_past_the_four_waves() 
     assert [burst.nice_end(x) for x in (0.7, 1.3, 4.1, 5.08, 12.1)] == [0.8, 1.5, 5.0, 6.0, 15.0]
 
 
-# --- each request's wait and run, and the counters over time ------------------------------------
-
-
-def test_each_request_is_drawn_as_its_wait_then_its_call() -> None:
-    bars = {(b.kind, b.index): b for b in burst.bars(fake.limited())}
-    assert bars[("order", 1)].waited == 0 and bars[("order", 1)].ended == pytest.approx(3.0)
-    sixth = bars[("order", 6)]
-    assert (sixth.waited, sixth.ended - sixth.started) == pytest.approx((3.0, 3.0))  # one round queued
-    refused = bars[("order", 11)]
-    assert refused.outcome == "refused" and refused.started == refused.ended  # never ran
+# --- the counters over time ------------------------------------------------------------------------
 
 
 def test_the_bulkheads_own_counters_draw_its_queue_and_its_refusals() -> None:

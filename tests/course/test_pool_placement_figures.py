@@ -37,16 +37,6 @@ def test_the_shared_pools_figure_draws_one_limit_for_both_streams() -> None:
     assert limit.get_label() == "shared pool limit" and limit.get_ydata()[0] == 8
 
 
-def test_batch_facts_leave_out_the_shared_pools_catalog_peak_which_varies() -> None:
-    shared = PlacementResult("single", 4, 4, 0, 40, 0, 8, 6, 1586.0)
-    separate = PlacementResult("separate", 4, 4, 0, 40, 40, 4, 4, 3010.0)
-    assert views.batch_facts(shared) == (
-        "single shared pool of 8, notification 300 ms, catalog 5 ms: notification peak 8 (pool 8), "
-        "catalog done before 0 / 40"
-    )
-    assert "catalog peak 4" in views.batch_facts(separate)
-
-
 def test_a_batch_at_the_lessons_settings_gets_the_lessons_row_beside_it() -> None:
     shared = PlacementResult("single", 4, 4, 0, 40, 0, 8, 6, 1586.0)
     table = views.batch_table(shared)

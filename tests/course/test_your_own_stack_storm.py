@@ -54,13 +54,6 @@ def test_a_learners_right_throttle_gives_the_courses_counts() -> None:
     assert throttle_storm.run(make=learners) == throttle_storm.run(make=AdaptiveThrottle)
 
 
-def test_the_printed_lines_name_the_counts() -> None:
-    lines = views.storm_facts(views.storm_runs()).splitlines()
-    assert lines[1] == "24/8, slowdown day, event flow: 3958 requests"
-    assert lines[2].startswith("  no throttle: 8801 calls reached its 8 slots (2.22 a request)")
-    assert lines[3].startswith("  with the throttle: 1232 rejected here, 5524 reached them (1.40 a request)")
-
-
 def test_an_answer_sent_twice_at_once_runs_the_capstone_once(monkeypatch) -> None:
     runs: list[object] = []
 
