@@ -42,7 +42,7 @@ def test_behind_any_wall_the_slowdown_never_reaches_tracking_and_in_one_pool_it_
     assert (sweep.loc[16:28, "healthy idle slots"] > 0).all()
 
 
-def test_the_refusals_table_runs_the_day_it_is_given_and_says_24_8_starves_its_events() -> None:
+def test_the_refusals_table_runs_the_day_it_is_given() -> None:
     seen: list[Params] = []
 
     def run_day(params: Params):
@@ -51,10 +51,7 @@ def test_the_refusals_table_runs_the_day_it_is_given_and_says_24_8_starves_its_e
 
     layouts = {"24/8": Params(split=24), "26/12": Params(total=38, split=26)}
     frame = views.refusals(run_day, layouts)
-    assert len(seen) == 4 and {p.mode for p in seen} == {"healthy", "slowdown"}
-    assert 9 < float(frame.loc["24/8", "events refused, healthy"].rstrip("%")) < 11  # about a tenth
-    for column in ("tracking refused, healthy", "events refused, healthy"):
-        assert float(frame.loc["26/12", column].rstrip("%")) < 1
+    assert len(seen) == 4 and {p.mode for p in seen} == {"healthy", "slowdown"}  # its numbers: nbval, c26
     sized = run(Params(total=38, split=26))
     assert frame.loc["26/12", "tracking dropped, slowdown"] == sized.tracking_dropped
 
@@ -147,16 +144,11 @@ def test_the_lessons_figures_no_longer_hold_on_another_slowdown() -> None:
 
 
 def test_the_bulkheads_lower_utilization_is_the_work_it_refuses_not_the_same_work_done_with_less() -> None:
-    """Issue 37: section 4 said 24/8 "does the same work with less of the same resource". It serves 20000
-    requests against 20473, and the busy slot-rounds it saves are exactly the holds of what it refuses more
-    (busy slots are read after a round's frees, so a served call counts hold - 1 rounds)."""
+    """Issue 37: section 4 said 24/8 "does the same work with less of the same resource". The busy
+    slot-rounds it saves are exactly the holds of what it refuses more (busy slots are read after a round's
+    frees, so a served call counts hold - 1 rounds); the served, refused and utilization: nbval, cell c18."""
     base = Params()
     single, bulk = run(base), run(base.with_(split=24))
-    table = views.healthy_cost(single, bulk)
-    served = [int(v) for v in table.loc["served"]]
-    assert served[:2] == [20473, 20000] and served[2] == served[1] - served[0]
     more = (bulk.tracking_dropped - single.tracking_dropped, bulk.event_dropped - single.event_dropped)
-    assert more == (94, 379) and served[0] - served[1] == sum(more)
     held = more[0] * (base.hold_tracking - 1) + more[1] * (base.hold_event - 1)
     assert single.busy_rounds - bulk.busy_rounds == held
-    assert list(table.loc["utilization"][:2]) == ["0.541", "0.524"]
