@@ -503,6 +503,17 @@ def read_view(page: Any, name: str) -> View:
     )
 
 
+def wait_for_text(page: Any, selector: str, test: str, want: object = None, timeout_ms: int = 30_000) -> None:
+    """Wait until the first element ``selector`` finds exists and ``test``, JavaScript reading its ``text``
+    (innerText) and ``want``, holds."""
+    page.wait_for_function(
+        "([sel, want]) => { const el = document.querySelector(sel);"
+        f" if (!el) return false; const text = el.innerText; return {test}; }}",
+        arg=[selector, want],
+        timeout=timeout_ms,
+    )
+
+
 def slider_value(page: Any, name: str, panel: str | None = None) -> str:
     """The slider's readout text, as the learner reads it."""
     return slider(page, name, panel).locator(".widget-readout").first.inner_text().strip()

@@ -318,26 +318,17 @@ def _interrupt_a_placement_batch(page: Any, screenshots: Path) -> None:
     """
     status, view = ".bl-panel-placement .bl-status-placement", ".bl-panel-placement .bl-view-placement"
     ld.drag_slider(page, "slowdown-latency", 400, "placement")
-    page.wait_for_function(
-        "(sel) => { const el = document.querySelector(sel);"
-        " return el && /calls answered; the figure below is still the previous run's/.test(el.innerText); }",
-        arg=status,
-        timeout=30_000,
-    )
+    answered = "calls answered; the figure below is still the previous run's"
+    ld.wait_for_text(page, status, "text.includes(want)", answered)
     assert (
         "a live run is in flight: the figure below is the previous run's" in page.locator(view).inner_text()
     )
     ld.screenshot(page, "placement", screenshots / "placement-in-flight.png")
     page.get_by_role("menuitem", name="Kernel", exact=True).click()
     page.get_by_role("menuitem", name=re.compile(r"^Interrupt Kernel")).click()  # its name ends in "I, I"
-    page.wait_for_function(
-        "(sel) => { const el = document.querySelector(sel);"
-        " return el && el.innerText.trim().startsWith('interrupted at'); }",
-        arg=status,
-        timeout=30_000,
-    )
+    ld.wait_for_text(page, status, "text.trim().startsWith('interrupted at')")
     said = page.locator(status).inner_text()
-    assert "calls answered; the figure below is still the previous run's" in said, said
+    assert answered in said, said
     assert "interrupted: the figure below is the previous run's" in page.locator(view).inner_text()
     ld.screenshot(page, "placement", screenshots / "placement-interrupted.png")
 
@@ -351,12 +342,7 @@ def _check_the_capstone_live(page: Any, screenshots: Path) -> None:
     box.fill("right_stack")
     box.press("Enter")  # then Check, as a learner does: the exercise runs the capstone once for both
     page.locator(".bl-check-3").first.click()
-    page.wait_for_function(
-        "(sel) => { const el = document.querySelector(sel);"
-        " return el && /^(Right|Not yet):/.test(el.innerText.trim()); }",
-        arg=".bl-feedback-3",
-        timeout=90_000,
-    )
+    ld.wait_for_text(page, ".bl-feedback-3", "/^(Right|Not yet):/.test(text.trim())", timeout_ms=90_000)
     said = page.locator(".bl-feedback-3").first.inner_text().strip()
     assert said.startswith("Right: with Payment slowed by 3 s"), said
     status = page.locator(".bl-status-exercise-3").first.inner_text().strip()
@@ -499,12 +485,7 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
             f"exercise {number}'s answer was shown before it was asked for"
         )
         page.locator(f".bl-show-answer-{number}").first.click()
-        page.wait_for_function(
-            "([sel, right]) => { const el = document.querySelector(sel);"
-            " return el && el.innerText.includes(right); }",
-            arg=[f".bl-answer-shown-{number}", right],
-            timeout=30_000,
-        )
+        ld.wait_for_text(page, f".bl-answer-shown-{number}", "text.includes(want)", right)
         cell = page.locator(".jp-Cell", has=page.locator(f".bl-exercise-{number}")).last
         cell.screenshot(path=str(screenshots / f"exercise-{number}.png"))
 
@@ -512,12 +493,7 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
 def _check_exercise(page: Any, number: int, said: str, timeout_ms: int = 60_000) -> None:
     """Click exercise ``number``'s Check and wait until its feedback line reads exactly ``said``."""
     page.locator(f".bl-check-{number}").first.click()
-    page.wait_for_function(
-        "([sel, line]) => { const el = document.querySelector(sel);"
-        " return el && el.innerText.trim() === line; }",
-        arg=[f".bl-feedback-{number}", said],
-        timeout=timeout_ms,
-    )
+    ld.wait_for_text(page, f".bl-feedback-{number}", "text.trim() === want", said, timeout_ms)
 
 
 def _template(notebook: str, name: str) -> tuple[int, str]:
