@@ -9,7 +9,6 @@ the smallest failing case with a line that replays it.
 from __future__ import annotations
 
 import contextlib
-import inspect
 from numbers import Integral, Number
 from typing import Any
 
@@ -22,10 +21,12 @@ from bulkhead_lab.course.ui.exercise import (
     Exercise,
     NotUnderstood,
     Wrong,
+    judged,
     read_code,
     read_number,
     read_whole,
     run_trial,
+    source,
 )
 from bulkhead_lab.course.ui.trial import call
 from bulkhead_lab.live.orders import learners
@@ -156,22 +157,16 @@ exercise_2 = Exercise(
 # --- exercise 3: write an AIMD limiter ----------------------------------------------------------
 
 
-def _judged(answer: object) -> Any:
-    """The verdict on the learner's limiter (the class, or its name in the notebook)."""
-    candidate = read_code(answer, "class")
-    return run_trial(lambda: judge_aimd(candidate))
-
-
 exercise_3 = write_aimd = Exercise(
     3,
     "Write an AIMD limiter",
-    read=_judged,
+    read=judged(judge_aimd),
     hint="back off (x 0.9, rounded down) on a drop or a round trip over 500 ms; add one when at least half "
     "the limit is in flight (inflight * 2 >= limit); then keep the limit within min and max. Keep the "
     "limit on self, so two limiters never share it.",
     worked=(
         "The section 2 cell's `AIMDLimit` passes, at its defaults backoff 0.9 and timeout 500 ms:",
-        lambda _: f"```python\n{inspect.getsource(AIMDLimit)}```",  # a callable: not read as a format
+        source(AIMDLimit),
     ),
     placeholder="your class's name",
     typed="MyAIMD",

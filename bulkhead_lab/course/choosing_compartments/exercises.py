@@ -4,10 +4,8 @@ Each right answer is computed by the package's models."""
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
-from functools import partial
 
 from bulkhead_lab.compartments import breaker, hours, isolation_cost, production, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
@@ -252,13 +250,13 @@ exercise_5 = Exercise(
 exercise_6 = write_shuffle_shard = Exercise(
     6,
     "Write the shuffle shard",
-    read=lambda a: ui.run_trial(partial(shuffle_shard.check, ui.read_code(a, "function"))),
+    read=ui.judged(shuffle_shard.check, "function"),
     hint="seed a random.Random with the seed and the tenant (numbers, or a string made of them, never "
     "hash() of a string: Python salts it per process), and sample size workers of range(workers): sample "
     "never repeats one, and each tenant gets its own combination (section 2's cell).",
     worked=(
         "**The course's own shard** (section 2's cell, `bulkhead_lab.compartments.shuffle`):",
-        lambda _: f"```python\n{inspect.getsource(shuffle.shuffle_shard)}```",
+        ui.source(shuffle.shuffle_shard),
     ),
     placeholder="your function's name",
     typed="my_shard",

@@ -8,21 +8,19 @@ in a trial; :func:`replay` prints a schedule a verdict names, step by step, in a
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass
 
 from bulkhead_lab import sizing
 from bulkhead_lab.course.fail_fast_queue import views
 from bulkhead_lab.course.judges import bulkhead as bulkhead_judge
-from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.ui.exercise import (
     Exercise,
     Wrong,
-    read_code,
+    judged,
     read_duration,
     read_whole,
-    run_trial,
+    source,
 )
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.orders.load import OrdersLoad
@@ -167,22 +165,16 @@ exercise_3 = Exercise(
 replay = bulkhead_judge.replay  # exercises.replay(MyBulkhead, 1, 1, "arrive | arrive | cancel 2 | arrive")
 
 
-def _judged(answer: object) -> Verdict:
-    """The learner's class (or its name, looked up in the notebook) against the contract, in a trial."""
-    candidate = read_code(answer)
-    return run_trial(lambda: bulkhead_judge.judge(candidate))
-
-
 write_bulkhead = Exercise(
     4,
     "Write your own bulkhead",
-    read=_judged,
+    read=judged(bulkhead_judge.judge),
     hint="keep a running count and a deque of waiting futures; refuse at once when both are full; give the "
     "place back in a finally (whatever the call raised, cancelled too), to the oldest waiter; a waiter "
     "cancelled leaves the line, and passes on a place handed to it just then (section 4's cell).",
     worked=(
         "**The course's own bulkhead** (section 4's cell, which the Order Service runs):",
-        lambda _: f"```python\n{inspect.getsource(Bulkhead)}```",
+        source(Bulkhead),
     ),
     placeholder="your class's name",
     typed="MyBulkhead",

@@ -4,12 +4,10 @@ model) the pool the learner chose, so what it says is that pool's."""
 
 from __future__ import annotations
 
-import inspect
-
 from bulkhead_lab import sizing
 from bulkhead_lab.course.judges import erlang_b as erlang_b_judge
 from bulkhead_lab.course.littles_law_sizing.views import TARGET, littles_law_view
-from bulkhead_lab.course.ui.exercise import Exercise, Wrong, read_code, read_whole, run_trial, table
+from bulkhead_lab.course.ui.exercise import Exercise, Wrong, judged, read_whole, source, table
 from bulkhead_lab.pool.one_flow import simulated_blocking
 
 RATE_1, HOLD_1, SLOTS_1 = 20.0, 0.1, 5  # exercise 1: lesson 004's Payment in its pool of 5 ...
@@ -130,14 +128,14 @@ exercise_3 = Exercise(
 exercise_4 = write_erlang_b = Exercise(
     4,
     "Write Erlang-B",
-    read=lambda a: (lambda fn: run_trial(lambda: erlang_b_judge.check(fn)))(read_code(a, "function")),
+    read=judged(erlang_b_judge.check, "function"),
     hint="start from B = 1 (no slots refuse every call) and add one slot at a time: B = load·B / (n + "
     "load·B) for n = 1..slots (section 3's cell, its arguments the other way round). A formula with "
     "load**slots or slots! passes the largest float (1.8e308) long before a pool of a thousand slots.",
     worked=(
         "**Section 3's cell**, the package's `sizing.erlang_b(slots, offered)`; the exercise's "
         "`erlang_b(load, slots)` is `sizing.erlang_b(slots, load)`:",
-        lambda _: f"```python\n{inspect.getsource(sizing.erlang_b)}```",
+        source(sizing.erlang_b),
     ),
     placeholder="your function's name",
     typed="my_erlang_b",

@@ -9,14 +9,11 @@ follow (:mod:`bulkhead_lab.live.placement.lesson`, :func:`~bulkhead_lab.live.pla
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from bulkhead_lab.course.judges import pool_per_dependency as judge
-from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.pool_placement import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_duration, read_whole
@@ -192,24 +189,15 @@ exercise_3 = Exercise(
 toy_pool = judge.toy_pool
 
 
-def _check_4(answer: object) -> Verdict:
-    make = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
-
-    def check() -> Any:  # a plain check (Any: run_trial's type names only async ones): it runs its own loops
-        return judge.check(judge.a_maker(make))
-
-    return ui.run_trial(check)
-
-
 exercise_4 = write_pool_per_dependency = Exercise(
     4,
     "Write the pool per dependency",
-    read=_check_4,
+    read=ui.judged(lambda make: judge.check(judge.a_maker(make)), "function"),
     hint="make one pool per dependency, of its own limit, once, before pool_for is returned (a dict "
     "{dependency: pool(slots)}); pool_for only looks its dependency's pool up, for every call site.",
     worked=(
         "**The course's own** (`pool_for_each`; section 2's `pools()` does it for two ports):",
-        lambda _: f"```python\n{inspect.getsource(judge.pool_for_each)}```",
+        ui.source(judge.pool_for_each),
     ),
     placeholder="your function's name",
     typed="my_pool_for",

@@ -8,18 +8,17 @@ agree.
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
 import pandas as pd
 
 from bulkhead_lab.course.judges import retry_budget
-from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.retries_and_budgets import views
 from bulkhead_lab.course.ui.exercise import (
     Answer,
     Exercise,
     NotUnderstood,
     Wrong,
+    judged,
     read_choice,
     read_code,
     read_number,
@@ -227,16 +226,9 @@ def _worked_budget(_: Answer) -> str:
     )
 
 
-def judge_budget(answer: object) -> Verdict:
-    """Exercise 4's reader: the learner's class (or its name) judged by its contract, call by call against
-    section 2's RetryBudget over generated scenarios (:mod:`bulkhead_lab.course.judges.retry_budget`)."""
-    candidate = read_code(answer, "class") if str(answer).strip().isidentifier() else answer
-
-    def check() -> Any:  # a plain check (Any: run_trial's type names only async ones)
-        return retry_budget.check(candidate)
-
-    verdict: Verdict = run_trial(check)
-    return verdict
+#: Exercise 4's reader: the learner's class (or its name) judged by its contract, call by call against
+#: section 2's RetryBudget over generated scenarios (:mod:`bulkhead_lab.course.judges.retry_budget`).
+judge_budget = judged(retry_budget.check)
 
 
 exercise_4 = write_budget = Exercise(  # exercise_4: its answer box, numbered as the others

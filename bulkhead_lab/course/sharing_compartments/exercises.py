@@ -6,9 +6,7 @@ models."""
 
 from __future__ import annotations
 
-import inspect
 import re
-from functools import partial
 
 from bulkhead_lab.compartments import design, partition_sweep, partitions
 from bulkhead_lab.compartments.design import Compartment, Design
@@ -189,12 +187,12 @@ exercise_3 = Exercise(
 exercise_4 = write_soft_partition = Exercise(
     4,
     "Write the soft partition",
-    read=lambda a: ui.run_trial(partial(soft_partition.check, ui.read_code(a, "function"))),
+    read=ui.judged(soft_partition.check, "function"),
     hint="a call may take a free slot of its own reserve (busy[flow] < reserved[flow]); else one of the "
     "shared rest, while what all flows hold beyond their reserves is under total - sum(reserved).",
     worked=(
         "**The course's own rule** (section 1's cell, `bulkhead_lab.compartments.partitions`):",
-        lambda _: f"```python\n{inspect.getsource(partitions.soft_partition)}```",
+        ui.source(partitions.soft_partition),
     ),
     placeholder="your function's name",
     typed="my_soft_partition",

@@ -6,8 +6,6 @@ Every answer is computed from seeded model runs memoised (:mod:`bulkhead_lab.mem
 
 from __future__ import annotations
 
-import inspect
-
 import pandas as pd
 
 from bulkhead_lab.course.judges import admit as admit_judge
@@ -124,13 +122,13 @@ exercise_3 = Exercise(
 exercise_4 = write_admit = Exercise(
     4,
     "Write the round's admission",
-    read=lambda a: (lambda fn: ui.run_trial(lambda: admit_judge.check(fn)))(ui.read_code(a, "function")),
+    read=ui.judged(admit_judge.check, "function"),
     hint="walk the order: an arrival takes a slot when its flow has room under its limit and the pool has a "
     "free slot, else it is dropped; count what each flow takes (section 1's admit, its loop).",
     worked=(
         "**Section 1's `admit`**; the exercise's `admit(order, free, room)` is its loop, with `free` and "
         "`room` (each flow's limit minus its busy slots) read off the pool:",
-        lambda _: f"```python\n{inspect.getsource(rounds.admit)}```",
+        ui.source(rounds.admit),
     ),
     placeholder="your function's name",
     typed="my_admit",

@@ -8,13 +8,11 @@ judged by its contract (:mod:`bulkhead_lab.course.judges.deadline_drop`).
 
 from __future__ import annotations
 
-import inspect
 import re
 
 import pandas as pd
 
 from bulkhead_lab.course.judges import deadline_drop
-from bulkhead_lab.course.judges.contract import Verdict
 from bulkhead_lab.course.timeouts_and_queues import views
 from bulkhead_lab.course.ui import exercise as ui
 from bulkhead_lab.course.ui.exercise import Answer, Exercise, NotUnderstood, Wrong, read_whole
@@ -220,22 +218,17 @@ replay_step = deadline_drop.replay_step
 queue_of = deadline_drop.queue_of
 
 
-def _judge_4(answer: object) -> Verdict:
-    step = ui.read_code(answer, "function")  # outside the trial: its NotUnderstood is the line
-    return ui.run_trial(lambda: deadline_drop.verdict(a_function(step, "check(my_take_next)")))
-
-
 exercise_4 = write_deadline_drop = Exercise(
     4,
     "Write the deadline drop",
-    read=_judge_4,
+    read=ui.judged(lambda step: deadline_drop.verdict(a_function(step, "check(my_take_next)")), "function"),
     hint="take calls off the front with popleft; a call started now is answered in round now + service, "
     "in time only if that is at most its deadline: drop the others, return the first that fits (None when "
     "none does, the queue empty included).",
     worked=(
         "**The course's own step** (section 2's `may_start`, rule *cannot finish*, one call at a time from "
         "the front of the queue):",
-        lambda _: f"```python\n{inspect.getsource(deadline_drop.take_next)}```",
+        ui.source(deadline_drop.take_next),
     ),
     placeholder="your function's name",
     typed="my_take_next",

@@ -15,6 +15,7 @@ behind a *Hint* button.
 from __future__ import annotations
 
 import html
+import inspect
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -156,6 +157,24 @@ def run_trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Any:
         why = (str(outcome.error).splitlines() or ["no message"])[0]
         raise NotUnderstood(f"it raised {type(outcome.error).__name__}: {why}.")
     return outcome.value  # a check that returned None is judged as None
+
+
+def judged(
+    judge: Callable[[Any], Any], kind: Literal["class", "function"] = "class"
+) -> Callable[[object], Any]:
+    """A write-it-yourself exercise's reader: the learner's class or function (or its name, looked up first:
+    a name nothing holds is its line before anything runs) handed to ``judge`` in :func:`run_trial`."""
+
+    def read(answer: object) -> Any:
+        candidate = read_code(answer, kind)
+        return run_trial(lambda: judge(candidate))
+
+    return read
+
+
+def source(course_own: Callable[..., Any]) -> Callable[[Answer], str]:
+    """A worked answer's part: the source of the course's own class or function, as a Python block."""
+    return lambda _: f"```python\n{inspect.getsource(course_own)}```"
 
 
 class Answer:

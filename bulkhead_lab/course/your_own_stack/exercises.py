@@ -21,6 +21,7 @@ from bulkhead_lab.course.ui.exercise import (
     Exercise,
     Feedback,
     NotUnderstood,
+    judged,
     read_code,
     read_number,
     run_trial,
@@ -66,16 +67,9 @@ def _worked_throttle(_: Answer) -> str:
     )
 
 
-def judge_throttle(answer: object) -> Verdict:
-    """Exercise 2's reader: the learner's class (or its name) judged by its contract over boundaries and
-    generated scenarios (:mod:`bulkhead_lab.course.judges.throttle`)."""
-    candidate = read_code(answer, "class") if str(answer).strip().isidentifier() else answer
-
-    def check() -> Any:
-        return throttle_judge.check(candidate)
-
-    verdict: Verdict = run_trial(check)
-    return verdict
+#: Exercise 2's reader: the learner's class (or its name) judged by its contract over boundaries and
+#: generated scenarios (:mod:`bulkhead_lab.course.judges.throttle`).
+judge_throttle = judged(throttle_judge.check)
 
 
 exercise_2 = write_throttle = Exercise(
