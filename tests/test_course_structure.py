@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import writes
 
-from bulkhead_lab.book.widgets import WIDGET_STATE, WIDGET_VIEW
+from bulkhead_lab.book.widgets import WIDGET_VIEW, saved_models
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -118,7 +118,7 @@ def test_every_widget_a_notebook_shows_is_in_its_saved_state(path: Path) -> None
     a widget missing from it would show "Error displaying widget: model not found" instead. (The book
     builds a page from the last commit's copy when the working one lacks it: in a fresh clone, this one.)"""
     nb = json.loads(path.read_text())
-    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    state = saved_models(nb)
     outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
     outputs += [o for m in state.values() for o in m["state"].get("outputs", [])]  # inside Output widgets
     shown = [o["data"][WIDGET_VIEW]["model_id"] for o in outputs if WIDGET_VIEW in o.get("data", {})]

@@ -40,7 +40,8 @@ from pathlib import Path
 
 import pytest
 
-from bulkhead_lab.book.widgets import WIDGET_STATE, WIDGET_VIEW
+from bulkhead_lab.book.anchors import jupyterlab_id
+from bulkhead_lab.book.widgets import WIDGET_VIEW, saved_models
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "notebooks"
@@ -66,11 +67,6 @@ def heading_text(markdown: str) -> str:
     text = re.sub(r"`([^`]*)`", r"\1", text)
     text = re.sub(r"(\*\*|__|\*|(?<!\w)_)(.+?)\1", r"\2", text)
     return text.strip()
-
-
-def anchor(title: str) -> str:
-    """JupyterLab's id for a heading (``createHeaderId``: its text, spaces as hyphens, case kept)."""
-    return title.replace(" ", "-")
 
 
 @dataclass
@@ -135,7 +131,7 @@ def load(path: Path) -> Doc:
             for s in {id(x): x for x in (top, sub) if x is not None}.values():
                 s.markdown.append(bare[: starts[0]])
         for (start, level, title), end in zip(pieces, starts[1:], strict=True):
-            anchors.add(anchor(title))
+            anchors.add(jupyterlab_id(title))
             numbered = _NUMBERED.match(title)
             if level == 2:
                 top = sub = None
@@ -486,7 +482,7 @@ def planned_minutes(path: Path) -> Plan:
     ``### Exercise N`` heading) and 2 a live run (a code cell that shows a live run's progress bar)."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     cells = notebook["cells"]
-    state = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    state = saved_models(notebook)
     words = sum(len("".join(c["source"]).split()) for c in cells if c["cell_type"] in ("markdown", "code"))
     markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
     exercises = sum(len(re.findall(r"^### Exercise \d+", text, re.M)) for text in markdown)

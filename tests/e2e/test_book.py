@@ -26,10 +26,9 @@ import lab_driver as ld
 import pytest
 
 from bulkhead_lab.book.source import book_source
+from bulkhead_lab.book.widgets import IMAGE, LAB_COMMAND, saved_models
 
 NOTEBOOKS = sorted((ld.REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-LAB_COMMAND = "bash scripts/lab.sh"
 BUILD_TIMEOUT_S = 600
 SCREENSHOTS = ld.REPO / "test-artifacts" / "screenshots" / "book"
 
@@ -46,11 +45,10 @@ def stored_figures(notebook: Path) -> tuple[int, int]:
     """(figures in the cells' outputs, figures inside the saved slider panels), read from the notebook the
     page is built from (its last commit's where the lab saved it without its widget state)."""
     nb = book_source(notebook).notebook
-    in_cells = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
-    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    in_cells = sum(IMAGE in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
     in_panels = sum(
-        "image/png" in o.get("data", {})
-        for m in state.values()
+        IMAGE in o.get("data", {})
+        for m in saved_models(nb).values()
         if m["model_name"] == "OutputModel"
         for o in m["state"].get("outputs", [])
     )
