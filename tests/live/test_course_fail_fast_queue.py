@@ -1,7 +1,9 @@
 """Notebook 04's course package: a live run from a cell, its views, figures and live panel.
 
 Its runs side by side (panels.lesson_runs: in_turn under one bar) are the notebook's first cell, whose
-facts nbval compares run by run (cells 4 to 57); a panel moved by a slider is its cell 57."""
+facts nbval compares run by run (cells 4 to 57); a panel moved by a slider is its cell 57, and the browser
+tests move its queue and variant (tests/e2e/test_notebooks_in_browser.py, MOVES["04_fail_fast_queue.ipynb"]:
+the refusals, Payment's peak and which sliders show)."""
 
 from __future__ import annotations
 
@@ -79,15 +81,3 @@ def test_the_panel_opens_on_a_run_made_at_its_first_values_and_runs_live_otherwi
     assert same.set(queue=2) is not opening  # drawn once: back at its settings, it runs again
     other = panels.orders_panel(variant="limited", limit=3, queue=2, slow_latency=0.3, opening=opening)
     assert other.result is not opening and other.result.slow_latency == 0.3
-
-
-def test_the_live_panel_runs_the_load_and_counts_its_answers() -> None:
-    panel = panels.orders_panel(variant="separate", limit=4, slow_latency=0.2)
-    assert panel.result.settings.variant == "separate" and panel.result.payment.peak == 4
-    assert panel.result.refused == 0
-    assert panel.progress is not None and panel.progress.bar.value == panel.progress.bar.max == 30
-    assert panel.controls["queue"].layout.display == "none"
-    html = [o["data"]["text/html"] for o in panel.output.outputs if "text/html" in o.get("data", {})]
-    assert html and "separate (pools 4+4)" in html[0]
-    with pytest.raises(ValueError, match="slider must be one of"):
-        panel.set(bogus=1)
