@@ -68,24 +68,18 @@ def draw_stream(
     n_tracking: list[int] = []
     n_event: list[int] = []
     for _ in range(rounds):
-        k = 0
-        p = 1.0
-        while True:  # Knuth's Poisson draw (do ... while p > L)
-            k += 1
-            s = (s * multiplier) % modulus
-            p *= s / modulus
-            if not p > limit_t:
-                break
-        nt = k - 1
-        k = 0
-        p = 1.0
-        while True:
-            k += 1
-            s = (s * multiplier) % modulus
-            p *= s / modulus
-            if not p > limit_e:
-                break
-        ne = k - 1
+        counts = []
+        for limit in (limit_t, limit_e):  # tracking's count, then event's
+            k = 0
+            p = 1.0
+            while True:  # Knuth's Poisson draw (do ... while p > L)
+                k += 1
+                s = (s * multiplier) % modulus
+                p *= s / modulus
+                if not p > limit:
+                    break
+            counts.append(k - 1)
+        nt, ne = counts
         arrivals = [TRACKING] * nt + [EVENT] * ne
         for i in range(nt + ne - 1, 0, -1):
             s = (s * multiplier) % modulus
