@@ -1,5 +1,7 @@
 """The two pool rules on real sockets: what counts against the limit, measured by the pools themselves.
-aiohttp's (idle sockets never block, more open than the limit) is notebook 04's cell 40, nbval's.
+aiohttp's (idle sockets never block, more open than the limit) is notebook 04's cell 40, nbval's; Node's
+idle sockets counting against its limit until their keep-alive closes them are notebook 04's claims
+13 and 14 (04_fail_fast_queue.ipynb cell c66), nbval's too.
 
 Every fact is a count or an ordering (who got a socket before whom, how many sockets were
 open at once), never a number of milliseconds: the idle timeouts here are either far
@@ -32,36 +34,6 @@ async def call(pool: CallerPool, dep: Dependency, name: str) -> dict[str, Any]:
         await r.read()
         assert r.status == 200
     return ctx
-
-
-async def test_the_node_rule_counts_idle_sockets_so_another_destination_waits_until_they_close() -> None:
-    async with Dependency("a", 0.0) as a, Dependency("b", 0.0) as b:
-        pool = NodePool(2, keepalive=True, destinations=("a", "b"), idle_timeout=LONG_IDLE)
-        try:
-            await asyncio.gather(call(pool, a, "a"), call(pool, a, "a"))
-            assert (pool.idle, pool.count.open) == (2, 2)  # both sockets kept, idle, holding the places
-            waiting = asyncio.create_task(call(pool, b, "b"))
-            await until(lambda: pool.waited == 1, "the call to b waiting for a place")
-            assert not waiting.done() and pool.count.open == 2  # nothing busy, yet no place for b
-            await a.stop()  # the server closes its kept-alive connections: the idle places free up
-            ctx = await waiting
-            assert ctx["connected"] > 0 and pool.opened == {"a": 2, "b": 1}
-            assert pool.count.peak == 2  # never more sockets than the limit, idle ones included
-        finally:
-            await pool.close()
-
-
-async def test_the_node_rule_closes_an_idle_socket_after_its_keepalive_and_passes_the_place_on() -> None:
-    async with Dependency("a", 0.0) as a, Dependency("b", 0.0) as b:
-        pool = NodePool(1, keepalive=True, destinations=("a", "b"), idle_timeout=0.2)
-        try:
-            await call(pool, a, "a")
-            assert pool.idle == 1
-            await call(pool, b, "b")  # waits out a's keep-alive, then opens its own socket
-            assert pool.waited == 1 and pool.opened == {"a": 1, "b": 1}
-            assert pool.count.peak == 1  # a's socket closed before b's opened
-        finally:
-            await pool.close()
 
 
 async def test_an_idle_socket_is_reused_by_its_own_destination_first() -> None:
