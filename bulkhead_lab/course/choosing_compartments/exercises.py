@@ -63,10 +63,6 @@ def _none_left(fleet: str) -> float:
     return shuffle.overlap_shares(shuffle.Fleet(*FLEETS_2[fleet]))[-1]
 
 
-def _smaller_2() -> str:
-    return min(FLEETS_2, key=_none_left)
-
-
 def _fleets_2(_: object) -> dict[str, object]:
     (na, ka), (nb, kb) = FLEETS_2["a"], FLEETS_2["b"]
     some = {k: 1 - shuffle.overlap_shares(shuffle.Fleet(*v))[0] for k, v in FLEETS_2.items()}
@@ -90,7 +86,7 @@ exercise_2 = Exercise(
     2,
     "More workers or bigger shards?",
     read=_read_fleet,
-    right=_smaller_2,
+    right=lambda: min(FLEETS_2, key=_none_left),
     figures=_fleets_2,
     right_says="(b) makes {b} shards, (a) {a}: one poison tenant leaves {none_b:.2%} of the others with no "
     "healthy worker, against {none_a:.2%}. One more worker per shard multiplies the count by {times}; "

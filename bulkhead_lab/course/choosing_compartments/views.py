@@ -141,12 +141,12 @@ def shard_view(workers: int = shuffle.WORKERS, size: int = shuffle.SIZE) -> Shar
 COUNTED_FLEETS = ((8, 2), (16, 2), (8, 3), (32, 2), (16, 3))  # section 2's fleet, then the exercise's
 
 
-def shard_counts(fleets: tuple[tuple[int, int], ...] = COUNTED_FLEETS) -> pd.DataFrame:
+def shard_counts() -> pd.DataFrame:
     """Per fleet, by the formula: how many shuffle shards C(workers, size), the share of other tenants a
     poison tenant leaves with no healthy worker, the share that lose a worker, and what one more worker
     per shard multiplies the count by, (workers - size) / (size + 1), and twice the workers."""
     rows = []
-    for workers, size in fleets:
+    for workers, size in COUNTED_FLEETS:
         shares = shuffle.overlap_shares(Fleet(workers, size))
         count = math.comb(workers, size)
         rows.append(

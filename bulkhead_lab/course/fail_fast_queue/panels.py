@@ -73,14 +73,14 @@ def run_together(
     return runs
 
 
-def lesson_runs(planned: Mapping[str, views.Planned] = views.LESSON_RUNS) -> dict[str, OrdersRun]:
+def lesson_runs() -> dict[str, OrdersRun]:
     """Every live run the notebook shows (:data:`.views.LESSON_RUNS`), each on its own services and free
     ports, under one bar: those that must run by themselves first, one after another, then the others at
     once, their loads :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart, so Run All waits about as long
     as the longest run (a pool per dependency's four waves of 3 s), not the sum. The runs with a bulkhead
     run the package's copy of section 4's class (:mod:`bulkhead_lab.live.bulkhead`)."""
-    alone = {name: p.setup() for name, p in planned.items() if p.alone}
-    return run_together({name: p.setup() for name, p in planned.items() if not p.alone}, alone)
+    alone = {name: p.setup() for name, p in views.LESSON_RUNS.items() if p.alone}
+    return run_together({name: p.setup() for name, p in views.LESSON_RUNS.items() if not p.alone}, alone)
 
 
 VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)

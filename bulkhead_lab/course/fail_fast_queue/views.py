@@ -120,9 +120,10 @@ def summary_table(runs: Iterable[OrdersRun], index: str = "Order Service", prefi
     return pd.DataFrame(rows).T.rename_axis(index)
 
 
-def runs_table(runs: Mapping[str, OrdersRun], planned: Mapping[str, Planned] = LESSON_RUNS) -> pd.DataFrame:
+def runs_table(runs: Mapping[str, OrdersRun]) -> pd.DataFrame:
     """The notebook's live runs as made: each one's name, the sections that show it, its Order Service
     and Payment, and whether it ran by itself or at once with the others."""
+    planned = LESSON_RUNS
     rows = {name: {"shown in section": planned[name].shown, "Order Service": run_label(r),
                    "Payment": payment_state(r).removeprefix("Payment "),
                    "made": "by itself, first" if planned[name].alone else "at once with the others"}
@@ -192,13 +193,13 @@ def checks_table(r: OrdersRun) -> pd.DataFrame:
     return pd.DataFrame(burst.check_orders(r)).set_index("check")
 
 
-def headroom_table(loads: Sequence[float] = (2, 5, 50, 100), blocking: float = 0.01) -> pd.DataFrame:
-    """For each load in flight, the smallest limit that refuses at most ``blocking`` of calls (Erlang-B,
+def headroom_table() -> pd.DataFrame:
+    """For 2, 5, 50 and 100 calls in flight, the smallest limit that refuses at most 1% of calls (Erlang-B,
     no waiting places: :func:`bulkhead_lab.sizing.smallest_pool`) beside the 2.5x rule of thumb."""
     rows = {}
-    for load in loads:
-        limit = sizing.smallest_pool(load, blocking)
-        rows[f"{load:g}"] = {f"limit for {blocking:.0%} refused": limit,
+    for load in (2, 5, 50, 100):
+        limit = sizing.smallest_pool(load, 0.01)
+        rows[f"{load:g}"] = {"limit for 1% refused": limit,
                              "times the load": f"{limit / load:.2f}x",
                              "2.5x rule": math.ceil(2.5 * load)}  # fmt: skip
     return pd.DataFrame(rows).T.rename_axis("calls in flight (Little's Law)")

@@ -226,9 +226,9 @@ def code_cost(facts: CodeFacts) -> list[tuple[str, int, int]]:
     ]
 
 
-def code_cost_table(facts: CodeFacts | None = None) -> pd.DataFrame:
+def code_cost_table() -> pd.DataFrame:
     """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
-    frame = pd.DataFrame(code_cost(facts or code_facts()), columns=["counted in the source", HERE, LESSON])
+    frame = pd.DataFrame(code_cost(code_facts()), columns=["counted in the source", HERE, LESSON])
     return frame.set_index("counted in the source")
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from bulkhead_lab.course.ui.claim_table import Claim, count, exact, table
 from bulkhead_lab.pool import lesson000
-from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, ROUNDS, Counters, Params, split_label
+from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, ROUNDS, TOTAL, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters, occupancy
 from bulkhead_lab.pool.sweep import split_counters
 from bulkhead_lab.validation import check_int
@@ -46,17 +46,13 @@ def counters_table(days: Mapping[tuple[int | None, str], Counters], rounds: int 
     return frame
 
 
-def healthy_cost(
-    single: Counters, bulkhead: Counters, split: int = LESSON_SPLIT, params: Params = Params()
-) -> pd.DataFrame:
+def healthy_cost(single: Counters, bulkhead: Counters) -> pd.DataFrame:
     """The healthy day in one pool and under the bulkhead, and the bulkhead's difference, a column each:
     what each served and refused, the idle slots beside its refusals, and how many slots were busy.
 
     The busy slots fall under the bulkhead because it serves fewer requests (it refuses more), not
     because it does the same work with fewer slots: the difference column says both.
     """
-    slots = params.total
-    rounds = params.rounds
 
     def numbers(c: Counters) -> dict[str, float]:
         refused = c.tracking_dropped + c.event_dropped
@@ -67,8 +63,8 @@ def healthy_cost(
             "events refused": c.event_dropped,
             "idle slots": c.idle,
             "idle slots per refusal": c.idle / refused if refused else 0.0,
-            "average busy slots": c.busy_rounds / rounds,
-            "utilization": c.busy_rounds / rounds / slots,
+            "average busy slots": c.busy_rounds / ROUNDS,
+            "utilization": c.busy_rounds / ROUNDS / TOTAL,
         }
 
     places = {"idle slots per refusal": 2, "average busy slots": 2, "utilization": 3}
@@ -80,8 +76,8 @@ def healthy_cost(
 
     difference = shown({k: wall[k] - one[k] for k in one}, signed=True)
     difference["idle slots per refusal"] = ""  # a difference of two ratios says nothing here
-    label = split_label(split, slots)
-    columns = {split_label(None, slots): shown(one), label: shown(wall), f"{label} - single pool": difference}
+    label = split_label(LESSON_SPLIT)
+    columns = {split_label(None): shown(one), label: shown(wall), f"{label} - single pool": difference}
     return pd.DataFrame(columns).rename_axis("healthy day")  # a figure a row: narrow enough for any window
 
 
@@ -196,9 +192,9 @@ class Printout:
         return f'<pre style="{style}">{html.escape(self.text)}</pre>'
 
 
-def lesson_printout(base: Params = Params()) -> Printout:
-    """``bulkhead-run.mjs``'s output for these parameters, byte for byte (:func:`lesson000.report`)."""
-    return Printout(lesson000.report(base))
+def lesson_printout() -> Printout:
+    """``bulkhead-run.mjs``'s output, byte for byte (:func:`lesson000.report`)."""
+    return Printout(lesson000.report())
 
 
 def lesson_claims(base: Params = Params()) -> list[Claim]:

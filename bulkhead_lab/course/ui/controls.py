@@ -40,20 +40,18 @@ def split_slider(value: int | None = LESSON_SPLIT) -> w.SelectionSlider:
     )
 
 
-def hold_sliders(
-    hold_tracking: int = HOLD_TRACKING, hold_event: int = HOLD_EVENT, slow: int = SLOW, start: int = START
-) -> dict[str, w.ValueWidget]:
-    """Tracking hold, event hold, slowdown hold (rounds) and the failure round."""
+def hold_sliders(slow: int = SLOW) -> dict[str, w.ValueWidget]:
+    """Tracking hold, event hold, slowdown hold (rounds) and the failure round, at the lesson's values."""
     return {
         "hold_tracking": slider(
-            w.IntSlider, "tracking-hold", "tracking hold (rounds)", min=1, max=20, value=hold_tracking
+            w.IntSlider, "tracking-hold", "tracking hold (rounds)", min=1, max=20, value=HOLD_TRACKING
         ),
         "hold_event": slider(
-            w.IntSlider, "event-hold", "event hold (rounds)", min=1, max=20, value=hold_event
+            w.IntSlider, "event-hold", "event hold (rounds)", min=1, max=20, value=HOLD_EVENT
         ),
         "slow": slider(w.IntSlider, "slowdown-hold", "slowdown hold (rounds)", min=1, max=60, value=slow),
         "start": slider(
-            w.IntSlider, "failure-round", "failure round", min=0, max=ROUNDS - 100, step=50, value=start
+            w.IntSlider, "failure-round", "failure round", min=0, max=ROUNDS - 100, step=50, value=START
         ),
     }
 

@@ -197,11 +197,10 @@ class Answer:
     def __getitem__(self, name: str) -> Any:  # how str.format_map reads the names
         return getattr(self, name)
 
-    def is_(self, other: object, tolerance: float | None = None) -> bool:
-        """The answer is ``other``: within the exercise's tolerance (or ``tolerance``) for numbers."""
+    def is_(self, other: object) -> bool:
+        """The answer is ``other``: within the exercise's tolerance for numbers."""
         if _is_number(self.value) and _is_number(other):
-            slack = self._tolerance if tolerance is None else tolerance
-            return bool(abs(self.value - other) <= slack + 1e-9)
+            return bool(abs(self.value - other) <= self._tolerance + 1e-9)
         return bool(self.value == other)
 
     def say(self, what: Say) -> str:

@@ -74,10 +74,10 @@ def figure(width: float, height: float, **margins: float) -> Figure:
     return fig
 
 
-def to_png(fig: Figure, dpi: float = DPI) -> bytes:
+def to_png(fig: Figure) -> bytes:
     """The figure as PNG bytes, drawn once (no tight-bbox second pass) and lightly compressed."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
+    fig.savefig(buffer, format="png", dpi=DPI, pil_kwargs={"compress_level": 1})
     return buffer.getvalue()
 
 

@@ -10,7 +10,6 @@ import pandas as pd
 from bulkhead_lab.course.judges.capstone import judge
 from bulkhead_lab.course.ui.panel import LiveProgress
 from bulkhead_lab.course.your_own_stack import throttle_storm
-from bulkhead_lab.live.net.server import Progress
 from bulkhead_lab.live.stack import capstone, client_pools, h2, rate, throttle
 from bulkhead_lab.live.sync import run_sync
 from bulkhead_lab.pool.params import LESSON_SPLIT, split_label
@@ -113,9 +112,9 @@ def _yes(held: bool) -> str:
     return "yes" if held else "NO"
 
 
-def throttle_runs(make: object = throttle.AdaptiveThrottle) -> list[throttle.ThrottleRun]:
-    """The refusing backend without a throttle, then with ``make`` (a class taking k)."""
-    return [run_sync(throttle.throttle_run(None)), run_sync(throttle.throttle_run(make))]  # type: ignore[arg-type]
+def throttle_runs() -> list[throttle.ThrottleRun]:
+    """The refusing backend without a throttle, then with the course's."""
+    return [run_sync(throttle.throttle_run(None)), run_sync(throttle.throttle_run(throttle.AdaptiveThrottle))]
 
 
 def throttle_facts(runs: list[throttle.ThrottleRun]) -> str:
@@ -126,17 +125,13 @@ def throttle_facts(runs: list[throttle.ThrottleRun]) -> str:
     )
 
 
-def capstone_run(stack: object, on_progress: Progress | None = None) -> capstone.StackRun:
-    """One live capstone run (about 7 s at most); interrupted, its proxy and services close first."""
-    return run_sync(capstone.run_stack(stack, on_progress))
-
-
 def capstone_live(stack: object) -> capstone.StackRun:
-    """Section 6's live run under a progress bar counting its requests as they end; it says done, or
-    where Kernel > Interrupt stopped it (every service the run started closed, one line in the cell)."""
+    """Section 6's live run (about 7 s at most) under a progress bar counting its requests as they end; it
+    says done, or where Kernel > Interrupt stopped it (every service the run started closed first, one line
+    in the cell)."""
     progress = LiveProgress("capstone", unit="requests ended", total=capstone.REQUESTS)
     with progress.shown("Run this cell to run the capstone live (a bar counts its requests)."):
-        run = capstone_run(stack, progress.on_progress)
+        run = run_sync(capstone.run_stack(stack, progress.on_progress))
     ended = sum(len(p.took) for p in run.compartments.values())
     progress.done(f"done: {ended} requests ended in {run.seconds:.1f} s")
     return run
