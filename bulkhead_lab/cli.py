@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 
 from bulkhead_lab import classroom
 from bulkhead_lab.pool.params import Params
@@ -57,20 +58,8 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
 
 
 def _params(ns: argparse.Namespace) -> Params:
-    return Params(
-        split=ns.split,
-        mode=ns.mode,
-        seed=ns.seed,
-        total=ns.total,
-        rounds=ns.rounds,
-        start=ns.start,
-        cycle=ns.cycle,
-        tracking_rate=ns.tracking_rate,
-        event_rate=ns.event_rate,
-        hold_tracking=ns.hold_tracking,
-        hold_event=ns.hold_event,
-        slow=ns.slow,
-    )
+    """The model's parameters from ``simulate``'s options (each option is the field of that name)."""
+    return Params(**{f.name: getattr(ns, f.name) for f in fields(Params)})
 
 
 def _cmd_reproduce(ns: argparse.Namespace) -> int:
@@ -165,16 +154,10 @@ def _serve_orders_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _cmd_serve_pools(ns: argparse.Namespace) -> int:
-    from bulkhead_lab.live.serve import serve_pools_main
+def _cmd_serve(ns: argparse.Namespace) -> int:
+    from bulkhead_lab.live import serve  # here, not at the top: the other commands start without aiohttp
 
-    return serve_pools_main(ns)
-
-
-def _cmd_serve_orders(ns: argparse.Namespace) -> int:
-    from bulkhead_lab.live.serve import serve_orders_main
-
-    return serve_orders_main(ns)
+    return serve.serve_pools_main(ns) if ns.command == "serve-pools" else serve.serve_orders_main(ns)
 
 
 COMMANDS = {
@@ -183,12 +166,12 @@ COMMANDS = {
     "serve-pools": (
         "lesson 003's loan, notification and catalog services",
         _serve_pools_args,
-        _cmd_serve_pools,
+        _cmd_serve,
     ),
     "serve-orders": (
         "lesson 004's Order, Payment and Inventory services",
         _serve_orders_args,
-        _cmd_serve_orders,
+        _cmd_serve,
     ),
     "hub-setup": (
         "a shared JupyterHub: the lab settings and the course's notebooks into its environment",

@@ -39,7 +39,7 @@ from aiohttp import web
 from bulkhead_lab.live.net.server import (
     LOOPBACK,
     LoopbackServer,
-    Service,
+    Served,
     bad_request,
     cancel_all,
     error_response,
@@ -96,7 +96,7 @@ class Route:
             raise ValueError(f"path must start with / or be * (got {self.path!r})")
 
 
-class Dependency(Service):
+class Dependency(Served):
     """A counting HTTP dependency on 127.0.0.1; use as ``async with Dependency(...) as dep``.
 
     Without ``routes`` it answers every method and path (outside ``/admin``) after
@@ -143,16 +143,6 @@ class Dependency(Service):
         )
 
     # -- what the caller reads -------------------------------------------------
-    @property
-    def port(self) -> int:
-        """The bound port (known once started)."""
-        return self.server.port
-
-    @property
-    def url(self) -> str:
-        """Base URL, e.g. ``http://127.0.0.1:8402``."""
-        return self.server.url
-
     def stats(self) -> DependencyStats:
         """What ``GET /admin/stats`` answers: calls open now, at most at once, in all."""
         return DependencyStats(self.peak, self.open, self.calls)

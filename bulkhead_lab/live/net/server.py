@@ -290,6 +290,22 @@ class LoopbackServer(Service):
                 sock.close()
 
 
+class Served(Service):
+    """A service answering on a :class:`LoopbackServer` of its own (``self.server``)."""
+
+    server: LoopbackServer
+
+    @property
+    def port(self) -> int:
+        """The bound port (known once started)."""
+        return self.server.port
+
+    @property
+    def url(self) -> str:
+        """Base URL, e.g. ``http://127.0.0.1:8402``."""
+        return self.server.url
+
+
 def _either(options: list[str]) -> str:
     return ", ".join(options[:-1]) + " or " + options[-1]
 

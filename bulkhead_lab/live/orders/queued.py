@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 
 from aiohttp import web
 
-from bulkhead_lab.live.net.server import LoopbackServer, Service, bad_request
+from bulkhead_lab.live.net.server import LoopbackServer, Served, bad_request
 from bulkhead_lab.validation import check_int, check_real
 
 MAX_WORKERS = 64
@@ -43,7 +43,7 @@ class PaymentCounts:
     peak: int = 0  # ... and at most at once
 
 
-class QueuedPayment(Service):
+class QueuedPayment(Served):
     """Payment with ``workers`` and a FIFO queue; ``async with QueuedPayment(...) as pay``."""
 
     def __init__(
@@ -65,14 +65,6 @@ class QueuedPayment(Service):
         app.router.add_post("/admin/slow", self._slow)
         app.router.add_post("/admin/reset", self._reset)
         self.server = LoopbackServer(app, name="payment port")
-
-    @property
-    def url(self) -> str:
-        return self.server.url
-
-    @property
-    def port(self) -> int:
-        return self.server.port
 
     @property
     def waiting(self) -> int:

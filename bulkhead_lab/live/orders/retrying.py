@@ -52,21 +52,6 @@ LIMIT, QUEUE = 5, 5  # lesson 004's bulkhead: 5 running, 5 waiting
 QUEUED_WAIT = 1.0  # seconds: an order served from the queue waited more than this (half a slow call)
 
 
-def check_budget(budget: object) -> Budget | RetryBudget | None:
-    """``budget`` if it is None, a RatioBudget, a TokenBucket (or a budget a client keeps: a learner's);
-    one line if not."""
-    if budget is None or isinstance(budget, (RatioBudget, TokenBucket, RetryBudget)):
-        return budget
-    raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {budget!r})")
-
-
-def check_policy(retry: object) -> RetryPolicy | None:
-    """``retry`` if it is None or a RetryPolicy; one line if not."""
-    if retry is None or isinstance(retry, RetryPolicy):
-        return retry
-    raise ValueError(f"retry must be None or a RetryPolicy (got {retry!r})")
-
-
 class RetryClient(Client):
     """Lesson 004's client retrying a refused order under ``retry`` within ``budget`` (a stock check
     goes once); a :class:`~bulkhead_lab.retries.budgets.RetryBudget` is kept as it is given."""
@@ -137,8 +122,10 @@ class RetryingLoad(OrdersLoad):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_policy(self.retry)
-        check_budget(self.budget)
+        if not (self.retry is None or isinstance(self.retry, RetryPolicy)):
+            raise ValueError(f"retry must be None or a RetryPolicy (got {self.retry!r})")
+        if not (self.budget is None or isinstance(self.budget, (RatioBudget, TokenBucket, RetryBudget))):
+            raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {self.budget!r})")
         check_int("seed", self.seed, 0)
 
     def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:

@@ -53,7 +53,7 @@ from bulkhead_lab.live.net.dependency import Dependency, Route
 from bulkhead_lab.live.net.server import (
     LOOPBACK,
     LoopbackServer,
-    Service,
+    Served,
     bad_request,
     error_response,
     finish,
@@ -130,7 +130,7 @@ def inventory(*, port: int = 0, latency: float = FAST_LATENCY, **kw: Any) -> Dep
 # --- Order Service --------------------------------------------------------------------------
 
 
-class OrderService(Service):
+class OrderService(Served):
     """Lesson 004's Order Service for one :class:`OrderSettings`; ``async with`` starts and stops it."""
 
     def __init__(
@@ -161,14 +161,6 @@ class OrderService(Service):
         self.server = LoopbackServer(
             self._make_app(), port=port, host=host, name="port", service="Order Service"
         )
-
-    @property
-    def url(self) -> str:
-        return self.server.url
-
-    @property
-    def port(self) -> int:
-        return self.server.port
 
     async def start(self) -> None:
         """Open the pools, then bind and serve (a busy port raises with the pools closed again)."""

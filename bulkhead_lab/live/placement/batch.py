@@ -147,15 +147,6 @@ def batch_sockets(placement: Placement, notif: int, cat: int, skip: int, calls: 
     return 2 * (connections + skip) + 2  # client and server end of each, and two listening sockets
 
 
-def check_batch(
-    placement: object, notif: object, cat: object, skip: object, calls: object
-) -> tuple[Placement, int, int, int, int]:
-    """Refuse bad batch parameters with one line naming the parameter and its range."""
-    p, n, c = check_placement(placement, notif, cat)
-    calls = check_int("calls", calls, 1, MAX_CALLS)
-    return p, n, c, check_int("skip", skip, 0, calls), calls
-
-
 # >>> saved cells: edit them in the notebook, then run `python -m bulkhead_lab.cells`
 # Defined in notebooks/03_pool_placement.ipynb, section 2. Where the pool sits in the code
 def outbound(
@@ -182,13 +173,13 @@ async def run_batch(
     calls: int = CALLS,
     on_progress: Progress | None = None,
 ) -> PlacementResult:
-    """Send ``calls`` concurrent calls to each running dependency and read their peaks.
+    """Send ``calls`` concurrent calls to each running dependency and read their peaks (values checked
+    already: :func:`run_placement`, :func:`parse_run_query`).
 
     The first ``skip`` notification call sites use no pool. A dependency that fails
     mid-batch raises :class:`~.pools.DependencyError`; every other call is cancelled
     and every pool closed before it propagates.
     """
-    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
     tally = _Tally(calls, on_progress)
     async with pools(placement, notif, cat, notification.port, catalog.port) as pool_for:
         for dep in (notification, catalog):
@@ -279,7 +270,9 @@ async def run_placement(
     minutes (:func:`ideal_ms`) needs ``allow_long=True``, and one that needs more sockets
     than ``ulimit -n`` allows is refused with one line saying how to raise it.
     """
-    placement, notif, cat, skip, calls = check_batch(placement, notif, cat, skip, calls)
+    placement, notif, cat = check_placement(placement, notif, cat)
+    calls = check_int("calls", calls, 1, MAX_CALLS)
+    skip = check_int("skip", skip, 0, calls)
     check_real("notification_latency", notification_latency, 0.0, MAX_PLACEMENT_LATENCY)
     check_real("catalog_latency", catalog_latency, 0.0, MAX_PLACEMENT_LATENCY)
     planned = ideal_ms(placement, notif, cat, skip, calls, notification_latency, catalog_latency) / 1000

@@ -24,7 +24,7 @@ import aiohttp
 from aiohttp import web
 
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.live.net.server import LoopbackServer, Service, bad_request, error_response
+from bulkhead_lab.live.net.server import LoopbackServer, Served, bad_request, error_response
 
 MAX_DELAY = 3600.0  # seconds: a longer delay is a mistake, not an experiment
 
@@ -44,7 +44,7 @@ class Fault:
             raise ValueError(f"errors must be a share from 0 to 1 (got {self.errors!r})")
 
 
-class FaultProxy(Service):
+class FaultProxy(Served):
     """The proxy; read :attr:`peak`, :attr:`open`, :attr:`calls`, :attr:`forwarded`, :attr:`failed`."""
 
     def __init__(self, upstream: str, name: str = "proxy", port: int = 0) -> None:
@@ -58,10 +58,6 @@ class FaultProxy(Service):
         app.router.add_get("/admin/stats", self._stats)
         app.router.add_route("*", "/{tail:.*}", self._forward)
         self.server = LoopbackServer(app, port=port, name=f"{name} port", service=name)
-
-    @property
-    def url(self) -> str:
-        return self.server.url
 
     def inject(self, delay: float = 0.0, hang: bool = False, errors: float = 0.0) -> None:
         """Apply a fault to the requests from now on (a held request waits until :meth:`clear`)."""

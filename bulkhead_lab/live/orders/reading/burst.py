@@ -341,9 +341,6 @@ class KeepaliveFacts:
     """What the shared pool did with keep-alive on and Payment healthy, under its pool rule."""
 
     pool_limit: int
-    payment_opened: int
-    payment_reused: int
-    inventory_opened: int
     kept_open: int  # the most sockets the pool held at once, busy or idle (measured: connected, not closed)
     slowest_stock: float
     pool_rule: PoolRule = "aiohttp"
@@ -368,7 +365,7 @@ def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
         raise ValueError("run must be a shared-pool run from run_orders (got another)")
     if not run.settings.keepalive or run.slow:
         raise ValueError("run must have keepalive=True and slow=False, Payment healthy (got another)")
-    p, i = run.pools.payment, run.pools.inventory
+    p = run.pools.payment
     answered = max((r.end for r in run.orders), default=0.0)
     idle_wait = max(
         (
@@ -380,9 +377,6 @@ def keepalive_facts(run: OrdersRun) -> KeepaliveFacts:
     )
     return KeepaliveFacts(
         pool_limit=p.limit,
-        payment_opened=p.opened,
-        payment_reused=p.reused,
-        inventory_opened=i.opened,
         kept_open=p.peak,
         slowest_stock=run.slowest("stock"),
         pool_rule=run.pools.pool_rule,
