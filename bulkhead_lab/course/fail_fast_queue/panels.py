@@ -39,10 +39,8 @@ TOGGLE_CSS = """<style>
 </style>"""
 
 
-def run(variant: Variant = "limited", show_progress: bool = True, **values: Any) -> OrdersRun:
+def run(variant: Variant = "limited", **values: Any) -> OrdersRun:
     """One live run (:func:`.views.run`: ``values`` by name, ``bulkhead=`` the class) under a bar."""
-    if not show_progress:
-        return views.run(variant, **values)
     progress = LiveProgress("run", unit="answered", total=PER_RUN)
     with progress.shown("Run this cell to run it live (a bar counts the answers)."):
         r = views.run(variant, on_progress=progress.on_progress, **values)
