@@ -1,18 +1,18 @@
 """Notebook 06's exercise 4 live: the learner's retry budget counting for section 7's SRE client against
 lesson 004's Order Service on 127.0.0.1. The right one's counts make sense, whatever ``can_retry`` answers
 that ``if`` reads as true or false (1.0, numpy's bool), as the checker reads it; one the checker calls Not
-yet never goes live; one that misbehaves live is one line, the run stopped, nothing left running (no
-thread, no listening port)."""
+yet never goes live (what it says of the shared broken candidates is test_judges.py's and tests/writes');
+one that misbehaves live is one line, the run stopped, nothing left running (no thread, no listening port)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
-import threading
 import time
 
 import pytest
-from loopback import listening_ports, until_sync
+from loopback import listening_ports
+from test_course_learners_aimd_live import settled
 from threads import ours
 from writes import define
 from writes.n06_budget import CANDIDATES
@@ -22,15 +22,6 @@ from bulkhead_lab.live.orders import learners
 from bulkhead_lab.live.orders.reading.retries import ratio_bound
 
 pytestmark = pytest.mark.live
-
-
-def _settled(threads: set[threading.Thread], ports: set[int]) -> None:
-    """Every thread and listening port a run opened is gone (polled with a deadline)."""
-    until_sync(
-        lambda: ours() <= threads and listening_ports() <= ports,
-        "the run's threads and ports gone",
-        60.0,  # a learner's loop that never ends stops at its 2 s of CPU time, slower on a busy machine
-    )
 
 
 LINE = re.compile(
@@ -122,7 +113,7 @@ def test_a_budget_that_misbehaves_live_stops_the_run_in_one_line_and_leaves_noth
     with pytest.raises(learners.LearnersFault) as fault:
         asyncio.run(learners.budget_run(learner(0.1)))
     assert str(fault.value) == line
-    _settled(threads, ports)
+    settled(threads, ports)
 
 
 @pytest.mark.parametrize(
@@ -139,17 +130,8 @@ def test_the_notebooks_cell_gives_a_broken_budget_one_line_and_nothing_goes_live
     said = ex.live_budget(learner)
     assert said.startswith(line) and "\n" not in said
     assert time.monotonic() - started < 10  # the checker's 2 s deadline, with a wide margin
-    _settled(threads, ports)
+    settled(threads, ports)
 
 
 def test_a_budget_answering_floats_goes_live_and_keeps_the_sre_bound() -> None:
     assert keeps_the_sre_bound(ex.live_budget(AnswersFloats))
-
-
-def test_each_shared_broken_candidate_is_the_checkers_line_and_never_goes_live() -> None:
-    threads, ports = ours(), listening_ports()
-    for source in CANDIDATES.broken:
-        said = ex.live_budget(define(source, CANDIDATES.name))
-        assert "\n" not in said and "Traceback" not in said
-        assert said.startswith("Not run live: the checker says Not yet: "), said
-    _settled(threads, ports)
