@@ -46,11 +46,11 @@ def _drops(rows: Sequence[ComparisonRow], index: str = "layout") -> pd.DataFrame
     return frame.drop(columns="tracking rescued")
 
 
-def sizing_question(base: Params = LESSON) -> pd.DataFrame:
+def sizing_question() -> pd.DataFrame:
     """Lesson 000's sizing table: a fixed event compartment too small or too big, on both days."""
     rows = [
-        ComparisonRow(split_label(d.split, base.total), d.healthy, d.slowdown, 0.0)
-        for d in lesson000.sizing_table(base)
+        ComparisonRow(split_label(d.split, LESSON.total), d.healthy, d.slowdown, 0.0)
+        for d in lesson000.sizing_table(LESSON)
     ]
     return _drops(rows, "pool split")
 
@@ -76,26 +76,26 @@ _RULES: dict[Algorithm, tuple[str, str]] = {  # the signal, the rule (the docstr
 }
 
 
-def algorithms(base: Params = LESSON) -> WideFrame:
+def algorithms() -> WideFrame:
     """Each algorithm's signal and rule, and the settings used here on the event flow (times in rounds)."""
     rows = []
     for name, (signal, rule) in _RULES.items():
-        here = ", ".join(f"{k} {v:g}" for k, v in model_spec(name, EVENT, base).settings if k != "seed")
+        here = ", ".join(f"{k} {v:g}" for k, v in model_spec(name, EVENT, LESSON).settings if k != "seed")
         rows.append({"algorithm": name, "signal": signal, "rule": rule, "settings here (event flow)": here})
     return WideFrame(WideFrame(rows).set_index("algorithm"))
 
 
-def comparison_frame(flows: str = "both", base: Params = LESSON) -> pd.DataFrame:
+def comparison_frame(flows: str = "both") -> pd.DataFrame:
     """The checked table: single pool (32), 24/8, then each algorithm at its sources' defaults."""
-    rows = comparison(base, flows)  # type: ignore[arg-type]  # checked there, one line naming 'flows'
+    rows = comparison(LESSON, flows)  # type: ignore[arg-type]  # checked there, one line naming 'flows'
     frame = _drops(rows)
     frame["tracking rescued"] = [round(r.rescued) for r in rows]
     return frame
 
 
-def comparison_facts(base: Params = LESSON) -> str:
+def comparison_facts() -> str:
     """How far the algorithms at their defaults are from 24/8 on the slowdown day, on both layouts."""
-    both, event = comparison(base, "both"), comparison(base, "event")
+    both, event = comparison(LESSON, "both"), comparison(LESSON, "event")
     single, fixed = (both[i].slowdown.tracking_dropped for i in (0, 1))
     best = min(both[2:] + event[2:], key=lambda r: r.slowdown.tracking_dropped)
     lost = sorted(r.slowdown.tracking_dropped for r in both[2:] + event[2:])
@@ -108,9 +108,9 @@ def comparison_facts(base: Params = LESSON) -> str:
     )
 
 
-def healthy_facts(base: Params = LESSON) -> str:
+def healthy_facts() -> str:
     """The healthy day's drops (tracking, event) by layout, and where Envoy's extra tracking drops are."""
-    both, event = comparison(base, "both"), comparison(base, "event")
+    both, event = comparison(LESSON, "both"), comparison(LESSON, "event")
     pair = lambda c: f"{c.tracking_dropped} and {c.event_dropped}"  # noqa: E731
     same: dict[str, list[str]] = {}
     for b, e in zip(both[2:], event[2:], strict=True):
@@ -118,7 +118,7 @@ def healthy_facts(base: Params = LESSON) -> str:
         same.setdefault(said, []).append(b.name)
     named = lambda n: n[0] if len(n) == 1 else f"{', '.join(n[:-1])} and {n[-1]}"  # noqa: E731
     groups = "; ".join(f"{named(names)} {said}" for said, names in same.items())
-    first = compare.envoy_first_measurement(base)
+    first = compare.envoy_first_measurement(LESSON)
     return (
         f"Healthy day, tracking and event dropped: single pool {pair(both[0].healthy)}, 24/8 "
         f"{pair(both[1].healthy)}; {groups}.\n"
@@ -128,10 +128,10 @@ def healthy_facts(base: Params = LESSON) -> str:
     )
 
 
-def tuned_aimd_facts(base: Params = LESSON) -> str:
+def tuned_aimd_facts() -> str:
     """Exercise 1's answers (AIMD on both flows with a timeout that beats 24/8) and what they cost."""
-    good = working_timeouts(base)
-    runs = [timeout_result(t, base) for t in good]
+    good = working_timeouts(LESSON)
+    runs = [timeout_result(t, LESSON) for t in good]
     one = runs[0]
     same = all(r.aimd == one.aimd and r.event_limit == one.event_limit for r in runs)
     a, f = one.aimd.slowdown, one.fixed.slowdown
@@ -151,26 +151,26 @@ def tuned_aimd_facts(base: Params = LESSON) -> str:
     )
 
 
-def limits_at_failure(base: Params = LESSON) -> pd.DataFrame:
+def limits_at_failure() -> pd.DataFrame:
     """Where each limit stands when the slowdown starts, and where the event limit goes during it."""
     rows = {
         r.name: [r.tracking, r.event, r.event_lowest, round(r.event_mean, 1)]
-        for r in compare.limits_at_failure(base)
+        for r in compare.limits_at_failure(LESSON)
     }
     at = "limit at the failure"
     columns = [f"tracking {at}", f"event {at}", "event limit, lowest", "event limit, mean"]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("layout")
 
 
-def in_flight_facts(base: Params = LESSON) -> str:
+def in_flight_facts() -> str:
     """Little's Law (in flight = arrival rate x hold) on lesson 000's normal day, and section 6's Payment."""
-    event, tracking = base.event_rate / base.cycle, base.tracking_rate / base.cycle
+    event, tracking = LESSON.event_rate / LESSON.cycle, LESSON.tracking_rate / LESSON.cycle
     return (
-        f"event flow: {event:.4f} arrivals a round x {base.hold_event} rounds = "
-        f"{in_flight(event, base.hold_event):.2f} calls in flight "
-        f"(x {base.slow} rounds in the slowdown: {in_flight(event, base.slow):.2f})\n"
-        f"tracking flow: {tracking:.4f} a round x {base.hold_tracking} rounds = "
-        f"{in_flight(tracking, base.hold_tracking):.2f}\n"
+        f"event flow: {event:.4f} arrivals a round x {LESSON.hold_event} rounds = "
+        f"{in_flight(event, LESSON.hold_event):.2f} calls in flight "
+        f"(x {LESSON.slow} rounds in the slowdown: {in_flight(event, LESSON.slow):.2f})\n"
+        f"tracking flow: {tracking:.4f} a round x {LESSON.hold_tracking} rounds = "
+        f"{in_flight(tracking, LESSON.hold_tracking):.2f}\n"
         f"section 6's Payment: {RATE:g} orders a second x {FAST_LATENCY:g} s = "
         f"{in_flight(RATE, FAST_LATENCY):g} calls in flight (x {SLOW_LATENCY:g} s while slow: "
         f"{in_flight(RATE, SLOW_LATENCY):g})"
@@ -191,11 +191,11 @@ def _settles(step: Any, start: float, updates: int = 20_000) -> float:
     return value
 
 
-def gradient_fixed_points(base: Params = LESSON) -> pd.DataFrame:
+def gradient_fixed_points() -> pd.DataFrame:
     """Gradient2's and Envoy's updates at a fixed gradient: the limit above which they shrink, and where
     the ports' own update (``next_estimate``, ``next_limit``) settles from their event limits at the
     failure, at the sources' defaults with the course's floor of 1 for Gradient2."""
-    at_failure = {r.name: r.event for r in compare.limits_at_failure(base)}
+    at_failure = {r.name: r.event for r in compare.limits_at_failure(LESSON)}
     g2 = Gradient2(initial=at_failure["Gradient2"], min_limit=1)
     envoy = EnvoyGradient(initial=at_failure["Envoy"])
     rows = {}
@@ -216,14 +216,14 @@ def gradient_fixed_points(base: Params = LESSON) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("gradient")
 
 
-def gradient_floor(base: Params = LESSON) -> str:
+def gradient_floor() -> str:
     """Where Envoy's and Gradient2's gradients stand in the lesson's slowdown, and the buffer that leaves
     Envoy's at its 0.5 floor."""
-    ratio = base.hold_event / base.slow
+    ratio = LESSON.hold_event / LESSON.slow
     return (
-        f"a slow event call against a normal one: {base.slow} / {base.hold_event} = {1 / ratio:.2f}x\n"
-        f"Gradient2: 1.5 x {base.hold_event} / {base.slow} = {1.5 * ratio:.3f}, clamped to 0.5\n"
-        f"Envoy: {base.hold_event} x (1 + buffer) / {base.slow} = {1.25 * ratio:.3f} at buffer 0.25, "
+        f"a slow event call against a normal one: {LESSON.slow} / {LESSON.hold_event} = {1 / ratio:.2f}x\n"
+        f"Gradient2: 1.5 x {LESSON.hold_event} / {LESSON.slow} = {1.5 * ratio:.3f}, clamped to 0.5\n"
+        f"Envoy: {LESSON.hold_event} x (1 + buffer) / {LESSON.slow} = {1.25 * ratio:.3f} at buffer 0.25, "
         f"{2 * ratio:.3f} at buffer 1; at its 0.5 floor for a buffer up to {0.5 / ratio - 1:.2f}"
     )
 
@@ -287,14 +287,14 @@ def drift_table() -> pd.DataFrame:
 UPDATES = {False: "every call", True: "once a second (WindowedLimit)"}
 
 
-def ramp_frame(initial: int = 1, base: Params = LESSON) -> pd.DataFrame:
+def ramp_frame(initial: int = 1) -> pd.DataFrame:
     """Vegas from ``initial`` on the healthy day: per call and windowed, with and without slow start."""
     rows = {}
-    for ramp in vegas_slow_start(initial, base):
+    for ramp in vegas_slow_start(initial, LESSON):
         at = ramp.reached_at
         rows[(UPDATES[ramp.windowed], "on" if ramp.slow_start else "off")] = {
             f"reaches {ramp.target} at round": "never" if at is None else at,
-            f"reaches {ramp.target} after (s)": "never" if at is None else round(at / base.cycle, 2),
+            f"reaches {ramp.target} after (s)": "never" if at is None else round(at / LESSON.cycle, 2),
             "tracking dropped (healthy day)": ramp.tracking_dropped,
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["updates", "slow start"])
