@@ -59,9 +59,11 @@ class Gated:
         self.gates[i].set()
         await settle()
 
-    @property
-    def submitted(self) -> int:
-        return len(self.tasks)
+    async def finish_all(self) -> None:
+        """Open every gate, oldest first, and wait for every call to end."""
+        for i in range(len(self.gates)):
+            await self.finish(i)
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 async def settle() -> None:
@@ -95,12 +97,10 @@ async def test_a_5_plus_5_bulkhead_runs_5_queues_5_and_refuses_the_rest() -> Non
     await calls.submit(1)  # one waiting place is free again
     expect(b, running=5, queued=5, rejected=10)
 
-    for i in range(calls.submitted):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    await calls.finish_all()
     expect(b, running=0, queued=0, rejected=10)
     assert calls.started == list(range(10)) + [20]  # first come, first served
-    assert calls.completed + calls.rejected == calls.submitted == 21
+    assert calls.completed + calls.rejected == len(calls.tasks) == 21
     assert b.stats() == {
         "running": 0,
         "queued": 0,
@@ -121,9 +121,7 @@ async def test_the_refusal_is_raised_at_once_and_states_the_capacity() -> None:
     assert str(info.value) == "bulkhead full: 5/5 running, 5/5 queued"
     assert (info.value.limit, info.value.queue, info.value.running, info.value.queued) == (5, 5, 5, 5)
     assert isinstance(info.value, BulkheadError)
-    for i in range(10):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks)
+    await calls.finish_all()
 
 
 async def test_a_bulkhead_without_a_queue_refuses_as_soon_as_all_places_run() -> None:
@@ -133,9 +131,7 @@ async def test_a_bulkhead_without_a_queue_refuses_as_soon_as_all_places_run() ->
     expect(b, running=2, queued=0, rejected=1)
     with pytest.raises(BulkheadRejectedError, match=r"^bulkhead full: 2/2 running, 0/0 queued$"):
         await calls.tasks[2]
-    for i in range(2):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks[:2])
+    await calls.finish_all()
 
 
 async def test_cancelling_a_waiting_call_frees_its_waiting_place() -> None:
@@ -150,9 +146,7 @@ async def test_cancelling_a_waiting_call_frees_its_waiting_place() -> None:
     expect(b, running=2, queued=2, rejected=0)
     await calls.finish(0)
     assert calls.started == [0, 1, 3]  # the cancelled call never ran
-    for i in (1, 3, 4):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    await calls.finish_all()
     expect(b, running=0, queued=0, rejected=0)
     assert (calls.completed, calls.cancelled) == (4, 1)
 
@@ -165,9 +159,7 @@ async def test_cancelling_a_running_call_hands_its_place_to_the_oldest_waiter() 
     await settle()
     expect(b, running=2, queued=1, rejected=0)
     assert calls.started == [0, 1, 2]
-    for i in (1, 2, 3):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks, return_exceptions=True)
+    await calls.finish_all()
     expect(b, running=0, queued=0, rejected=0)
 
 
@@ -276,9 +268,7 @@ async def test_raising_the_limit_admits_the_oldest_waiters_at_once() -> None:
     await settle()
     expect(b, running=4, queued=1, rejected=0)
     assert calls.started == [0, 1, 2, 3]  # first come, first served
-    for i in range(5):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks)
+    await calls.finish_all()
 
 
 async def test_lowering_the_limit_cuts_nothing_off_and_admits_no_one_until_enough_calls_end() -> None:
@@ -294,9 +284,7 @@ async def test_lowering_the_limit_cuts_nothing_off_and_admits_no_one_until_enoug
     await calls.finish(2)
     expect(b, running=2, queued=1, rejected=0)  # one ended under the limit: the oldest waiter runs
     assert calls.started == [0, 1, 2, 3, 4]
-    for i in range(3, 6):
-        await calls.finish(i)
-    await asyncio.gather(*calls.tasks)
+    await calls.finish_all()
     expect(b, running=0, queued=0, rejected=0)
 
 
