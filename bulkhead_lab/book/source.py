@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .alt import alt_text
-from .widgets import IMAGE, WIDGET_VIEW, Output, missing_models, replace_widget_views, saved_models
+from .widgets import IMAGE, WIDGET_VIEW, Output, model_tree, replace_widget_views, saved_models
 
 START_PAGE = "00_start_here.md"
 _NBVAL = re.compile(r"^# NBVAL_\w+[ \t]*\n?", re.M)
@@ -113,7 +113,7 @@ def unsaved_views(notebook: dict[str, Any]) -> tuple[int, int]:
         for o in c.get("outputs", [])
         if WIDGET_VIEW in o.get("data", {})
     ]
-    return sum(bool(missing_models(models, v)) for v in views), len(views)
+    return sum(None in model_tree(models, v) for v in views), len(views)
 
 
 def committed(path: Path) -> dict[str, Any] | None:

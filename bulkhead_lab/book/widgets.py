@@ -42,28 +42,18 @@ def saved_models(notebook: dict[str, Any]) -> Models:
     return state
 
 
-def missing_models(models: Models, model_id: str) -> list[str]:
-    """The ids of ``model_id`` and the models under it that the saved state does not hold.
+def model_tree(models: Models, model_id: str) -> list[dict[str, Any] | None]:
+    """The model ``model_id`` and every model under it, in the order a page draws them; ``None`` for each
+    the saved state does not hold.
 
-    Not empty when the lab saved the notebook after its cells ran without saving the widget state (its
+    There are such when the lab saved the notebook after its cells ran without saving the widget state (its
     default): the outputs name the new widgets, the state still holds those of the last full save.
     """
     model = models.get(model_id)
     if model is None:
-        return [model_id]
-    children = model.get("state", {}).get("children", [])
-    return [m for child in children for m in missing_models(models, str(child).removeprefix("IPY_MODEL_"))]
-
-
-def _descendants(models: Models, model_id: str) -> list[dict[str, Any]]:
-    """The model and every model under it, in the order a page draws them."""
-    model = models.get(model_id)
-    if model is None:
-        return []
-    found = [model]
-    for child in model["state"].get("children", []):
-        found += _descendants(models, str(child).removeprefix("IPY_MODEL_"))
-    return found
+        return [None]
+    children = (str(child).removeprefix("IPY_MODEL_") for child in model.get("state", {}).get("children", []))
+    return [model, *(m for child in children for m in model_tree(models, child))]
 
 
 def _setting(model: dict[str, Any]) -> str | None:
@@ -86,7 +76,7 @@ def _setting(model: dict[str, Any]) -> str | None:
 
 def read_widget(models: Models, model_id: str) -> Widget:
     """The saved settings, status lines and drawn outputs of the widget ``model_id``."""
-    tree = _descendants(models, model_id)
+    tree = [m for m in model_tree(models, model_id) if m is not None]
     settings = [s for s in map(_setting, tree) if s is not None]
     statuses = [
         str(m["state"]["value"]) for m in tree if m["model_name"] == "LabelModel" and m["state"].get("value")
