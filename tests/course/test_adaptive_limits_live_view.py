@@ -1,5 +1,6 @@
 """Notebook 05's section 6, read without a socket: a live run's phases, its checked facts and its figure,
-from a run written down here (the live run itself: tests/live/test_course_adaptive_limits_live.py)."""
+from a run written down here (the live run itself: notebook 05's cell c39 under nbval, and its panel moved
+in the browser tests)."""
 
 from __future__ import annotations
 

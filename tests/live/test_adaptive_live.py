@@ -1,9 +1,9 @@
 """Issue 13's live part: an adaptive limit around Payment, moved by each Payment call's round trip.
 
 Gradient2 through notebook 05's slowdown (the limit falls, climbs again, Payment follows, refusals
-while slow) is the live panel's ``checked()``, which nbval compares (cell 49); Vegas is
-test_course_adaptive_limits_live.py's, and test_interrupts.py cancels a steady load at random
-points. Here: the other algorithms, a burst, the command, and bad settings.
+while slow) is the live panel's ``checked()``, which nbval compares (cell c39); Vegas moved on that panel
+is the browser tests' (MOVES["05_adaptive_limits.ipynb"]), and test_interrupts.py cancels a steady load at
+random points. Here: the other algorithms, a burst, the command, and bad settings.
 """
 
 from __future__ import annotations
