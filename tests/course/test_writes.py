@@ -6,7 +6,6 @@ cell and what else a learner may type get the lines their candidates expect."""
 from __future__ import annotations
 
 import gc
-import importlib
 import time
 
 import pytest
@@ -31,8 +30,7 @@ CASES = [
 
 def _said(candidates: writes.Candidates, source: str) -> str:
     """The line ``candidates``' exercise gives what ``source`` defines."""
-    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
-    return getattr(exercises, candidates.exercise).check(writes.define(source, candidates.name)).message
+    return candidates.judged.check(writes.define(source, candidates.name)).message
 
 
 @pytest.mark.parametrize(("candidates", "source", "right"), CASES)
@@ -75,8 +73,7 @@ def _never_ends(candidates: writes.Candidates) -> str:
 
 @pytest.mark.parametrize("candidates", writes.all_candidates(), ids=lambda c: c.exercise)
 def test_a_check_returns_within_a_few_seconds_and_leaves_no_thread_behind(candidates) -> None:
-    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
-    exercise = getattr(exercises, candidates.exercise)
+    exercise = candidates.judged
     before = ours()
     for source in (candidates.right, _never_ends(candidates)):
         started = time.monotonic()
@@ -110,10 +107,7 @@ LEAVING = ("raise SystemExit(1)", "raise KeyboardInterrupt", "raise GeneratorExi
 def test_code_that_exits_gets_one_line_and_nothing_lands_in_a_later_cell(
     candidates, how, capfd, caplog, recwarn
 ) -> None:
-    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
-    said = getattr(exercises, candidates.exercise).check(
-        writes.define(_leaving(candidates, how), candidates.name)
-    )
+    said = candidates.judged.check(writes.define(_leaving(candidates, how), candidates.name))
     gc.collect()  # what a check left unretrieved would be reported now, in the learner's next cell
     assert said.message.startswith("Not yet:") and "\n" not in said.message, said.message
     out, err = capfd.readouterr()
@@ -125,9 +119,8 @@ def test_code_that_exits_gets_one_line_and_nothing_lands_in_a_later_cell(
 def test_an_async_def_where_a_def_is_asked_gets_one_line_and_no_warning(candidates, capfd, recwarn) -> None:
     if candidates.right.lstrip().startswith(("class ", "async def ")):
         pytest.skip(f"{candidates.exercise} asks for a class")
-    exercises = importlib.import_module(f"bulkhead_lab.course.{candidates.notebook[3:-6]}.exercises")
     source = candidates.right.replace(f"def {candidates.name}(", f"async def {candidates.name}(", 1)
-    said = getattr(exercises, candidates.exercise).check(writes.define(source, candidates.name)).message
+    said = candidates.judged.check(writes.define(source, candidates.name)).message
     gc.collect()
     assert said.startswith("Not yet:") and "async def" in said, said
     assert capfd.readouterr().err == ""

@@ -34,8 +34,6 @@ class Candidates:
 
     notebook: str  # "01_littles_law_sizing.ipynb"
     exercise: str  # its Exercise's name in the notebook's exercises module: "write_erlang_b"
-    number: int  # its number in the notebook (the answer box is ``.bl-answer-{number}``)
-    name: str  # what the template cell defines and the box holds: "my_erlang_b"
     right: str  # a source defining ``name`` that the exercise calls Right (the one the browser types)
     broken: Mapping[str, str]  # source -> the kind of mistake it makes (a label, not the verdict's words)
     template: str  # how the line for the notebook's template cell (the code a learner starts from) begins
@@ -46,6 +44,22 @@ class Candidates:
     @property
     def rights(self) -> tuple[str, ...]:
         return (self.right, *self.also_right)
+
+    @property
+    def judged(self) -> Any:
+        """The :class:`~bulkhead_lab.course.ui.exercise.Exercise` that judges these candidates."""
+        module = importlib.import_module(f"bulkhead_lab.course.{self.notebook[3:-6]}.exercises")
+        return getattr(module, self.exercise)
+
+    @property
+    def number(self) -> int:
+        """Its number in the notebook (the answer box is ``.bl-answer-{number}``)."""
+        return int(self.judged.number)
+
+    @property
+    def name(self) -> str:
+        """What the template cell defines and the box holds: "my_erlang_b"."""
+        return str(self.judged.typed)
 
 
 def changed(source: str, *edits: tuple[str, str]) -> str:

@@ -172,8 +172,6 @@ HANDS_OUT_THE_SLOTS = changed(EACH, ("pools[dependency]", "limits[dependency]"))
 CANDIDATES = Candidates(
     notebook="03_pool_placement.ipynb",
     exercise="write_pool_per_dependency",
-    number=4,
-    name="my_pool_for",
     right=LAZY_DICT,
     also_right=(
         A_CLASS,

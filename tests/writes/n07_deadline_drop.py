@@ -146,8 +146,6 @@ REMEMBERS_THE_ROUND = 'last = {"now": None}\n' + changed(  # once it has dropped
 CANDIDATES = Candidates(
     notebook="07_timeouts_and_queues.ipynb",
     exercise="write_deadline_drop",
-    number=4,
-    name="my_take_next",
     right=RIGHT,
     also_right=(NUMPY, CALLABLE, DROPWHILE, RECURSIVE, BISECT, MADE_PLUS_TIMEOUT),
     template=(

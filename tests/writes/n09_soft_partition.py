@@ -220,8 +220,6 @@ AT_0 = "Not yet: admits = my_soft_partition((0, 0), 0), asked admits(0, [0, 0]):
 CANDIDATES = Candidates(
     notebook="09_sharing_compartments.ipynb",
     exercise="write_soft_partition",
-    number=4,
-    name="my_soft_partition",
     right=RIGHT,
     also_right=(CALLABLE, NUMPY, PARTIAL, TWO_FLOWS, OWN_BORROWING_ONLY, A_CLASS),
     template=(
