@@ -5,7 +5,7 @@ catalog and the loan service answering ``GET /run`` (:func:`serve_pools`).
 ``python -m bulkhead_lab serve-orders`` is lesson 004's Payment, Inventory and Order
 Service (:func:`serve_orders`), in any of its variants (``--variant adaptive`` moves the
 bulkhead's limit by ``--algorithm``) and either pool rule (``--pool-rule node``). Both
-check their values first (:func:`check_serve_args`), bind 127.0.0.1 only, and run through
+check their values first, bind 127.0.0.1 only, and run through
 :func:`~.server.serve_foreground` until Ctrl-C or SIGTERM, then print
 ``<command>: stopped`` and exit 0.
 
@@ -59,16 +59,8 @@ def check_ports(ports: dict[str, object]) -> dict[str, int]:
     return checked
 
 
-def check_serve_args(ns: argparse.Namespace, ports: tuple[str, ...]) -> dict[str, int]:
-    """Refuse a non-loopback ``host``, a bad port or one port named twice with one line;
-    return the ports by name. Both commands share this, so they say the same thing."""
-    check_host(ns.host)
-    return check_ports({name: getattr(ns, name) for name in ports})
-
-
-def check_orders_args(ns: argparse.Namespace) -> OrderSettings:
-    """Refuse a bad ``serve-orders`` value with one line; return the Order Service settings."""
-    check_serve_args(ns, ORDERS_PORTS)
+def orders_settings(ns: argparse.Namespace) -> OrderSettings:
+    """The Order Service settings ``serve-orders`` names; a bad value is one line."""
     deadlines = {
         name: value
         for name in ("payment_timeout", "inventory_timeout")
@@ -146,7 +138,6 @@ def _close_all(socks: list[socket.socket]) -> None:
 
 def serve_pools_main(ns: argparse.Namespace) -> int:
     """``python -m bulkhead_lab serve-pools``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
-    check_serve_args(ns, POOLS_PORTS)
 
     async def serve(stop: asyncio.Event) -> None:
         await serve_pools(
@@ -174,39 +165,30 @@ async def serve_orders(
     ready: Callable[[str], None] = print,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever)."""
+    """Serve Payment, Inventory and Order Service until ``stop`` is set (or forever); a non-loopback
+    ``host``, a bad port or one named twice is one line."""
     check_host(host)
     check_ports(dict(zip(ORDERS_PORTS, (port, payment_port, inventory_port), strict=True)))
     with open_to_this_machine():  # the lesson's node scripts send no key
-        await _serve_orders(settings, host, (port, payment_port, inventory_port), ready, stop)
-
-
-async def _serve_orders(
-    settings: OrderSettings,
-    host: str,
-    ports: tuple[int, int, int],
-    ready: Callable[[str], None],
-    stop: asyncio.Event | None,
-) -> None:
-    port, payment_port, inventory_port = ports
-    async with (
-        payment(port=payment_port, host=host) as pay,
-        inventory(port=inventory_port, host=host) as inv,
-        OrderService(settings, pay.url, inv.url, port=port, host=host) as service,
-    ):
-        ready(f"Payment on {pay.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
-        ready(f"Inventory on {inv.url} (GET /stock: 20 ms)")
-        ready(f"Order Service on {service.url} ({settings.describe()})")
-        ready(
-            f"Deadlines: Payment {settings.payment_timeout:g} s, Inventory {settings.inventory_timeout:g} s "
-            f"(then HTTP 504); only 127.0.0.1 clients, no other web page (HTTP 403); {REACH}"
-        )
-        await (stop or asyncio.Event()).wait()
+        async with (
+            payment(port=payment_port, host=host) as pay,
+            inventory(port=inventory_port, host=host) as inv,
+            OrderService(settings, pay.url, inv.url, port=port, host=host) as service,
+        ):
+            ready(f"Payment on {pay.url} (POST /pay: 20 ms, {SLOW_LATENCY:g} s when slow)")
+            ready(f"Inventory on {inv.url} (GET /stock: 20 ms)")
+            ready(f"Order Service on {service.url} ({settings.describe()})")
+            ready(
+                f"Deadlines: Payment {settings.payment_timeout:g} s, "
+                f"Inventory {settings.inventory_timeout:g} s (then HTTP 504); "
+                f"only 127.0.0.1 clients, no other web page (HTTP 403); {REACH}"
+            )
+            await (stop or asyncio.Event()).wait()
 
 
 def serve_orders_main(ns: argparse.Namespace) -> int:
     """``python -m bulkhead_lab serve-orders``: foreground until Ctrl-C or SIGTERM; 0 on a clean stop."""
-    settings = check_orders_args(ns)
+    settings = orders_settings(ns)
 
     async def serve(stop: asyncio.Event) -> None:
         await serve_orders(
