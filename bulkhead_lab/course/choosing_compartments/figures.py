@@ -12,7 +12,7 @@ from bulkhead_lab.compartments import isolation_cost, shuffle
 from bulkhead_lab.compartments.breaker import BreakerRun
 from bulkhead_lab.compartments.production import Hour
 from bulkhead_lab.course.choosing_compartments.views import CostView, ShardView
-from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, spines
+from bulkhead_lab.course.ui.blit import KeptFigure, KeptLayouts, moving_title, spines
 from bulkhead_lab.course.ui.style import (
     EVENT,
     EXTRA,
@@ -81,7 +81,7 @@ class CostFigure(KeptFigure):
         return [self._mark, *bars, *self._unseen, *self._numbers, *spines(self._ax), self._title]
 
 
-class ShardFigure:
+class ShardFigure(KeptLayouts):
     """The share of other tenants sharing 0 .. every worker with the poison tenant: bars and deal dots.
 
     One kept figure per shard size (the number of bars changes with it), so moving the size back and
@@ -89,13 +89,7 @@ class ShardFigure:
     """
 
     def __init__(self) -> None:
-        self._by_size: dict[int, _ShardBars] = {}
-
-    def update(self, view: ShardView) -> _ShardBars:
-        size = view.fleet.size
-        if size not in self._by_size:
-            self._by_size[size] = _ShardBars(size)
-        return self._by_size[size].update(view)
+        super().__init__(lambda view: view.fleet.size, lambda view: _ShardBars(view.fleet.size))
 
 
 class _ShardBars(KeptFigure):

@@ -4,12 +4,10 @@ Each is a :class:`~bulkhead_lab.course.ui.blit.KeptFigure` a panel keeps and red
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from typing import Any
 
 from matplotlib.artist import Artist
 from matplotlib.collections import PatchCollection
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Polygon, Rectangle
 
@@ -19,7 +17,7 @@ from bulkhead_lab.course.single_pool_vs_bulkhead.views import (
     CompartmentView,
     TradeoffView,
 )
-from bulkhead_lab.course.ui.blit import KeptFigure, moving_title, nice_ceiling, spines
+from bulkhead_lab.course.ui.blit import KeptFigure, KeptLayouts, moving_title, nice_ceiling, spines
 from bulkhead_lab.course.ui.style import EVENT, FAILURE, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.pool.params import MODES, TOTAL, split_label
 
@@ -174,35 +172,14 @@ class _Compartments(KeptFigure):
         return [self._cells, *self._outlines, *self._counts, self._title]  # walls over the cells
 
 
-class CompartmentFigure:
+class CompartmentFigure(KeptLayouts):
     """Each pool drawn as a compartment of slots, filled from the bottom: tracking's, then events'.
 
     Kept by the step-through: a round's move recolours the cells and rewrites the counts and the
     title. The last few splits' layouts are kept, so moving the split back is a recolour too.
     """
 
-    KEPT_LAYOUTS = 8
-
     def __init__(self) -> None:
-        self._layouts: OrderedDict[tuple[tuple[str, int], ...], _Compartments] = OrderedDict()
-        self._shown: _Compartments | None = None
-
-    @property
-    def figure(self) -> Figure:
-        assert self._shown is not None, "update() the figure first"
-        return self._shown.figure
-
-    def update(self, view: CompartmentView) -> CompartmentFigure:
-        """Show ``view``, on its layout's kept figure (one per list of pools and their slots)."""
-        key = tuple((str(p), int(r["slots"])) for p, r in view.frame.iterrows())
-        if key not in self._layouts:
-            self._layouts[key] = _Compartments(view)
-            while len(self._layouts) > self.KEPT_LAYOUTS:
-                self._layouts.popitem(last=False)
-        self._layouts.move_to_end(key)
-        self._shown = self._layouts[key].update(view)
-        return self
-
-    def png(self) -> bytes:
-        assert self._shown is not None, "update() the figure first"
-        return self._shown.png()
+        super().__init__(
+            lambda v: tuple((str(p), int(r["slots"])) for p, r in v.frame.iterrows()), _Compartments
+        )

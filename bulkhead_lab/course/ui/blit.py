@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from matplotlib.artist import Artist
@@ -73,6 +74,25 @@ class KeptFigure:
             if artist.get_visible():
                 artist.draw(renderer)
         return canvas_png(canvas)
+
+
+class KeptLayouts:
+    """A kept figure per layout (``layout(view)``: the pools and their slots, a shard size), each made by
+    ``make(view)``, the last :data:`KEPT_FRAMES` kept: moving back to a layout redraws no frame.
+    :meth:`update` shows a view on its layout's figure and returns that figure."""
+
+    def __init__(self, layout: Callable[[Any], Hashable], make: Callable[[Any], Any]) -> None:
+        self._layout, self._make = layout, make
+        self._figures: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def update(self, view: Any) -> Any:
+        key = self._layout(view)
+        if key not in self._figures:
+            self._figures[key] = self._make(view)
+            while len(self._figures) > KEPT_FRAMES:
+                self._figures.popitem(last=False)
+        self._figures.move_to_end(key)
+        return self._figures[key].update(view)
 
 
 def moving_title(ax: Any, **kwargs: Any) -> Text:
