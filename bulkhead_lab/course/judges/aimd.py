@@ -367,31 +367,13 @@ def judge_aimd(candidate: object) -> Verdict:
     deadline = time.thread_time() + DEADLINE + 0.2
     make(candidate, SETTINGS)  # not a class, no on_sample, __init__ raises: one line, before any scenario
     with untraced(deadline, budget=CALL_BUDGET):
-        found, checked, searched = first_broken(functools.partial(drive, candidate), TOUR), len(TOUR), 0
+        prop = functools.partial(drive, candidate)
+        found, checked, searched = first_broken(prop, TOUR), len(TOUR), 0
         for examples, limiters, most, times in SEARCHES:
             if found is not None or time.thread_time() > deadline - 1.0:
                 break
-            found = _searched(candidate, plans(limiters, most, times), examples)
+            found = search(prop, plans(limiters, most, times), examples=examples)
             checked, searched = checked + examples, searched + 1
         if found is not None:
             return Verdict.broke(final(candidate, found, min(time.thread_time() + 0.3, deadline - 0.8)))
     return Verdict.right(checked, PROPERTIES[: max(1, searched)])
-
-
-def _searched(candidate: Any, scenarios: st.SearchStrategy[Plan], examples: int) -> Broke | None:
-    """:func:`search`'s smallest failing case, or the last found if Hypothesis gave up (flaky answers)."""
-    seen: list[Broke] = []
-
-    def prop(plan: Plan) -> None:
-        try:
-            drive(candidate, plan)
-        except Broke as broke:
-            seen.append(broke)
-            raise
-
-    try:
-        return search(prop, scenarios, examples=examples)
-    except Exception:
-        if seen:
-            return seen[-1]
-        raise

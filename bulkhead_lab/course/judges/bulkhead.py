@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-from bulkhead_lab.course.judges.bulkhead_calls import Side, error
+from bulkhead_lab.course.judges.bulkhead_calls import Side
 from bulkhead_lab.course.judges.bulkhead_schedules import (
     PROBES,
     Event,
@@ -49,7 +49,7 @@ from bulkhead_lab.course.judges.bulkhead_schedules import (
     smaller,
     written,
 )
-from bulkhead_lab.course.judges.contract import Broke, Verdict, run_loop, search
+from bulkhead_lab.course.judges.contract import Broke, Verdict, error, run_loop, search
 from bulkhead_lab.course.ui.trial import Fault, call, short_repr, trial
 from bulkhead_lab.live.bulkhead import Bulkhead
 

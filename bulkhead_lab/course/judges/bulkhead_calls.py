@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bulkhead_lab.course.judges.contract import error
 from bulkhead_lab.course.ui.trial import Overtime, short_repr
 from bulkhead_lab.live.bulkhead import Bulkhead
 
@@ -200,9 +201,3 @@ class Side:
 
 def _and(ns: Sequence[int]) -> str:
     return ", ".join(map(str, ns[:-1])) + f" and {ns[-1]}" if len(ns) > 1 else str(ns[0])
-
-
-def error(exc: BaseException | None) -> str:
-    """``exc`` in one line: its type, and its message's first line if it has one."""
-    text = (str(exc).splitlines() or [""])[0]
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

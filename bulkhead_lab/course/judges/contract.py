@@ -131,7 +131,7 @@ def search(
     """Run ``prop`` on ``examples`` scenarios drawn from ``scenarios`` (the same ones every run); the
     :class:`Broke` of the smallest failing scenario found within ``shrink_budget`` seconds of the first
     failure, or None when every scenario held. A :class:`Fault` raised by ``prop`` (the learner's code
-    raised, returned nonsense) counts as a failure of that scenario, its line as ``got``."""
+    raised, returned nonsense) counts as a failure, its line as ``got``; so does one not repeated."""
     found: list[Broke] = []
     overtime: list[Overtime] = []
     stop_at = math.inf
@@ -172,8 +172,9 @@ def search(
     sys.settrace(None)  # Hypothesis's own work, untraced: under the tracer it takes about three times as long
     try:
         find(scenarios, fails, settings=rules)
-    except (NoSuchExample, _Enough):
-        pass
+    except (Exception, _Enough) as stopped:  # NoSuchExample: none failed; Flaky: a failure not repeated
+        if not found and not isinstance(stopped, (NoSuchExample, _Enough)):
+            raise
     finally:
         sys.settrace(tracer)
     if overtime:
@@ -209,10 +210,15 @@ async def _awaited(scenario: Callable[[], Awaitable[T]]) -> T:
     return await scenario()
 
 
-def raised(exc: BaseException) -> str:
-    """``it raised ValueError: no`` (the first line of what it said): a learner's call that raised."""
+def error(exc: BaseException | None) -> str:
+    """``ValueError: no``: ``exc``'s type and the first line of what it said, if it said anything."""
     text = (str(exc).splitlines() or [""])[0]
-    return f"it raised {type(exc).__name__}{': ' + text if text else ''}"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def raised(exc: BaseException) -> str:
+    """``it raised ValueError: no``: a learner's call that raised."""
+    return f"it raised {error(exc)}"
 
 
 def returned(fn: Callable[..., object], *args: object) -> tuple[object, str | None]:
@@ -232,13 +238,6 @@ def named(fn: object, default: str) -> str:
     """The name a replay line calls ``fn`` by: its own when it is one (not ``<lambda>``), else ``default``."""
     name = getattr(fn, "__name__", "")
     return name if isinstance(name, str) and name.isidentifier() else default
-
-
-def retrieve(tasks: Sequence[asyncio.Future[Any]]) -> None:
-    """Mark every finished task's exception as retrieved (a judge that looked only at some of them)."""
-    for task in tasks:
-        if task.done() and not task.cancelled():
-            task.exception()
 
 
 def as_int(value: object, what: str) -> int:

@@ -163,19 +163,14 @@ def _overflow(case: Case, *, zero: bool = False) -> str:
     A value of 0 (``zero``) comes of a sum past it or an underflow only (a term past it gives inf or nan)."""
     load, slots = case.load, case.slots
     said = []
-    if load > 1 and zero:
+    if load > 1:
         logs = [k * math.log(load) - math.lgamma(k + 1) for k in range(slots + 1)]
         top = max(logs)
         total = top + math.log(math.fsum(math.exp(x - top) for x in logs))
-        if top <= EXP_MAX < total:
-            said.append(f"the sum of {load:g}**k / k! for k = 0..{slots} is about {_about(total)}")
-    elif load > 1:
-        logs = [k * math.log(load) - math.lgamma(k + 1) for k in range(slots + 1)]
-        top = max(logs)
-        if top > EXP_MAX:
+        if top > EXP_MAX and not zero:
             first = next(k for k, x in enumerate(logs) if x > EXP_MAX)
             said.append(f"{load:g}**k / k! passes it from k = {first}")
-        elif (total := top + math.log(math.fsum(math.exp(x - top) for x in logs))) > EXP_MAX:
+        elif top <= EXP_MAX < total:
             said.append(f"the sum of {load:g}**k / k! for k = 0..{slots} is about {_about(total)}")
     if load > 1 and slots * math.log(load) > EXP_MAX and not zero:
         said.append(f"{load:g}**{slots} is about {_about(slots * math.log(load))}")
