@@ -82,12 +82,6 @@ def listening_ports(pid: int | str = "self") -> set[int]:
     return {local for local, _ in own_sockets("0A", pid)}  # 0A = LISTEN
 
 
-def refused(port: int) -> bool:
-    """True if nothing accepts a TCP connection on 127.0.0.1:port."""
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) != 0
-
-
 _CANCELLING = """
 import asyncio
 from loopback import listening_ports

@@ -52,10 +52,6 @@ def test_serve_orders_adaptive_reports_its_limit_and_algorithm_on_admin_bulkhead
 @pytest.mark.parametrize(
     ("kwargs", "line"),
     [
-        (
-            {"algorithm": "Gradient3"},
-            "algorithm must be one of AIMD, Vegas, Gradient2, Envoy (got 'Gradient3')",
-        ),
         ({"limiter_options": {"queue": 4}}, "queue is not a setting of Gradient2: it takes initial, "),
         ({"limiter_options": {"initial": 0}}, "initial must be an integer in 1..200 (got 0)"),
         ({"rate": 0}, "rate must be a number > 0 and <= 200 (got 0)"),
