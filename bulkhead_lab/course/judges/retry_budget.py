@@ -90,11 +90,10 @@ def _why(ratio: float, calls: int, retries: int) -> str:
     verb = "is" if retries == 1 else "are"
     under = f"{ratio!r} x {calls} {'call' if calls == 1 else 'calls'} = {product}"
     if len(allowed) == 2:
-        tie = f"{counted} {verb} exactly {under}, a tie floats may round past"
-        return f"where the contract expects {want}: {tie}"
-    return (
-        f"where the contract expects {want}: {counted} {verb}{'' if want == 'True' else ' not'} under {under}"
-    )
+        said = f"exactly {under}, a tie floats may round past"
+    else:
+        said = f"{'' if want == 'True' else 'not '}under {under}"
+    return f"where the contract expects {want}: {counted} {verb} {said}"
 
 
 def statement(kind: str, name: str, n: int) -> str:
