@@ -37,7 +37,6 @@ class Served:
 
     proc: subprocess.Popen[str]
     urls: dict[str, str] = field(default_factory=dict)
-    printed: str = ""  # what it printed when ready: the URLs, and who can reach them
     log: list[str] = field(default_factory=list)  # its stderr so far, line by line
 
     def port(self, name: str) -> int:
@@ -71,7 +70,6 @@ def serving(command: str, *args: str, log: bool = False, stop: int = signal.SIGI
                 proc.wait(timeout=20)
                 reader.join(timeout=20)
                 raise AssertionError(f"{command} ended: {''.join(served.log)}")
-            served.printed += line
             for match in re.finditer(SERVICE_NAMES + r"(?: on)? (http://127\.0\.0\.1:\d+)", line):
                 served.urls[match.group(1)] = match.group(2)
         for name in served.urls:

@@ -10,19 +10,17 @@ from bulkhead_lab.live.watched import WatchSettings, run_watched
 pytestmark = [pytest.mark.live, pytest.mark.anyio]
 
 
-async def test_a_steady_stretch_alerts_on_nothing_and_a_burst_on_saturation_refusals_and_burn() -> None:
+async def test_a_steady_stretch_alerts_on_nothing_and_a_burst_on_saturation_and_its_queue_waits() -> None:
+    """Each stretch's calls, refusals and the alerts its refusals set off, and the dependency's count and
+    peak, are notebook 08's watched facts (08_choosing_compartments.ipynb cell c54), which nbval compares."""
     settings = WatchSettings(limit=5, queue=5, latency=0.1, steady=10, burst=20)
     run = await run_watched(settings)
     slo = Slo(latency=0.5, target=0.99)
-    steady, burst = run.steady.readings(slo), run.burst.readings(slo)
-    assert (steady.calls, steady.refused, steady.saturation) == (10, 0, 0.0)
-    assert steady.firing(slo) == ()
-    assert (burst.calls, burst.refused, burst.refusal_ratio) == (20, 10, 0.5)
-    assert burst.saturation > 0.5
+    assert run.steady.readings(slo).firing(slo) == ()  # saturation and the p99 wait included
+    burst = run.burst.readings(slo)
+    assert burst.saturation > 0.5 and "saturation" in burst.firing(slo)
     assert burst.p99_wait >= 0.9 * settings.latency  # the queued five waited for a running call to end
     # the p99 wait alerts only past 250 ms, which a machine this busy can reach: not pinned
-    assert {"saturation", "refusals", "SLO burn"} <= set(burst.firing(slo))
-    assert (run.dependency_peak, run.dependency_calls) == (5, 20)
     assert all(p.running <= 5 and p.queued <= 5 for p in run.burst.timeline)
 
 
