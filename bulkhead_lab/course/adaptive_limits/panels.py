@@ -14,7 +14,7 @@ from bulkhead_lab.adaptive.pitfalls import drift_runs, vegas_slow_start
 from bulkhead_lab.adaptive.pool import ALGORITHMS, model_spec
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.course.ui import controls
-from bulkhead_lab.course.ui.panel import SLIDER_LAYOUT, LiveProgress, SliderView, choice, slider, toggle
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, choice, show_only, slider, toggle
 from bulkhead_lab.pool.arrivals import EVENT
 
 LESSON = views.LESSON
@@ -35,9 +35,7 @@ def _knob(algorithm: str) -> w.SelectionSlider:
     default = model_spec(algorithm, EVENT, LESSON).get(setting)  # type: ignore[arg-type]
     unit = {"timeout": " (rounds)", "request_count": " (samples)"}.get(setting, "")
     name = f"{algorithm.lower()}-{setting.replace('_', '-')}"
-    knob = choice(name, f"{algorithm} {setting}{unit}", [(f"{v:g}", v) for v in OPTIONS[algorithm]], default)
-    knob.layout = w.Layout(width=SLIDER_LAYOUT.width)  # its own: it hides
-    return knob
+    return choice(name, f"{algorithm} {setting}{unit}", [(f"{v:g}", v) for v in OPTIONS[algorithm]], default)
 
 
 def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -> SliderView:
@@ -49,14 +47,7 @@ def explore_panel(algorithm: str = "AIMD", slow: int = 22, length: int = 3000) -
         "length": choice("slowdown-length", "slowdown length (rounds)", list(LENGTHS), length),
         **knobs,
     }
-
-    def show_chosen_knob(_: object = None) -> None:
-        chosen = sliders["algorithm"].value.lower() + "_"
-        for control, knob in knobs.items():
-            knob.layout.display = None if control.startswith(chosen) else "none"
-
-    sliders["algorithm"].observe(show_chosen_knob, names="value")
-    show_chosen_knob()
+    show_only(sliders, "algorithm", {name: (f"{name.lower()}_{MAIN_SETTING[name]}",) for name in ALGORITHMS})
     figure = figures.ExploreFigure()  # kept, and redrawn in place on every move
 
     def render(algorithm: str, slow: int, length: int, **values: Any) -> Any:

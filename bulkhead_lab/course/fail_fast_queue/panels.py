@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.fail_fast_queue import figures, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider, toggle
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, show_only, slider, toggle
 from bulkhead_lab.live.bulkhead import Bulkhead
 from bulkhead_lab.live.net.side_by_side import in_turn
 from bulkhead_lab.live.orders.load import LOAD_GAP, OrdersLoad, OrdersRun, orders_experiments
@@ -106,18 +106,15 @@ def orders_controls(
     controls["variant"].add_class("bl-toggle-variant")
     for name in ("pool", "limit", "queue", "slow_latency"):
         controls[name].style.description_width = LABEL_WIDTH
-        controls[name].layout = w.Layout(width="42em")  # its own layout: shown or hidden alone
-    show_for(controls, variant)
-    controls["variant"].observe(lambda change: show_for(controls, change["new"]), names="value")
+        controls[name].layout = w.Layout(width="42em")
+    show_only(controls, "variant", APPLIES)  # only the sizes that mean something for the variant
+
+    def name_the_limit(variant: str) -> None:
+        controls["limit"].description = LIMIT_WORDS.get(variant, controls["limit"].description)
+
+    controls["variant"].observe(lambda change: name_the_limit(change["new"]), names="value")
+    name_the_limit(variant)
     return controls
-
-
-def show_for(controls: dict[str, Any], variant: str) -> None:
-    """Show only the sizes that mean something for ``variant``; name the limit in its words."""
-    for name in SIZES:
-        controls[name].layout.display = None if name in APPLIES.get(variant, ()) else "none"
-    if variant in LIMIT_WORDS:
-        controls["limit"].description = LIMIT_WORDS[variant]
 
 
 def orders_panel(

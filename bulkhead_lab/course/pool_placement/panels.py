@@ -22,6 +22,7 @@ from bulkhead_lab.course.pool_placement import figures, views
 from bulkhead_lab.course.ui.panel import (
     LiveProgress,
     SliderView,
+    show_only,
     slider,
     toggle,
 )
@@ -84,7 +85,7 @@ def lesson_runs() -> LessonRun:
 # --- the "try it" panel ---------------------------------------------------------------------
 
 PLACEMENT_OPTIONS = ((SHARED, "single"), (SEPARATE, "separate"))
-SHARED_CONTROLS, SEPARATE_CONTROLS = ("shared",), ("notif", "cat")
+SIZES = {"single": ("shared",), "separate": ("notif", "cat")}  # the pool sizes each placement has
 SLIDERS = {  # each slider: its CSS name, its label, its range and step
     "shared": ("shared-slots", "shared pool slots", 2, 2 * CALLS, 1),
     "notif": ("notification-slots", "notification slots", 1, CALLS, 1),
@@ -107,18 +108,8 @@ def placement_controls(
     controls = {"placement": toggle("placement", "placement", PLACEMENT_OPTIONS, placement)}
     for name, (css, label, least, most, step) in SLIDERS.items():
         controls[name] = slider(w.IntSlider, css, label, min=least, max=most, step=step, value=values[name])
-    for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
-        controls[name].layout = w.Layout(width="38em")  # its own layout: shown or hidden alone
-    show_for(controls, placement)
-    controls["placement"].observe(lambda change: show_for(controls, change["new"]), names="value")
+    show_only(controls, "placement", SIZES)  # one shared size, or one each
     return controls
-
-
-def show_for(controls: dict[str, Any], placement: str) -> None:
-    """Show only the pool sizes that mean something for ``placement``: one shared size, or one each."""
-    shown = SHARED_CONTROLS if placement == "single" else SEPARATE_CONTROLS
-    for name in (*SHARED_CONTROLS, *SEPARATE_CONTROLS):
-        controls[name].layout.display = None if name in shown else "none"
 
 
 def batch_settings(placement: str, shared: int, notif: int, cat: int) -> tuple[int, int]:

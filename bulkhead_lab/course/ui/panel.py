@@ -13,7 +13,7 @@ import base64
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -282,6 +282,21 @@ def toggle(
     for cls in (f"bl-slider-{name}", "bl-toggle", "widget-inline-hbox"):
         buttons.add_class(cls)
     return buttons
+
+
+def show_only(controls: Mapping[str, Any], chooser: str, shown: Mapping[Any, Collection[str]]) -> None:
+    """Of the controls ``shown`` names, show only those it names for ``controls[chooser]``'s value, now and
+    on every move (each given a layout of its own, so it hides alone): the sizes a variant has, say."""
+    among = {name for names in shown.values() for name in names}
+    for name in among:
+        controls[name].layout = w.Layout(width=controls[name].layout.width)
+
+    def show(choice: Any) -> None:
+        for name in among:
+            controls[name].layout.display = None if name in shown.get(choice, ()) else "none"
+
+    controls[chooser].observe(lambda change: show(change["new"]), names="value")
+    show(controls[chooser].value)
 
 
 class LiveProgress:
