@@ -192,14 +192,6 @@ async def test_a_call_that_fails_gives_its_place_back() -> None:
     assert await b.execute(asyncio.sleep, 0, "ok") == "ok"
 
 
-async def test_async_with_holds_a_place_for_the_block() -> None:
-    b = Bulkhead(1, 1)
-    async with b as held:
-        assert held is b
-        expect(b, running=1, queued=0, rejected=0)
-    expect(b, running=0, queued=0, rejected=0)
-
-
 async def test_release_without_acquire_is_an_error() -> None:
     with pytest.raises(BulkheadError, match="without a matching acquire"):
         Bulkhead(1).release()

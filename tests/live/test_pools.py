@@ -15,17 +15,12 @@ from bulkhead_lab.live.placement.pools import DependencyError, call, pool, pools
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
 
-async def test_a_single_placement_is_one_pool_of_both_sizes_for_every_port() -> None:
-    async with pools("single", 3, 5, 1111, 2222) as pool_for:
-        assert pool_for(1111) is pool_for(2222)
-        assert pool_for.limits() == [8]
-
-
-async def test_a_separate_placement_is_a_pool_each_with_its_own_size() -> None:
+async def test_single_is_one_pool_of_both_sizes_and_separate_a_pool_each_all_closed_after() -> None:
+    async with pools("single", 3, 5, 1111, 2222) as one:
+        assert one(1111) is one(2222) and one.limits() == [8]
     async with pools("separate", 3, 5, 1111, 2222) as pool_for:
-        assert pool_for(1111) is not pool_for(2222)
         assert pool_for(1111).connector.limit == 3 and pool_for(2222).connector.limit == 5
-    assert all(session.closed for session in pool_for.owned)
+    assert all(session.closed for session in (*one.owned, *pool_for.owned))
 
 
 @pytest.mark.parametrize(
@@ -39,11 +34,6 @@ async def test_a_separate_placement_is_a_pool_each_with_its_own_size() -> None:
 def test_a_bad_placement_or_pool_size_is_refused_with_one_line(args: tuple, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         pools(*args, 1111, 2222)
-
-
-def test_a_pool_of_zero_connections_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"^limit must be an integer in 1\.\.1000 \(got 0\)$"):
-        pool(0)
 
 
 async def test_a_refused_call_is_a_one_line_dependency_error() -> None:

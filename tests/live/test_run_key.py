@@ -14,7 +14,7 @@ import pytest
 from outside import http, one_line_error
 
 from bulkhead_lab.live.net.dependency import Dependency
-from bulkhead_lab.live.net.key import HEADER, key_headers, open_to_this_machine
+from bulkhead_lab.live.net.key import HEADER, key_headers
 from bulkhead_lab.live.orders.load import OrdersLoad, order_services
 from bulkhead_lab.live.orders.service import OrderSettings
 
@@ -60,11 +60,3 @@ async def test_a_key_is_this_services_own_and_is_forgotten_when_it_stops() -> No
         status, body = await ask(b.port, "GET", "/admin/stats", key_a)  # another service's key
         assert status == 403 and one_line_error(body).startswith(WRONG)
     assert key_headers(a.url) == {} and key_headers("http://127.0.0.1:9/") == {}
-
-
-async def test_services_made_open_to_this_machine_need_no_key() -> None:
-    with open_to_this_machine():
-        dep = Dependency("open", 0.0)
-    async with dep:
-        assert key_headers(dep.url) == {}
-        assert await ask(dep.port, "GET", "/admin/stats") == (200, {"peak": 0, "open": 0, "calls": 0})

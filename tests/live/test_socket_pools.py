@@ -115,8 +115,3 @@ async def test_closing_the_pool_fails_waiting_calls_with_one_line_and_closes_eve
         with pytest.raises(aiohttp.ClientConnectionError, match="^pool is closed$"):
             await call(pool, slow, "slow")
     gc.collect()  # an unclosed session would warn here, and warnings are errors
-
-
-def test_a_bad_pool_rule_is_refused_with_one_line() -> None:
-    with pytest.raises(ValueError, match=r"^pool_rule must be one of aiohttp, node \(got 'nodejs'\)$"):
-        make_pool("nodejs", 2, True, ("a",))
