@@ -26,12 +26,11 @@ from bulkhead_lab.course.ui.style import to_png
 from bulkhead_lab.live.sync import Interrupted
 
 BURST_S = 0.1  # moves closer together than this after a redraw are drawn once, at the burst's end
-# A live panel's run takes seconds: it starts once the moves have rested this long, so a burst of moves
-# (a held arrow key repeats every 30 to 90 ms; a drag sends one move, at release) is one run, at the
-# burst's last values. Every ms of it is waited before the run, on top of the run (issue 23: 0.5 s in all).
+# A live panel's run starts once the moves have rested this long (a held arrow key repeats every 30 to
+# 90 ms; a drag sends one move, at release); it is waited on top of the run (issue 23: 0.5 s in all).
 LIVE_REST_S = 0.15
-# The output area's class while a burst's trailing redraw is due or running. That redraw runs from a
-# timer, not from a kernel message, so the kernel's busy indicator does not show it; this does.
+# The output area's class while a burst's trailing redraw is due or running: it runs from a timer, not
+# from a kernel message, so the kernel's busy indicator does not show it; this does.
 PENDING = "bl-pending"
 SLIDER_STYLE = {"description_width": "13em"}
 SLIDER_LAYOUT = w.Layout(width="38em")
@@ -90,13 +89,9 @@ class SliderView:
         return self._to_model(values) if self._to_model is not None else values
 
     def _changed(self, _change: dict) -> None:
-        """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end.
-
-        A held arrow key sends a move every 30 ms or so; redrawing each would queue stale redraws, so
-        a move within :data:`BURST_S` of the last redraw schedules one trailing redraw of the latest
-        values (the area carries :data:`PENDING` meanwhile). A live panel (with :attr:`progress`) runs
-        seconds per redraw: each move puts its one trailing run :data:`LIVE_REST_S` after itself.
-        """
+        """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end (the latest
+        values, :data:`BURST_S` after the last redraw; a live panel's run :data:`LIVE_REST_S` after the
+        last move), the area carrying :data:`PENDING` meanwhile: redrawing each would queue stale ones."""
         if self._quiet:
             return
         loop = _running_loop()

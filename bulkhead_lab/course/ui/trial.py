@@ -84,10 +84,8 @@ def _tracer(deadline: float) -> Callable[[FrameType, str, Any], Any]:
 
 
 def trial(check: Callable[[], Any], seconds: float = DEADLINE) -> Outcome[Any]:
-    """Run ``check()`` in a worker thread (an ``async def`` on a fresh loop:
-    :func:`~bulkhead_lab.live.sync.in_worker`), at most ``seconds`` of its CPU time and :data:`WALL` times
-    that of wall-clock time; never raises but when interrupted. What the learner's code prints, to stdout
-    or stderr, is captured."""
+    """Run ``check()`` as the module says, at most ``seconds`` of its CPU time; never raises but when
+    interrupted."""
     printed = io.StringIO()
 
     def start() -> Any:
