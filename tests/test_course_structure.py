@@ -75,8 +75,8 @@ def test_one_exercise_asks_the_learner_to_write_the_mechanism_and_tests_writes_h
     assert len(written) == 1, f"{path.name}: {len(written)} write-it-yourself exercises, not one"
     (exercise,) = written.values()
     (candidates,) = [c for c in writes.all_candidates() if c.notebook == path.name]
-    assert getattr(module, candidates.exercise) is exercise and candidates.number == exercise.number
-    assert candidates.name == exercise.typed and len(candidates.broken) >= 3, candidates.exercise
+    assert getattr(module, candidates.exercise) is exercise
+    assert len(candidates.broken) >= 3, candidates.exercise
     code = [_text(c) for c in _cells(path) if c["cell_type"] == "code"]
     defines = re.compile(rf"^(async def|def|class) {exercise.typed}\b", re.M)
     assert any(defines.search(source) for source in code), f"no cell defines {exercise.typed}"
