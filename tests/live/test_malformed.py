@@ -61,19 +61,19 @@ MALFORMED = [kind for kind in KINDS if kind != LEAVES]
 # 100 Continue goes out, and the client's leaving cancels the handler as for any client that leaves:
 # nothing to report, no line.
 LEAVES_LINES = 1 if sys.version_info < (3, 12) else 0
-ROUTES = {  # a route of each service: (method, path)
-    "Order Service": ("POST", "/orders"),
-    "Payment": ("POST", "/pay"),
-    "Inventory": ("GET", "/stock"),
-    "loan": ("GET", "/run?placement=separate&notif=4&cat=4"),
-    "notification": ("POST", "/send"),
-    "catalog": ("GET", "/book"),
+ROUTES = {  # a route of each service, (method, path), and its name in its log lines
+    "Order Service": ("POST", "/orders", "Order Service"),
+    "Payment": ("POST", "/pay", "payment"),
+    "Inventory": ("GET", "/stock", "inventory"),
+    "loan": ("GET", "/run?placement=separate&notif=4&cat=4", "loan service"),
+    "notification": ("POST", "/send", "notification"),
+    "catalog": ("GET", "/book", "catalog"),
 }
 
 
 async def send(name: str, port: int, kind: str) -> bytes:
     """One request of ``kind`` over a raw socket; its answer's status line (b"" for the one that leaves)."""
-    method, path = ROUTES[name]
+    method, path, _ = ROUTES[name]
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         request = KINDS[kind][0].format(method=method, path=path, host=f"127.0.0.1:{port}")
@@ -99,16 +99,6 @@ def send_all(ports: dict[str, int]) -> dict[tuple[str, str], bytes]:
     return asyncio.run(every())
 
 
-LABELS = {  # each service's name in its log lines
-    "Order Service": "Order Service",
-    "Payment": "payment",
-    "Inventory": "inventory",
-    "loan": "loan service",
-    "notification": "notification",
-    "catalog": "catalog",
-}
-
-
 @pytest.mark.parametrize("command", ["serve-orders", "serve-pools"])
 def test_each_malformed_request_is_one_line_naming_the_service_the_client_and_the_fault(command: str) -> None:
     with serving(command, *(["--variant", "limited"] if command == "serve-orders" else []), log=True) as s:
@@ -124,7 +114,7 @@ def test_each_malformed_request_is_one_line_naming_the_service_the_client_and_th
     assert not any("Traceback" in line for line in lines), "\n".join(lines)
     assert len(lines) == len(ports) * (len(MALFORMED) + LEAVES_LINES), "\n".join(lines)
     for name, port in ports.items():
-        prefix = f"{command}: {LABELS[name]} on 127.0.0.1:{port}: 127.0.0.1 "
+        prefix = f"{command}: {ROUTES[name][2]} on 127.0.0.1:{port}: 127.0.0.1 "
         mine = [line for line in lines if line.startswith(prefix)]
         kinds = ([LEAVES] if LEAVES_LINES else []) + MALFORMED
         assert len(mine) == len(kinds), (name, mine)
