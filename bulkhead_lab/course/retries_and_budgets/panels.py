@@ -36,10 +36,6 @@ def _callers(attempts: int, jitter: str, budget: str) -> dict[str, w.ValueWidget
     }
 
 
-def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any) -> SliderView:
-    return SliderView(name, controls_, render, to_model=controls.to_model, to_controls=controls.to_controls)
-
-
 def retry_panel(
     split: int | None = LESSON_SPLIT,
     attempts: int = SRE_MAX_ATTEMPTS,
@@ -70,7 +66,7 @@ def retry_panel(
             [view.frame, *([unused] if callers["budget"] == "none" else [])],
         )
 
-    return _panel("retries", controls_, render)
+    return controls.SplitPanel("retries", controls_, render)
 
 
 def storm_panel(
@@ -100,7 +96,7 @@ def storm_panel(
         view = views.storm_view(split, views.setup_of(**callers), stop)
         return view, [figure.update(view.load)], [view.frame]
 
-    return _panel("storm", controls_, render)
+    return controls.SplitPanel("storm", controls_, render)
 
 
 # --- 7. live: retrying clients against lesson 004's Order Service ------------------------------

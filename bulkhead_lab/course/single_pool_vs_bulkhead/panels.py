@@ -1,6 +1,6 @@
 """Notebook 02's slider panels: the trade-off against every split, and a step through the rounds.
 
-Each is a :class:`~bulkhead_lab.course.ui.panel.SliderView` over :mod:`bulkhead_lab.course.ui.controls`'s
+Each is a :class:`~bulkhead_lab.course.ui.controls.SplitPanel` over :mod:`bulkhead_lab.course.ui.controls`'s
 sliders, whose values reach the views as a :class:`~bulkhead_lab.pool.params.Params` (so
 ``panel.set(split=None)`` is the single pool). Panels replay the package's memoised runs, so a move is
 instant; the notebook's own cells run the notebook's definitions.
@@ -18,12 +18,6 @@ from bulkhead_lab.course.ui.panel import SliderView, slider
 from bulkhead_lab.pool.params import LESSON_SPLIT, START, Params
 
 
-def _panel(name: str, controls_: dict[str, w.ValueWidget], render: Any, **kw: Any) -> SliderView:
-    return SliderView(
-        name, controls_, render, to_model=controls.to_model, to_controls=controls.to_controls, **kw
-    )
-
-
 def tradeoff_panel(split: int | None = LESSON_SPLIT) -> SliderView:
     """Drops per flow against every split on both days, the chosen split marked (one kept figure)."""
     figure = figures.TradeoffFigure()
@@ -32,7 +26,9 @@ def tradeoff_panel(split: int | None = LESSON_SPLIT) -> SliderView:
         view = views.tradeoff_view(Params(**values))
         return view, [figure.update(view)], [view.table()]
 
-    return _panel("tradeoff", {"split": controls.split_slider(split), **controls.hold_sliders()}, render)
+    return controls.SplitPanel(
+        "tradeoff", {"split": controls.split_slider(split), **controls.hold_sliders()}, render
+    )
 
 
 def step_through(split: int | None = LESSON_SPLIT) -> SliderView:
@@ -54,7 +50,7 @@ def step_through(split: int | None = LESSON_SPLIT) -> SliderView:
         return view, [figure.update(view)], [view.frame]
 
     controls_ = {"round": round_slider, "split": controls.split_slider(split)}
-    panel = _panel("step-through", controls_, render, extra=(w.HBox([play]),))
+    panel = controls.SplitPanel("step-through", controls_, render, extra=(w.HBox([play]),))
 
     def tick(change: dict[str, Any]) -> None:
         if change["new"] != round_slider.value:

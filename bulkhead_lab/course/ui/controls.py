@@ -1,9 +1,9 @@
 """The seeded model's sliders, shared by every notebook that moves lesson 000's knobs.
 
 The split slider shows "single pool" and 1/31 .. 31/1; a SelectionSlider cannot hold
-``None``, so inside the slider the single pool is :data:`_SINGLE`. :func:`to_model` and
-:func:`to_controls` translate at the panel's edge, so everything outside the slider
-sees the model's one spelling of the single pool: ``split=None``.
+``None``, so inside the slider the single pool is :data:`_SINGLE`. A :class:`SplitPanel`
+translates at the panel's edge, so everything outside the slider sees the model's one
+spelling of the single pool: ``split=None``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from bulkhead_lab.course.ui.panel import slider
+from bulkhead_lab.course.ui.panel import SliderView, slider
 from bulkhead_lab.pool.params import (
     HOLD_EVENT,
     HOLD_TRACKING,
@@ -56,15 +56,14 @@ def hold_sliders(slow: int = SLOW) -> dict[str, w.ValueWidget]:
     }
 
 
-def to_model(values: dict[str, Any]) -> dict[str, Any]:
-    """Slider values -> model values (the split slider's single pool becomes ``None``)."""
-    if values.get("split", 1) == _SINGLE:
-        return {**values, "split": None}
-    return values
+class SplitPanel(SliderView):
+    """A panel with the split slider: its single pool is ``split=None`` to the view and to :meth:`set`."""
 
+    def values(self) -> dict[str, Any]:
+        values = super().values()
+        return {**values, "split": None} if values.get("split", 1) == _SINGLE else values
 
-def to_controls(values: dict[str, Any]) -> dict[str, Any]:
-    """Model values -> slider values (``split=None`` becomes the slider's single pool)."""
-    if "split" in values and values["split"] is None:
-        return {**values, "split": _SINGLE}
-    return values
+    def set(self, **values: Any) -> Any:
+        if "split" in values and values["split"] is None:
+            values["split"] = _SINGLE
+        return super().set(**values)

@@ -60,14 +60,10 @@ class SliderView:
         extra: tuple[w.Widget, ...] = (),
         *,
         draw: bool = True,
-        to_model: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-        to_controls: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
         self.name = name
         self.controls = controls
         self._render = render
-        self._to_model = to_model
-        self._to_controls = to_controls
         self._quiet = False
         self._last_redraw = -float("inf")
         self._trailing: asyncio.TimerHandle | None = None
@@ -85,8 +81,7 @@ class SliderView:
 
     def values(self) -> dict[str, Any]:
         """The sliders' current values, by parameter name, in the model's terms."""
-        values = {key: control.value for key, control in self.controls.items()}
-        return self._to_model(values) if self._to_model is not None else values
+        return {key: control.value for key, control in self.controls.items()}
 
     def _changed(self, _change: dict) -> None:
         """A slider moved: redraw now, or, inside a burst of moves, once at the burst's end (the latest
@@ -156,8 +151,6 @@ class SliderView:
         unknown = sorted(set(values) - set(self.controls))
         if unknown:
             raise ValueError(f"slider must be one of {', '.join(self.controls)} (got {unknown[0]!r})")
-        if self._to_controls is not None:
-            values = self._to_controls(values)
         self._quiet = True
         try:
             for key, value in values.items():
