@@ -1,16 +1,19 @@
-"""What the kernel says is listening, and waiting for a condition with a deadline: the tests' view
-of a port, independent of the package."""
+"""What the kernel says is listening, waiting for a condition with a deadline, and a cell interrupted or
+cancelled as a learner would: the tests' view of a port and of a stopped run, independent of the package."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 DEADLINE = 20.0  # seconds a poll waits before it fails: far above what an idle machine needs
 
@@ -80,6 +83,28 @@ def own_sockets(state: str, pid: int | str = "self") -> list[tuple[int, int]]:
 def listening_ports(pid: int | str = "self") -> set[int]:
     """The TCP ports this process (or ``pid``) is listening on."""
     return {local for local, _ in own_sockets("0A", pid)}  # 0A = LISTEN
+
+
+def interrupted_after(seconds: float, cell: Callable[[], Any]) -> tuple[BaseException | Any, float]:
+    """``cell()`` run as a kernel runs one (inside an event loop), SIGINT after ``seconds``: what it raised
+    (or returned) and how long it took."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+
+    async def run() -> Any:
+        timer.start()
+        return cell()
+
+    loop = asyncio.new_event_loop()
+    started = time.monotonic()
+    try:
+        try:
+            outcome: Any = loop.run_until_complete(run())
+        except KeyboardInterrupt as stop:
+            outcome = stop
+        return outcome, time.monotonic() - started
+    finally:
+        timer.cancel()
+        loop.close()
 
 
 _CANCELLING = """

@@ -9,14 +9,8 @@ slider is its cell 57, and the browser tests move its queue and variant (tests/e
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
-import threading
-import time
-
 import pytest
-from loopback import listening_ports
+from loopback import interrupted_after, listening_ports
 
 from bulkhead_lab.course.fail_fast_queue import panels, views
 from bulkhead_lab.live.net.side_by_side import in_turn
@@ -29,25 +23,12 @@ pytestmark = pytest.mark.live
 @pytest.mark.usefixtures("kernel_sigint")
 def test_an_interrupted_cell_of_runs_side_by_side_stops_every_run_and_leaves_nothing_listening() -> None:
     before = listening_ports()
-    timer = threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT))  # a real Ctrl-C
-    seen: list[tuple[int, int]] = []
     slow = {name: orders_setup(v, slow_latency=30.0) for name, v in (("a", "separate"), ("b", "limited"))}
-
-    async def cell() -> None:
-        timer.start()
-        runs = orders_experiments({}, slow, on_progress=lambda done, total: seen.append((done, total)))
-        run_sync(in_turn(runs, LOAD_GAP, listen_first=True))
-
-    loop = asyncio.new_event_loop()
-    try:
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            loop.run_until_complete(cell())
-        assert time.monotonic() - started < 30.0  # both stopped before Payment's first slow answer
-        assert listening_ports() == before  # every service of both runs closed
-    finally:
-        timer.cancel()
-        loop.close()
+    runs = orders_experiments({}, slow, on_progress=lambda done, total: None)
+    stop, took = interrupted_after(0.8, lambda: run_sync(in_turn(runs, LOAD_GAP, listen_first=True)))
+    assert isinstance(stop, KeyboardInterrupt), stop
+    assert took < 30.0  # both stopped before Payment's first slow answer
+    assert listening_ports() == before  # every service of both runs closed
 
 
 def test_the_panel_opens_on_a_run_made_at_its_first_values_and_runs_live_otherwise() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import _thread
 import asyncio
 import threading
 
 import pytest
+from loopback import interrupted_after
 
 from bulkhead_lab.live.sync import Interrupted, run_sync
 
@@ -48,19 +48,9 @@ def test_an_interrupt_cancels_the_run_and_waits_for_its_clean_up() -> None:
         finally:
             cleaned.set()
 
-    async def inside() -> None:
-        threading.Timer(0.3, _thread.interrupt_main).start()  # a learner pressing stop
-        run_sync(long_run())
-
-    # A bare loop, as in a kernel: asyncio.run() would turn SIGINT into a cancel instead.
-    loop = asyncio.new_event_loop()
-    try:
-        with pytest.raises(KeyboardInterrupt) as info:  # still an interrupt: the cell stops there
-            loop.run_until_complete(inside())
-    finally:
-        loop.close()
+    stop, _ = interrupted_after(0.3, lambda: run_sync(long_run()))  # a learner pressing stop
     assert cleaned.is_set()
-    assert isinstance(info.value, Interrupted)  # which IPython shows as this one line, no traceback
-    assert info.value._render_traceback_() == [
+    assert isinstance(stop, Interrupted)  # still an interrupt, which IPython shows as one line
+    assert stop._render_traceback_() == [
         "interrupted: the live run was stopped and every service it started is closed"
     ]

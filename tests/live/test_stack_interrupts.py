@@ -6,15 +6,10 @@ notebook 10."""
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from loopback import listening_ports
+from loopback import interrupted_after, listening_ports
 from test_stack import RIGHT
 
 from bulkhead_lab.course.ui.panel import LiveProgress
@@ -23,28 +18,6 @@ from bulkhead_lab.live.stack import capstone
 from bulkhead_lab.live.sync import Interrupted
 
 pytestmark = pytest.mark.live
-
-
-def _interrupted_after(seconds: float, cell: Callable[[], Any]) -> tuple[BaseException | Any, float]:
-    """``cell()`` run as a kernel runs one (inside an event loop), SIGINT after ``seconds``: what it raised
-    (or returned) and how long it took."""
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
-
-    async def run() -> Any:
-        timer.start()
-        return cell()
-
-    loop = asyncio.new_event_loop()
-    started = time.monotonic()
-    try:
-        try:
-            outcome: Any = loop.run_until_complete(run())
-        except KeyboardInterrupt as stop:
-            outcome = stop
-        return outcome, time.monotonic() - started
-    finally:
-        timer.cancel()
-        loop.close()
 
 
 class _Kept(LiveProgress):
@@ -68,7 +41,7 @@ def test_the_capstones_bar_counts_every_request_to_the_end() -> None:
 def test_an_interrupted_capstone_cell_is_one_line_and_leaves_nothing_listening(monkeypatch) -> None:
     monkeypatch.setattr(views, "LiveProgress", _Kept)
     before = listening_ports()
-    stop, took = _interrupted_after(1.5, lambda: views.capstone_live(RIGHT))  # Payment slow since 0.5 s
+    stop, took = interrupted_after(1.5, lambda: views.capstone_live(RIGHT))  # Payment slow since 0.5 s
     assert isinstance(stop, Interrupted), stop
     assert stop._render_traceback_() == [
         "interrupted: the live run was stopped and every service it started is closed"
@@ -85,7 +58,7 @@ def test_an_interrupted_check_says_so_in_its_box_and_on_its_bar(monkeypatch) -> 
     monkeypatch.setattr(exercises, "exercise_3", ex)
     ex.widget()  # the answer box with its bar, as the cell shows it
     before = listening_ports()
-    said, took = _interrupted_after(1.5, lambda: ex.check(RIGHT))
+    said, took = interrupted_after(1.5, lambda: ex.check(RIGHT))
     assert took < 3.0 and listening_ports() == before
     assert said.ok is None and said.message == (
         "Interrupted: the live run was stopped and every service it started is closed. "
