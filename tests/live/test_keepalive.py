@@ -2,7 +2,8 @@
 
 The stall itself (under Node's rule, stock checks wait out Payment's idle sockets' 5-s keep-alive; under
 aiohttp's, more sockets stay open than the limit and none waits) is notebook 04's cells 36 and 40, which
-nbval compares at the lesson's numbers; test_socket_pools.py pins each rule on its own sockets.
+nbval compares at the lesson's numbers, as the baseline's stock checks under 300 ms (cell c66, claim 7);
+test_socket_pools.py pins each rule on its own sockets.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from outside import http, serving
 
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.reading.burst import keepalive_facts
-from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, OrderSettings
+from bulkhead_lab.live.orders.service import OrderSettings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.live]
 
@@ -22,8 +23,6 @@ async def test_the_healthy_baseline_without_keepalive_keeps_no_socket_and_stock_
     run = await run_orders(OrderSettings("shared", pool=10, keepalive=False), OrdersLoad(slow=False))
     assert run.pools is not None
     assert run.pools.payment.opened == 20 and run.pools.payment.reused == 0  # a socket a call
-    assert run.count("served", "stock") == 10
-    assert run.slowest("stock") < KEEPALIVE_TIMEOUT  # nothing idle to wait out (27 - 29 ms in the lesson)
     assert not [s for s in own_sockets("01") if s[1] in (run.ports["payment"], run.ports["inventory"])]
     with pytest.raises(ValueError, match=r"^run must have keepalive=True and slow=False"):
         keepalive_facts(run)

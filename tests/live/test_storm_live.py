@@ -11,7 +11,7 @@ import time
 import aiohttp
 import pytest
 
-from bulkhead_lab.course.timeouts_and_queues import figures, live
+from bulkhead_lab.course.timeouts_and_queues import live
 from bulkhead_lab.live.net.key import key_headers
 from bulkhead_lab.live.orders.queued import QueuedPayment
 
@@ -46,18 +46,6 @@ def test_the_bulkhead_and_the_drop_bring_goodput_back_at_once(storms) -> None:
     assert fix.rate(plan.healed + 1, plan.seconds) >= 0.6 * plan.rate  # the no-fix run's is about 0
     assert fix.wasted_after_heal * 5 < none.wasted_after_heal
     assert fix.payment.longest <= 2 * plan.workers  # the bulkhead's running and waiting places
-
-
-def test_the_table_and_the_figure_show_both_runs(storms) -> None:
-    frame = live.table(storms)
-    assert list(frame.index) == ["no fix", "bulkhead + drop"]
-    assert frame.loc["no fix", "back after (s)"] == "never in the run"
-    fig = figures.live_figure(storms)
-    (ax,) = fig.axes
-    assert [line.get_label() for line in ax.get_lines()][:2] == [
-        "goodput, no fix",
-        "goodput, bulkhead + drop",
-    ]
 
 
 def test_a_queued_payment_serves_in_order_counts_over_http_and_refuses_bad_input() -> None:
