@@ -55,11 +55,11 @@ def _legend_below(ax: Any) -> None:
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=9)
 
 
-def placement_figure(result: PlacementResult, title: str | None = None) -> Figure:
+def placement_figure(result: PlacementResult) -> Figure:
     """Latency by stream (left) and the concurrency each dependency saw (right) for one batch."""
     fig = figure(10, 4.2, left=0.07, right=0.98, bottom=0.3, top=0.86, wspace=0.22)
     left, right = fig.subplots(1, 2)
     latency_axes(left, result)
     concurrency_axes(right, result)
-    fig.suptitle(title or describe(result), fontsize=10)
+    fig.suptitle(describe(result), fontsize=10)
     return fig

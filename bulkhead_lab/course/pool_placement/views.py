@@ -120,9 +120,9 @@ def _waves(n: int) -> str:
     return f"{n} wave" if n == 1 else f"{n} waves"
 
 
-def ideal_worked(placement: Placement, notif: int, cat: int, skip: int = 0) -> str:
+def ideal_worked(placement: Placement, notif: int, cat: int) -> str:
     """:func:`ideal_terms` as one line: ``notification ...; catalog ...: ideal N ms``."""
-    terms = ideal_terms(placement, notif, cat, skip)
+    terms = ideal_terms(placement, notif, cat)
     ideal = terms.pop("ideal ms")
     return "; ".join(f"{what}: {how}" for what, how in terms.items() if how != "—") + f"; ideal {ideal} ms"
 

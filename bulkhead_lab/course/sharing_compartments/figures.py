@@ -13,6 +13,7 @@ from bulkhead_lab.course.ui.style import EVENT, EXTRA, LIMIT, NEUTRAL, TRACKING
 from bulkhead_lab.course.ui.style import figure as _figure
 
 FLOWS = (("tracking dropped", TRACKING), ("event dropped", EVENT))
+CAP = 60.0  # the day figure's scale, in calls in flight: reports' hung calls run off it
 
 
 class StopsFigure(KeptFigure):
@@ -51,29 +52,29 @@ class StopsFigure(KeptFigure):
         return [*self._marks, *spines(*self._axes), self._title]
 
 
-def day_figure(flows: tuple[design.Flow, ...] = design.DAY, cap: float = 60.0) -> Figure:
+def day_figure() -> Figure:
     """The design task's day: each flow's calls in flight by Little's Law (rate x latency), stacked,
     against the service's slots; what runs off the scale is written on it."""
     fig = _figure(10, 3.4, left=0.07, right=0.8, top=0.86, bottom=0.16)
     ax = fig.subplots()
     times = [t / 2 for t in range(int(2 * design.DURATION) + 1)]
     below = [0.0] * len(times)
-    for flow, color in zip(flows, (TRACKING, EXTRA[0], EVENT), strict=True):
+    for flow, color in zip(design.DAY, (TRACKING, EXTRA[0], EVENT), strict=True):
         load = [flow.at(t)[0] * flow.at(t)[1] for t in times]
         top = [b + x for b, x in zip(below, load, strict=True)]
         ax.fill_between(times, below, top, color=color, alpha=0.6, linewidth=0, label=flow.name)
         below = top
         peak = max(load)
-        if peak > cap:
+        if peak > CAP:
             t = times[load.index(peak)]
             ax.annotate(
                 f"{flow.name}: {peak:g} in flight",
-                (t, cap),
-                xytext=(t - 200, cap * 0.85),
+                (t, CAP),
+                xytext=(t - 200, CAP * 0.85),
                 arrowprops={"arrowstyle": "->"},
             )
     ax.axhline(design.SLOTS, color=NEUTRAL, linestyle="--", label=f"the service's {design.SLOTS} slots")
-    ax.set_ylim(0, cap)
+    ax.set_ylim(0, CAP)
     ax.set_xlim(0, design.DURATION)
     ax.set_xlabel("seconds into the ten minutes")
     ax.set_ylabel("calls in flight (rate x latency)")

@@ -27,7 +27,7 @@ SENSITIVITY_SPLIT = lesson000.SENSITIVITY_SPLIT  # 27/5
 LESSON = Params(split=LESSON_SPLIT)  # the lesson's knobs with its 24/8 bulkhead
 
 
-def counters_table(days: Mapping[tuple[int | None, str], Counters], rounds: int = ROUNDS) -> pd.DataFrame:
+def counters_table(days: Mapping[tuple[int | None, str], Counters]) -> pd.DataFrame:
     """Lesson 000's counters, one row per layout and day (``days``: ``(split, mode)`` to its counters):
     a table, so that no row wraps in a narrow window."""
     rows = {
@@ -37,7 +37,7 @@ def counters_table(days: Mapping[tuple[int | None, str], Counters], rounds: int 
             "events served": c.event_responses,
             "events dropped": c.event_dropped,
             "idle slots": c.idle,
-            "average busy slots": round(c.busy_rounds / rounds, 2),
+            "average busy slots": round(c.busy_rounds / ROUNDS, 2),
         }
         for (split, mode), c in days.items()
     }
