@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.client import HTTPConnection
+from http.client import HTTPConnection, HTTPResponse
 from typing import Any
 
 from loopback import listening_addresses
@@ -153,20 +153,10 @@ def open_request(port: int, method: str, path: str) -> socket.socket:
 def answer_of(sock: socket.socket, timeout: float = 30.0) -> tuple[int, dict[str, Any]]:
     """Read the answer to :func:`open_request` (status, JSON body); closes the socket."""
     sock.settimeout(timeout)
-    data = b""
+    response = HTTPResponse(sock)
     try:
-        while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < _length(data):
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+        response.begin()
+        return response.status, json.loads(response.read() or b"{}")
     finally:
+        response.close()
         sock.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    return status, json.loads(body or b"{}")
-
-
-def _length(data: bytes) -> int:
-    m = re.search(rb"(?i)content-length: *(\d+)", data.split(b"\r\n\r\n", 1)[0])
-    return int(m.group(1)) if m else 0

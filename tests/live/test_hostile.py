@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from http.client import HTTPException
 from urllib.parse import quote
 
 import pytest
@@ -204,7 +205,7 @@ def test_ctrl_c_with_requests_in_flight_stops_with_one_line_and_answers_or_cuts_
     for sock in clients:
         try:
             statuses.append(answer_of(sock, timeout=10)[0])
-        except (OSError, IndexError, ValueError):  # cut off without an answer: closed, not hung
+        except (OSError, HTTPException):  # cut off without an answer: closed, not hung
             statuses.append(0)
     assert set(statuses) <= {503, 0}
 
