@@ -1,7 +1,5 @@
-"""Notebook 05's figures; each panel keeps its own and redraws it in place. Colours are
-:mod:`bulkhead_lab.course.ui.style`'s: the limit black, tracking blue, events orange, the failure
-vermillion, the single pool grey, an algorithm's own estimate green.
-"""
+"""Notebook 05's figures; each panel keeps its own and redraws it in place, in the palette's colours
+(:mod:`bulkhead_lab.course.ui.style`), an algorithm's own estimate green."""
 
 from __future__ import annotations
 

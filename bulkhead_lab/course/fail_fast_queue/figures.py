@@ -1,9 +1,6 @@
-"""Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time.
-
-Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from the rows of
-:mod:`bulkhead_lab.live.orders.reading.burst`; one ``xmax`` puts the three variants' runs on one time axis.
-Colours keep one meaning (:mod:`~bulkhead_lab.course.ui.style`).
-"""
+"""Notebook 04's figures: each request's wait and run apart, and the calls running and waiting over time,
+drawn from the rows of :mod:`bulkhead_lab.live.orders.reading.burst`; one ``xmax`` puts the three variants'
+runs on one time axis."""
 
 from __future__ import annotations
 

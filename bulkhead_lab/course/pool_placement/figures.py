@@ -1,7 +1,5 @@
-"""Notebook 03's figures: each request's latency by stream, and the concurrency each dependency saw.
-
-Plain :class:`~matplotlib.figure.Figure` objects (never pyplot), drawn from one batch's result.
-"""
+"""Notebook 03's figures, of one batch: each request's latency by stream, and the concurrency each
+dependency saw."""
 
 from __future__ import annotations
 

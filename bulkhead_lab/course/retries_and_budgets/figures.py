@@ -1,8 +1,5 @@
 """Notebook 06's figures; the two slider panels keep theirs and redraw it in place
-(:class:`~bulkhead_lab.course.ui.blit.KeptFigure`). Colours are :mod:`bulkhead_lab.course.ui.style`'s,
-one meaning each: the tracking flow blue, the event flow orange, requests given up vermillion (the
-failure's start too), guides grey.
-"""
+(:class:`~bulkhead_lab.course.ui.blit.KeptFigure`), in the palette's colours (:mod:`.ui.style`)."""
 
 from __future__ import annotations
 

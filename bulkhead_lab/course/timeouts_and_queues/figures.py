@@ -1,8 +1,5 @@
 """Notebook 07's figures: the storm over time, the limits at the dependency's knee (numbers from
-:mod:`.views`) and the live storm's goodput (from :mod:`.live`). Colours, one meaning each (from
-:mod:`bulkhead_lab.course.ui.style`): the event flow's calls orange, the work wasted and the slowdown
-vermillion, calls waiting sky blue, capacity and limits black, requests and the healthy day grey,
-goodput the further series' green."""
+:mod:`.views`) and the live storm's goodput (from :mod:`.live`), goodput in the further series' green."""
 
 from __future__ import annotations
 
