@@ -1,6 +1,5 @@
-"""live.sync.run_sync: a live run from synchronous code inside a running loop, as in Jupyter. Outside one,
-it is every exercise's live check called from a test (test_course_learners_aimd_live's right limiter
-returns its table through it)."""
+"""live.sync.run_sync inside a running loop, as in Jupyter; outside one, it is every exercise's live check
+called from a test (test_course_learners_aimd_live's right limiter returns its table through it)."""
 
 from __future__ import annotations
 
