@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bulkhead_lab.live.placement.batch import CodeCost
+from bulkhead_lab.live.placement.code import CodeCost
 from bulkhead_lab.live.placement.pooltests import TEST_NAMES
 
 #: "Forty concurrent calls are made to each" (Mechanism; services.mjs ``const N = 40``).

@@ -44,7 +44,7 @@ from typing import Any, Literal, get_args
 import aiohttp
 
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.validation import check_choice, check_int, check_real
+from bulkhead_lab.validation import check_real
 
 #: What counts against a pool's limit: connections in use (aiohttp's rule) or every socket owned (Node's).
 PoolRule = Literal["aiohttp", "node"]
@@ -368,9 +368,8 @@ class NodePool(CallerPool):
 
 
 def make_pool(rule: PoolRule, limit: int, keepalive: bool, destinations: tuple[str, ...]) -> CallerPool:
-    """A pool of ``limit`` places under ``rule`` (``aiohttp`` or ``node``) for ``destinations``."""
-    check_choice("pool_rule", rule, POOL_RULES)
-    check_int("limit", limit, 1)
+    """A pool of ``limit`` places under ``rule`` (``aiohttp`` or ``node``) for ``destinations`` (both
+    checked already, in :class:`~.settings.OrderSettings`)."""
     if rule == "node":
         return NodePool(limit, keepalive, destinations)
     return AiohttpPool(limit, keepalive, destinations)

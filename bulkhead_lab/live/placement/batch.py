@@ -9,7 +9,7 @@ answer (``catalogBefore``).
 :func:`run_placement` starts both dependencies on free ports, runs one batch and
 stops them; :func:`loan_app` is the lesson's loan service, answering ``GET /run`` with
 one batch against dependencies already running (``python -m bulkhead_lab serve-pools``
-serves it, see :mod:`.serve`); :func:`code_cost` counts the pool definition's lines.
+serves it, see :mod:`.serve`).
 :func:`outbound`, the batch's two call sites (the skipped one included), is written in notebook 03
 (section 2) and exported here from its ``# @save`` cell.
 """
@@ -17,10 +17,8 @@ serves it, see :mod:`.serve`); :func:`code_cost` counts the pool definition's li
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import math
-import re
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -38,7 +36,6 @@ from bulkhead_lab.live.net.server import (
     check_planned,
     error_response,
 )
-from bulkhead_lab.live.placement import pools as pools_module
 from bulkhead_lab.live.placement.pools import (
     MAX_POOL_SLOTS,
     PLACEMENTS,
@@ -289,39 +286,6 @@ async def run_placement(
         Dependency("catalog", catalog_latency, timeline=True) as catalog,
     ):
         return await run_batch(notification, catalog, placement, notif, cat, skip, calls, on_progress)
-
-
-# -- the code cost, counted from this package's own source ---------------------------------
-
-
-@dataclass(frozen=True)
-class CodeCost:
-    """Lesson 003's last line: the pool definition's size and what the call sites carry."""
-
-    block_lines: int
-    call_sites: int
-    pool_for_expressions: int
-
-    def sentence(self) -> str:
-        return (
-            f"pool definition is {self.block_lines} lines, in one place; outbound call sites "
-            f"{self.call_sites} and none of them changed — what moves the pool to the call site is "
-            f"{self.pool_for_expressions} pool_for(port) expressions."
-        )
-
-
-def code_cost() -> CodeCost:
-    """Count, as measure.mjs does, the lines between ``# >>> pool definition`` and ``# <<<``
-    in pools.py and the outbound call sites of :func:`outbound`."""
-    block = re.search(r"# >>> pool definition[^\n]*\n(.*?)# <<<", inspect.getsource(pools_module), re.S)
-    if block is None:
-        raise RuntimeError("pools.py has lost its '# >>> pool definition' marker")
-    body = inspect.getsource(outbound)
-    return CodeCost(
-        block_lines=len(block.group(1).strip().split("\n")),
-        call_sites=len(re.findall(r'\bcall\([\w.]+, "', body)),
-        pool_for_expressions=len(re.findall(r"\bpool_for\([\w.]+\)", body)),
-    )
 
 
 # -- the loan service: the lesson's GET /run, one batch per request -------------------------

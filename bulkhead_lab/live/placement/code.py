@@ -1,6 +1,6 @@
 """Where the pool sits in the code, counted from the running package's source as lesson 003's
 ``measure.mjs`` counts ``services.mjs``: the pool definition, its call sites, how many places
-define a pool (:func:`code_facts`, beside :func:`~.batch.code_cost`)."""
+define a pool (:func:`code_cost`, :func:`code_facts`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bulkhead_lab.live.placement import pools as pools_module
-from bulkhead_lab.live.placement.batch import CodeCost, code_cost, outbound
+from bulkhead_lab.live.placement.batch import outbound
 
 MARKER = "# >>> pool definition"
 
@@ -51,6 +51,22 @@ def definitions() -> int:
         for path in sorted(folder.rglob("*.py"))
         for line in path.read_text(encoding="utf-8").splitlines()
     )
+
+
+@dataclass(frozen=True)
+class CodeCost:
+    """Lesson 003's last line: the pool definition's size and what the call sites carry."""
+
+    block_lines: int
+    call_sites: int
+    pool_for_expressions: int
+
+
+def code_cost() -> CodeCost:
+    """Count, as measure.mjs does, the lines inside the pool definition and :func:`~.batch.outbound`'s
+    call sites and ``pool_for(port)`` expressions."""
+    pool_for = re.findall(r"\bpool_for\([\w.]+\)", inspect.getsource(outbound))
+    return CodeCost(len(pool_definition_source().splitlines()[1:-1]), len(call_sites()), len(pool_for))
 
 
 @dataclass(frozen=True)
