@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bulkhead_lab import sizing
+from bulkhead_lab.course.fail_fast_queue.views import HOLD, RATE
 from bulkhead_lab.course.ui.claim_table import Claim, count, exact, fact, not_here, starved, table
 from bulkhead_lab.live.orders.clients import Kind
 from bulkhead_lab.live.orders.load import OrdersLoad, OrdersRun
@@ -40,7 +41,6 @@ from bulkhead_lab.live.orders.service import KEEPALIVE_TIMEOUT, SLOW_LATENCY
 LESSON = "lesson 004"
 LOAD = OrdersLoad()  # the lesson's: 20 orders at once, 10 stock checks 100 ms later, Payment slow 3 s
 POOL_EACH, LIMIT, QUEUE = 5, 5, 5  # "two Agents ... each limited to 5 connections"; "bulkhead(5, 5)"
-RATE, HOLD = 20.0, 0.1  # "If Payment receives 20 calls per second and each takes 0.1 seconds"
 #: Why the lesson's stall is about 6 s (nodejs/node lib/_http_server.js:
 #: HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER, PR #54863, v22.9.0 and v20.18.0; made the setting
 #: server.keepAliveTimeoutBuffer by PR #59243, v24.6.0 and v22.19.0).

@@ -11,7 +11,6 @@ lesson runs' bar ``bl-progress-run`` and its text ``bl-status-run``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +26,6 @@ from bulkhead_lab.live.orders.service import VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import PoolRule
 from bulkhead_lab.live.sync import run_sync
 
-Setup = tuple[OrderSettings, OrdersLoad]  # a run to make: orders_setup(...)
 PER_RUN = 30  # answers in one run: 20 orders and 10 stock checks
 LABEL_WIDTH = "17em"  # room for 'Payment latency when slow (s)' in full
 # The pressed button of a toggle, coloured so it reads as chosen (JupyterLab's own shade is faint).
@@ -48,37 +46,27 @@ def run(variant: Variant = "limited", **values: Any) -> OrdersRun:
     return r
 
 
-def run_together(
-    together: Mapping[str, Setup], alone: Mapping[str, Setup] | None = None
-) -> dict[str, OrdersRun]:
-    """Independent runs (each an ``orders_setup``) under one bar that counts the answers of all of them:
-    those ``alone`` one after another, to their end, then the others at once, their loads
-    :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart once all of them listen, longest first
-    (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`); the runs by name."""
-    alone = alone or {}
-    progress = LiveProgress(
-        "run", unit="answered", total=sum(load.requests for _, load in [*alone.values(), *together.values()])
-    )
+def lesson_runs() -> dict[str, OrdersRun]:
+    """Every live run the notebook shows (:data:`.views.LESSON_RUNS`), each on its own services and free
+    ports, under one bar counting the answers of all of them: those that must run by themselves first, one
+    after another, then the others at once, their loads :data:`~bulkhead_lab.live.orders.load.LOAD_GAP`
+    apart once all of them listen, longest first (:func:`~bulkhead_lab.live.net.side_by_side.in_turn`), so
+    Run All waits about as long as the longest run (a pool per dependency's four waves of 3 s), not the
+    sum. The runs with a bulkhead run the package's copy of section 4's class
+    (:mod:`bulkhead_lab.live.bulkhead`)."""
+    alone = {name: p.setup() for name, p in views.LESSON_RUNS.items() if p.alone}
+    together = {name: p.setup() for name, p in views.LESSON_RUNS.items() if not p.alone}
+    total = sum(load.requests for _, load in [*alone.values(), *together.values()])
+    progress = LiveProgress("run", unit="answered", total=total)
     experiments = orders_experiments(alone, together, progress.on_progress)
     with progress.shown(
         "Run this cell to run them live (a bar counts the answers).",
         f"{len(alone)} runs alone, then {len(together)} at once, live on 127.0.0.1 ...",
     ):
-        runs = dict(
-            zip([*alone, *together], run_sync(in_turn(experiments, LOAD_GAP, listen_first=True)), strict=True)
-        )
+        ran = run_sync(in_turn(experiments, LOAD_GAP, listen_first=True))
+    runs = dict(zip([*alone, *together], ran, strict=True))
     progress.done(f"done: {len(runs)} runs, {sum(len(r.requests) for r in runs.values())} answered")
     return runs
-
-
-def lesson_runs() -> dict[str, OrdersRun]:
-    """Every live run the notebook shows (:data:`.views.LESSON_RUNS`), each on its own services and free
-    ports, under one bar: those that must run by themselves first, one after another, then the others at
-    once, their loads :data:`~bulkhead_lab.live.orders.load.LOAD_GAP` apart, so Run All waits about as long
-    as the longest run (a pool per dependency's four waves of 3 s), not the sum. The runs with a bulkhead
-    run the package's copy of section 4's class (:mod:`bulkhead_lab.live.bulkhead`)."""
-    alone = {name: p.setup() for name, p in views.LESSON_RUNS.items() if p.alone}
-    return run_together({name: p.setup() for name, p in views.LESSON_RUNS.items() if not p.alone}, alone)
 
 
 VARIANT_OPTIONS = tuple((views.VARIANT_WORDS[v], v) for v in VARIANTS)
