@@ -31,10 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bulkhead_lab.validation import check_real
-
 Order = Literal["time limiter outside", "bulkhead outside"]
 ORDERS: tuple[Order, ...] = ("time limiter outside", "bulkhead outside")
+LATENCY, TIMEOUT, SECOND_AT = 2.0, 0.2, 0.5  # s: the work, the time limit, when a second call comes
 
 
 class Clock:
@@ -143,12 +142,9 @@ class Composed:
     most_running: int
 
 
-def compose(order: Order, latency: float = 2.0, timeout: float = 0.2, second_at: float = 0.5) -> Composed:
-    """One permit; a call whose work takes ``latency`` s under a ``timeout``; a second call at
-    ``second_at`` s (after the timeout, before the work ends)."""
-    check_real("latency", latency, 0.0, 3600.0, low_open=True)
-    check_real("timeout", timeout, 0.0, latency, low_open=True)
-    check_real("second_at", second_at, timeout, latency)
+def compose(order: Order) -> Composed:
+    """One permit; a call whose work takes :data:`LATENCY` under a :data:`TIMEOUT`; a second call at
+    :data:`SECOND_AT` (after the timeout, before the work ends)."""
     clock, bulkhead = Clock(), SemaphoreBulkhead(1)
     running, ends = [0, 0], []  # now, most
 
@@ -162,13 +158,13 @@ def compose(order: Order, latency: float = 2.0, timeout: float = 0.2, second_at:
             ends.append(clock.now)
             stage.complete()
 
-        clock.at(clock.now + latency, answer)
+        clock.at(clock.now + LATENCY, answer)
         return stage
 
     if order == "time limiter outside":
-        call = time_limited(clock, timeout, bulkhead.decorate(clock, work))
+        call = time_limited(clock, TIMEOUT, bulkhead.decorate(clock, work))
     else:
-        call = bulkhead.decorate(clock, time_limited(clock, timeout, work))
+        call = bulkhead.decorate(clock, time_limited(clock, TIMEOUT, work))
     seen: dict[str, Any] = {}
 
     def first() -> None:
@@ -180,13 +176,13 @@ def compose(order: Order, latency: float = 2.0, timeout: float = 0.2, second_at:
         seen["second"] = "refused at once" if stage.error == "BulkheadFullException" else "admitted"
 
     clock.at(0.0, first)
-    clock.at(second_at, second)
+    clock.at(SECOND_AT, second)
     clock.run()
     return Composed(
         order, seen["answered"], seen["answer"], bulkhead.freed_at[0], ends[0], seen["second"], running[1]
     )
 
 
-def both(latency: float = 2.0, timeout: float = 0.2, second_at: float = 0.5) -> tuple[Composed, ...]:
+def both() -> tuple[Composed, ...]:
     """:func:`compose` in both orders."""
-    return tuple(compose(order, latency, timeout, second_at) for order in ORDERS)
+    return tuple(compose(order) for order in ORDERS)
