@@ -30,7 +30,6 @@ from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import TRACKING
 from bulkhead_lab.pool.params import Counters, Params, canonical
 from bulkhead_lab.pool.rounds import Admit, Pool, Slots, run_through
-from bulkhead_lab.validation import check_int
 
 Rule = Callable[[int, list[int]], bool]  # (flow, busy slots per flow right now) -> may it take a slot?
 LESSON_RESERVES = (24, 8)  # the hard split's compartments: everything reserved
@@ -103,17 +102,12 @@ def reserves(share: float, lesson: tuple[int, int] = LESSON_RESERVES) -> tuple[i
 
 def run_soft(params: Params, reserved: tuple[int, int]) -> Counters:
     """Lesson 000's day through a soft partition of ``params.total`` slots with these reserves."""
-    for name, r in zip(("tracking reserve", "event reserve"), reserved, strict=True):
-        check_int(name, r, 0, params.total)
-    if sum(reserved) > params.total:
-        raise ValueError(f"reserves must add up to at most {params.total} slots (got {sum(reserved)})")
     admits = by_rule(soft_partition(reserved, params.total))
     return run_through(params, rule_pool(params), admits, stream=arrivals.stream(params))
 
 
 def run_shed(params: Params, keep: int) -> Counters:
     """Lesson 000's day with events shed while ``keep`` or fewer slots are free."""
-    check_int("keep", keep, 0, params.total - 1)
     admits = by_rule(shed_by_priority(keep, params.total))
     return run_through(params, rule_pool(params), admits, stream=arrivals.stream(params))
 

@@ -62,22 +62,3 @@ def test_all_shared_is_lesson_000s_single_pool_and_all_reserved_its_24_8_exactly
     assert partitions.run_soft(day, partitions.reserves(0.0)) == rounds.counters(day)
     assert partitions.run_soft(day, partitions.reserves(1.0)) == rounds.counters(day.with_(split=24))
     assert partitions.run_shed(day, 0) == rounds.counters(day)  # nothing kept back: one pool
-
-
-@pytest.mark.parametrize(
-    ("call", "message"),
-    [
-        (
-            lambda: partitions.run_soft(Params(), (30, 8)),
-            r"reserves must add up to at most 32 slots \(got 38\)",
-        ),
-        (
-            lambda: partitions.run_soft(Params(), (-1, 8)),
-            r"tracking reserve must be an integer in 0\.\.32 \(got -1\)",
-        ),
-        (lambda: partitions.run_shed(Params(), 32), r"keep must be an integer in 0\.\.31 \(got 32\)"),
-    ],
-)
-def test_bad_reserves_and_keeps_are_refused_in_one_line(call, message: str) -> None:
-    with pytest.raises(ValueError, match=f"^{message}$"):
-        call()
