@@ -26,7 +26,6 @@ The second half plans each notebook's time from its text (:func:`planned_minutes
 code, at 150 a minute, plus 5 minutes an exercise and 2 a live run (a code cell that shows a live run's
 progress bar, a widget of class ``bl-progress-*`` in the saved widget state: every live run and live panel
 of the course shows one), and checks the "About N minutes" at the notebook's top against it, within 25%.
-``python tests/test_cross_references.py`` prints both.
 """
 
 from __future__ import annotations
@@ -34,14 +33,13 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from bulkhead_lab.book.anchors import jupyterlab_id
-from bulkhead_lab.book.widgets import WIDGET_VIEW, saved_models
+from bulkhead_lab.book.widgets import WIDGET_VIEW, model_tree, saved_models
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "notebooks"
@@ -352,16 +350,16 @@ def _next_ref(doc: Doc, docs: dict[str, Doc]) -> list[Dangling]:
     return found
 
 
+def _refs(doc: Doc, docs: dict[str, Doc], text: str) -> list[Dangling]:
+    """The sections, notebooks and links ``text`` (one markdown cell of ``doc``) names that do not resolve."""
+    return _section_refs(doc, docs, text) + _notebook_refs(doc, docs, text) + _link_refs(doc, docs, text)
+
+
 def dangling(path: Path, docs: dict[str, Doc] | None = None) -> list[Dangling]:
     """Every cross-reference of ``path`` (a notebook or the start page) that does not resolve."""
     docs = docs if docs is not None else course()
     doc = docs["00"] if path == START_PAGE else load(path)
-    found: list[Dangling] = []
-    for text in doc.markdown:
-        text = _FENCE.sub("", text)
-        found += (
-            _section_refs(doc, docs, text) + _notebook_refs(doc, docs, text) + _link_refs(doc, docs, text)
-        )
+    found = [d for text in doc.markdown for d in _refs(doc, docs, _FENCE.sub("", text))]
     if doc.number != "00":
         found += _next_ref(doc, docs)
     return found
@@ -380,12 +378,7 @@ def test_the_checker_finds_what_the_issue_found() -> None:
     page = docs["00"]
 
     def check(text: str, where: Doc) -> list[str]:
-        found = (
-            _section_refs(where, docs, text)
-            + _notebook_refs(where, docs, text)
-            + _link_refs(where, docs, text)
-        )
-        return [d.why for d in found]
+        return [d.why for d in _refs(where, docs, text)]
 
     n04, n06 = docs["04"], docs["06"]
     assert check("Section 8 is live: its services run on 127.0.0.1.", n06) == ["called live; it is not"]
@@ -416,7 +409,7 @@ WORDS_PER_MINUTE = 150
 MINUTES_PER_EXERCISE = 5
 MINUTES_PER_LIVE_RUN = 2
 TOLERANCE = 0.25
-_STATED = re.compile(r"\bAbout (an?|\d+) (?:[^.;*]*?)(minutes?|hours?)\b")
+_STATED = re.compile(r"\bAbout (\d+) (?:[^.;*]*?)minutes\b")
 
 
 @dataclass(frozen=True)
@@ -441,40 +434,20 @@ class Plan:
         return int(5 * math.floor(self.minutes / 5 + 0.5))
 
 
-def _classes(state: dict, model: str, seen: set[str]) -> set[str]:
-    """The CSS classes of a saved widget and of every widget inside it (children, Output contents)."""
-    if model in seen or model not in state:
-        return set()
-    seen.add(model)
-    s = state[model]["state"]
-    found = set(s.get("_dom_classes", []))
-    for value in s.values():
-        for ref in value if isinstance(value, list) else [value]:
-            if isinstance(ref, str) and ref.startswith("IPY_MODEL_"):
-                found |= _classes(state, ref.removeprefix("IPY_MODEL_"), seen)
-    for output in s.get("outputs", []):
-        if WIDGET_VIEW in output.get("data", {}):
-            found |= _classes(state, output["data"][WIDGET_VIEW]["model_id"], seen)
-    return found
-
-
-def _shows_a_live_run(cell: dict, state: dict) -> bool:
-    seen: set[str] = set()
+def _shows_a_live_run(cell: dict, models: dict) -> bool:
+    """The cell shows a widget with a live run's progress bar (a ``bl-progress-*`` class) in it."""
     shown = [
         o["data"][WIDGET_VIEW]["model_id"]
         for o in cell.get("outputs", [])
         if WIDGET_VIEW in o.get("data", {})
     ]
-    return any(c.startswith("bl-progress-") for m in shown for c in _classes(state, m, seen))
-
-
-def stated_minutes(first_cell: str) -> int | None:
-    """The "About N minutes" (or "About an hour") near a notebook's top, in minutes."""
-    m = _STATED.search(first_cell)
-    if m is None:
-        return None
-    n = 1 if m.group(1) in ("a", "an") else int(m.group(1))
-    return n * 60 if m.group(2).startswith("hour") else n
+    return any(
+        c.startswith("bl-progress-")
+        for m in shown
+        for model in model_tree(models, m)
+        if model is not None
+        for c in model["state"].get("_dom_classes", [])
+    )
 
 
 def planned_minutes(path: Path) -> Plan:
@@ -487,7 +460,8 @@ def planned_minutes(path: Path) -> Plan:
     markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
     exercises = sum(len(re.findall(r"^### Exercise \d+", text, re.M)) for text in markdown)
     live = sum(1 for c in cells if c["cell_type"] == "code" and _shows_a_live_run(c, state))
-    return Plan(path.name, words, exercises, live, stated_minutes(markdown[0]) if markdown else None)
+    stated = _STATED.search(markdown[0]) if markdown else None  # near the top: in the first markdown cell
+    return Plan(path.name, words, exercises, live, int(stated.group(1)) if stated else None)
 
 
 @pytest.mark.parametrize("path", _notebook_paths(), ids=lambda p: p.name)
@@ -499,22 +473,3 @@ def test_each_notebook_states_the_time_its_text_takes_within_a_quarter(path: Pat
         f"{WORDS_PER_MINUTE} a minute, {plan.exercises} exercises at {MINUTES_PER_EXERCISE}, "
         f"{plan.live_runs} live runs at {MINUTES_PER_LIVE_RUN}): say about {plan.rounded} minutes"
     )
-
-
-def main() -> int:
-    docs = course()
-    print("notebook                          words  exercises  live runs  planned  states")
-    for path in _notebook_paths():
-        p = planned_minutes(path)
-        print(
-            f"{p.notebook:32} {p.words:6} {p.exercises:10} {p.live_runs:10} {p.minutes:8.0f} {p.stated!s:>7}"
-        )
-    print()
-    for path in [START_PAGE, *_notebook_paths()]:
-        for d in dangling(path, docs):
-            print(d)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
