@@ -26,10 +26,6 @@ def _blocking_1(slots: int) -> dict[str, float]:
     return {"b": sizing.erlang_b(slots, TWICE_1), "sim": sim}
 
 
-def _figures_1(slots: int) -> dict[str, float]:
-    return _blocking_1(slots) | {"now": NOW_1, "h": slots / TWICE_1}
-
-
 def right_1() -> int:
     """The fewest slots that refuse, at twice the load, no more than the pool of 5 refuses now."""
     return sizing.smallest_pool(TWICE_1, NOW_1)
@@ -54,7 +50,7 @@ exercise_1 = Exercise(
     "Twice the traffic, twice the pool?",
     read=lambda a: read_whole(a, 1, 64, "a pool size in slots"),
     right=right_1,
-    figures=_figures_1,
+    figures=lambda slots: _blocking_1(slots) | {"now": NOW_1, "h": slots / TWICE_1},
     right_says="{value} slots refuse {b:.1%} at 40 calls/s ({sim:.1%} in the seeded model), no more than 5 "
     "refuse at 20 calls/s ({now:.1%}): twice the load takes fewer than twice the slots.",
     wrong=(

@@ -44,10 +44,6 @@ def _event_slots(answer: object) -> int:
     return read_whole(answer, 1, TOTAL - 1, f"a number of event slots, 1..{TOTAL - 1}")
 
 
-def _failures(n: int) -> dict[str, str]:
-    return {"failures": f"{n} failure{'' if n == 1 else 's'} a month"}
-
-
 exercise_1 = Exercise(
     1,
     "The smallest event pool",
@@ -101,7 +97,7 @@ exercise_3 = Exercise(
     "When does 24/8 pay for the tracking flow?",
     read=lambda a: read_whole(a, 0, 10_000, "a number of failures a month"),
     right=lambda: month.break_even(),
-    figures=_failures,
+    figures=lambda n: {"failures": f"{n} failure{'' if n == 1 else 's'} a month"},
     right_says="from {failures}, 24/8 loses fewer tracking requests than one pool.",
     otherwise=(
         "{failures} is more than needed: 24/8 already wins with fewer.",

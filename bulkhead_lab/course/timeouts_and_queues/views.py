@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
-from bulkhead_lab.course.ui.claim_table import Claim, WideFrame, count, fact, table
+from bulkhead_lab.course.ui.claim_table import Claim, count, fact, table
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool.params import CYCLE, EVENT_RATE
 from bulkhead_lab.queues import design, knee, timeouts
@@ -327,13 +328,8 @@ def source_claims() -> list[Claim]:
     ]  # fmt: skip
 
 
-def claims_table(claims: list[Claim]) -> WideFrame:
-    """Every claim, numbered, with where the source says it and whether this run reproduces it."""
-    return table(claims, SOURCES, appendix=True)
-
-
-def claims_count(claims: list[Claim]) -> str:
-    return count(claims, SOURCES, "each a fact of the seeded runs")
+claims_table = partial(table, lesson=SOURCES, appendix=True)  # numbered, where, reproduced or not
+claims_count = partial(count, lesson=SOURCES, invariants="each a fact of the seeded runs")
 
 
 def retries_fact() -> str:

@@ -221,10 +221,6 @@ def wrapping(line: str) -> str:
     return f'<div style="white-space: normal; overflow-wrap: anywhere; line-height: 1.4">{text}</div>'
 
 
-def _is_right(a: Answer) -> bool:
-    return a.is_(a.right)
-
-
 @dataclass(frozen=True)
 class Wrong:
     """A known wrong answer: when ``when`` holds of the :class:`Answer`, the learner reads ``says``."""
@@ -270,7 +266,7 @@ class Exercise:
     def _judge(self, a: Answer) -> tuple[bool, str]:
         if isinstance(a.value, Verdict):  # a write-it-yourself exercise: its judge's verdict and line
             return a.value.ok, a.value.says
-        if (self.right_when or _is_right)(a):
+        if self.right_when(a) if self.right_when else a.is_(a.right):  # the answer is right
             return True, a.say(self.right_says)
         for wrong in self.wrong:
             if wrong.when(a):
