@@ -32,7 +32,7 @@ from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
-from bulkhead_lab.validation import check_choice, check_int, check_real
+from bulkhead_lab.validation import check_choice, check_int
 
 Governed = Literal["both", "event"]  # which flows an adaptive row governs: both, or the event flow only
 FLOWS: tuple[Governed, ...] = ("both", "event")
@@ -68,7 +68,6 @@ def controls(
     algorithm: Algorithm, flows: Governed = "both", base: Params = Params()
 ) -> tuple[FlowControl, FlowControl]:
     """How ``algorithm``'s row governs (tracking, event): both adaptive, or the event flow only."""
-    check_choice("flows", flows, FLOWS)
     event = model_spec(algorithm, EVENT, base)
     return (model_spec(algorithm, TRACKING, base) if flows == "both" else None), event
 
@@ -217,8 +216,7 @@ def timeout_result(timeout: float, base: Params = Params()) -> TimeoutResult:
     """
     params = base.with_(split=None)
     longest = max(params.hold_tracking, params.hold_event, params.slow)
-    given = check_real("timeout", timeout, 0.0, math.inf, low_open=True)
-    wait = min(math.floor(given) or given, longest + 1)  # rtt > 20.5 is rtt > 20 for whole holds
+    wait = min(math.floor(timeout) or timeout, longest + 1)  # rtt > 20.5 is rtt > 20 for whole holds
     specs = [model_spec("AIMD", flow, params, timeout=wait) for flow in (TRACKING, EVENT)]
     healthy = pool_run(params.with_(mode="healthy"), *specs).counters
     slow = pool_run(params.with_(mode="slowdown"), *specs, trace=True)

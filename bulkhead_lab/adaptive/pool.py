@@ -119,7 +119,6 @@ def model_spec(algorithm: Algorithm, flow: int, params: Params = Params(), **ove
       the only minRTT window is the first, unless the limit sits at its minimum).
     """
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
-    check_int("flow", flow, TRACKING, EVENT)
     initial = LESSON_SPLIT if flow == TRACKING else params.total - LESSON_SPLIT
     settings: dict[str, Any] = {"initial": initial, "min_limit": 1, "max_limit": params.total}
     if algorithm == "AIMD":
@@ -300,9 +299,7 @@ def run_pool(
     """
     if stream is None:
         stream = arrival_stream(params)
-    if stream.rounds != params.rounds:
-        raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
-    stop = params.rounds if stop is None else check_int("stop", stop, params.start, params.rounds)
+    stop = params.rounds if stop is None else stop
     flows = [_governed(tracking, params, TRACKING), _governed(event, params, EVENT)]
     pool = GovernedPool(params.total, flows)
     governed = [slots for slots in flows if slots.limiter is not None]  # the flows whose limit moves
