@@ -32,7 +32,7 @@ from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.lesson000 import rescued
 from bulkhead_lab.pool.params import LESSON_SPLIT, MODES, Counters, Params, split_label
 from bulkhead_lab.pool.rounds import counters
-from bulkhead_lab.validation import check_choice, check_int
+from bulkhead_lab.validation import check_choice
 
 Governed = Literal["both", "event"]  # which flows an adaptive row governs: both, or the event flow only
 FLOWS: tuple[Governed, ...] = ("both", "event")
@@ -144,7 +144,7 @@ def explore(
     params = base.with_(split=None, slow=base.slow if slow is None else slow)
     value = model_spec(name, EVENT, params).get(setting) if value is None else value
     most = params.rounds - params.start
-    stop = params.start + (most if length is None else check_int("length", length, 0, most))
+    stop = params.start + (most if length is None else length)
     specs = tuple(model_spec(name, flow, params, **{setting: value}) for flow in (TRACKING, EVENT))
     layouts: tuple[tuple[str, FlowControl, FlowControl], ...] = (
         (SINGLE_POOL, None, None),
