@@ -47,12 +47,8 @@ CHROMIUM_ARGS = (
 )
 VIEWPORT = {"width": 1280, "height": 1400}
 
-# The learner's lab autosaves; a test must never rewrite the committed notebooks with its run's outputs.
-TEST_USER_SETTINGS = {"@jupyterlab/docmanager-extension:plugin": {"autosave": False}}
-
 STARTUP_TIMEOUT_S = 90.0
 SHUTDOWN_TIMEOUT_S = 20.0
-STDERR_MIME = "application/vnd.jupyter.stderr"
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -161,11 +157,10 @@ def lab_environment(work_dir: Path) -> dict[str, str]:
         path = work_dir / sub
         path.mkdir(parents=True, exist_ok=True)
         env[name] = str(path)
-    for plugin_id, values in TEST_USER_SETTINGS.items():
-        package, plugin = plugin_id.split(":")
-        path = work_dir / "user-settings" / package / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
+    # The learner's lab autosaves; a test must never rewrite the committed notebooks with its run's outputs.
+    docmanager = work_dir / "user-settings" / "@jupyterlab" / "docmanager-extension"
+    docmanager.mkdir(parents=True, exist_ok=True)
+    (docmanager / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     env.pop("JUPYTER_TOKEN", None)
     env["PYTHONUNBUFFERED"] = "1"
@@ -333,10 +328,10 @@ def launch_chromium() -> Iterator[Any]:
 
 # ----------------------------------------------------------------------------- notebook pages
 
-_RUN_STATE_JS = """
+_RUN_OVER_JS = """
 () => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
-  if (!panel) return {ready: false, why: 'no notebook panel'};
+  if (!panel) return false;
   const cells = [...panel.querySelectorAll('.jp-Notebook .jp-CodeCell')];
   const prompts = cells.map((c) => {
     const p = c.querySelector('.jp-InputArea-prompt');
@@ -350,8 +345,7 @@ _RUN_STATE_JS = """
   // After an error, Run All stops and the cells below stay unrun: that run is over too.
   const errored = panel.querySelectorAll(
       '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').length > 0;
-  return {ready: idle && busy === 0 && (unrun === 0 || errored), cells: cells.length, busy, unrun, errored,
-          status: status ? status.getAttribute('data-status') : null};
+  return idle && busy === 0 && (unrun === 0 || errored);
 }
 """
 
@@ -367,11 +361,19 @@ _WATCH_BUSY_JS = """
 """
 
 _STDERR_JS = """
-(mime) => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')]
-  .map((cell, i) => ({i, outs: [...cell.querySelectorAll(`.jp-OutputArea-output[data-mime-type="${mime}"]`)]
-                                .map((o) => o.textContent.trim())}))
+() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')]
+  .map((cell, i) => ({i, outs: [...cell.querySelectorAll(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+      .map((o) => o.textContent.trim())}))
   .filter((c) => c.outs.length > 0)
   .map((c) => `cell ${c.i}: ${c.outs.join(' | ').slice(0, 600)}`)
+"""
+
+# The toolbar says the kernel is idle (busy while it handles any message, slider moves too).
+_KERNEL_IDLE_JS = """
+() => { const s = document.querySelector(
+          '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+        return !!s && s.getAttribute('data-status') === 'idle'; }
 """
 
 _VIEW_JS = """
@@ -438,11 +440,7 @@ def open_notebook(page: Any, lab: Lab, rel_path: str, timeout_ms: int = 120_000)
         if time.monotonic() > deadline:
             raise TimeoutError(f"the kernel of {rel_path} did not start within {timeout_ms} ms")
         page.wait_for_timeout(250)
-    page.wait_for_function(
-        """() => { const s = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
-                   return s && s.getAttribute('data-status') === 'idle'; }""",
-        timeout=timeout_ms,
-    )
+    page.wait_for_function(_KERNEL_IDLE_JS, timeout=timeout_ms)
 
 
 def kernel_idle(lab: Lab, rel_path: str) -> bool:
@@ -453,7 +451,7 @@ def kernel_idle(lab: Lab, rel_path: str) -> bool:
     return False
 
 
-def run_all(page: Any, timeout_ms: int = 300_000) -> dict[str, Any]:
+def run_all(page: Any, timeout_ms: int = 300_000) -> None:
     """Run > Run All Cells from the menu bar, then wait until every cell ran and the kernel is idle."""
     # Note when any prompt turns to [*]: cells stored with outputs already show numbers before the run.
     page.evaluate(_WATCH_BUSY_JS)
@@ -466,18 +464,12 @@ def run_all(page: Any, timeout_ms: int = 300_000) -> dict[str, Any]:
         except Exception:
             if attempt == 2:
                 raise
-    handle = page.wait_for_function(
-        f"() => {{ if (!window.__blSawBusy) return false; const s = ({_RUN_STATE_JS})();"
-        " return s.ready ? s : false; }",
-        timeout=timeout_ms,
-        polling=250,
-    )
-    return handle.json_value()
+    page.wait_for_function(f"() => window.__blSawBusy && ({_RUN_OVER_JS})()", timeout=timeout_ms, polling=250)
 
 
 def error_outputs(page: Any) -> list[str]:
     """Every error or stderr output in the open notebook, as 'cell N: text' (empty when clean)."""
-    return page.evaluate(_STDERR_JS, STDERR_MIME)
+    return page.evaluate(_STDERR_JS)
 
 
 def slider(page: Any, name: str, panel: str | None = None) -> Any:
@@ -522,52 +514,33 @@ def slider_value(page: Any, name: str, panel: str | None = None) -> str:
 def wait_for_view(page: Any, name: str, timeout_ms: int = 120_000) -> View:
     """Wait until the view shows a complete redraw (figure and table) and return it."""
     view(page, name).wait_for(timeout=timeout_ms)
-    page.wait_for_function(
-        f"""() => {{ const el = document.querySelector('.bl-view-{name}');
-                    return el && el.querySelector('img[src]') && el.querySelector('table'); }}""",
-        timeout=timeout_ms,
-    )
     return wait_until_settled(page, name, None, timeout_ms)
 
 
-def focus_handle(page: Any, name: str, panel: str | None = None) -> Any:
-    """Scroll the slider into view and put keyboard focus on its handle, as a Tab or click would."""
-    handle = slider(page, name, panel).locator(".noUi-handle").first
-    handle.scroll_into_view_if_needed()
-    handle.focus()
-    return handle
+def handle(page: Any, name: str, panel: str | None = None) -> Any:
+    """The slider's handle, scrolled into view."""
+    found = slider(page, name, panel).locator(".noUi-handle").first
+    found.scroll_into_view_if_needed()
+    return found
 
 
 def press_slider(page: Any, name: str, key: str, presses: int = 1, panel: str | None = None) -> None:
-    """Focus the slider's handle and press ``key`` (ArrowLeft/ArrowRight/...) ``presses`` times."""
-    focus_handle(page, name, panel)
+    """Put keyboard focus on the slider's handle, as a Tab or click would, and press ``key``
+    (ArrowLeft/ArrowRight/...) ``presses`` times."""
+    handle(page, name, panel).focus()
     for _ in range(presses):
         page.keyboard.press(key)
 
 
 def drag_slider(page: Any, name: str, dx_px: float, panel: str | None = None) -> None:
     """Drag the slider's handle ``dx_px`` pixels sideways with the mouse (press, move in steps, release)."""
-    handle = slider(page, name, panel).locator(".noUi-handle").first
-    handle.scroll_into_view_if_needed()
-    box = handle.bounding_box()
+    box = handle(page, name, panel).bounding_box()
     assert box is not None, f"slider bl-slider-{name} has no visible handle"
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + dx_px, y, steps=12)
     page.mouse.up()
-
-
-_KERNEL_IDLE_JS = """
-() => { const s = document.querySelector(
-          '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
-        return !!s && s.getAttribute('data-status') === 'idle'; }
-"""
-
-
-def kernel_idle_in_page(page: Any) -> bool:
-    """The toolbar says the kernel is idle (busy while it handles any message, slider moves too)."""
-    return bool(page.evaluate(_KERNEL_IDLE_JS))
 
 
 def wait_until_settled(
@@ -588,7 +561,7 @@ def wait_until_settled(
     quiet_since = time.monotonic()
     while time.monotonic() < deadline:
         now = read_view(page, name)
-        if now != last or not kernel_idle_in_page(page):
+        if now != last or not page.evaluate(_KERNEL_IDLE_JS):
             last, quiet_since = now, time.monotonic()
         elif (
             (now.complete if complete is None else complete(now))
@@ -600,7 +573,7 @@ def wait_until_settled(
     raise TimeoutError(f"view bl-view-{name} did not settle on a new complete redraw in {timeout_ms} ms")
 
 
-def screenshot(page: Any, panel_or_slider: str, path: Path) -> Path:
+def screenshot(page: Any, panel_or_slider: str, path: Path) -> None:
     """Save the output cell holding ``bl-panel-<x>`` (or ``bl-slider-<x>``) as a PNG, the window beside it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     target = page.locator(f".bl-panel-{panel_or_slider}, .bl-slider-{panel_or_slider}").first
@@ -608,4 +581,3 @@ def screenshot(page: Any, panel_or_slider: str, path: Path) -> Path:
     cell.scroll_into_view_if_needed()
     cell.screenshot(path=str(path), timeout=30_000)
     page.screenshot(path=str(path.with_name(path.stem + "-window.png")))
-    return path

@@ -94,9 +94,8 @@ def test_an_error_or_a_stderr_line_in_any_cell_is_seen(
 ) -> None:
     try:
         ld.open_notebook(page, scratch_lab, notebook)
-        state = ld.run_all(page, timeout_ms=60_000)
+        ld.run_all(page, timeout_ms=60_000)  # an error ends the run: the cells below it never run
         errors = ld.error_outputs(page)
     finally:
         scratch_lab.shutdown_kernels()
-    assert state["ready"]
     assert len(errors) == 1 and shown in errors[0], errors
