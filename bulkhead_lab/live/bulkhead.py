@@ -33,16 +33,6 @@ from bulkhead_lab.validation import check_int
 
 T = TypeVar("T")
 
-__all__ = [
-    "MAX_TIMELINE",
-    "Bulkhead",
-    "BulkheadError",
-    "BulkheadFullError",
-    "BulkheadPoint",
-    "BulkheadRejectedError",
-    "InstrumentedBulkhead",
-    "instrumented",
-]
 
 MAX_TIMELINE = 200_000  # points a timeline keeps; past that it stops growing (and says so)
 

@@ -23,8 +23,6 @@ from typing import Any
 
 from aiohttp.http import HttpProcessingError
 
-__all__ = ["LOG", "RequestLog", "one_line"]
-
 LOG = logging.getLogger("bulkhead_lab.live.requests")
 _REASON = 160  # characters of aiohttp's own reason kept in the line
 

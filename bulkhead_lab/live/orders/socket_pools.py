@@ -53,18 +53,6 @@ IDLE_TIMEOUT = 5.0  # seconds an idle kept-alive socket stays open: Node's http 
 _KEEP = 3600.0  # aiohttp's own idle timeout under the node rule: far past IDLE_TIMEOUT, which rules
 _NO_TIMEOUT = aiohttp.ClientTimeout(total=None)
 
-__all__ = [
-    "IDLE_TIMEOUT",
-    "POOL_RULES",
-    "AiohttpPool",
-    "CallerPool",
-    "NodePool",
-    "PoolRule",
-    "PoolStats",
-    "SocketCount",
-    "make_pool",
-]
-
 
 @dataclass(frozen=True)
 class PoolStats:
