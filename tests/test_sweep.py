@@ -70,16 +70,3 @@ def test_the_tracking_compartment_ignores_the_day_and_the_event_holds() -> None:
     a = run_compartment(Params(), TRACKING, 20, stream, order)
     b = run_compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream, order)
     assert a == b
-
-
-def test_join_refuses_compartments_in_the_wrong_order_or_of_another_run_length() -> None:
-    short = Params(rounds=500, start=0)
-    short_stream, stream = arrival_stream(short), arrival_stream(Params())
-    order = round_order(stream)
-    t = run_compartment(Params(), TRACKING, 24, stream, order)
-    e = run_compartment(Params(), EVENT, 8, stream, order)
-    with pytest.raises(ValueError, match="tracking compartment and an event compartment"):
-        join(e, t, order)
-    short_t = run_compartment(short, TRACKING, 24, short_stream, round_order(short_stream))
-    with pytest.raises(ValueError, match="stream's 4000 rounds"):
-        join(short_t, e, order)

@@ -14,7 +14,7 @@ from bulkhead_lab import sizing
 from bulkhead_lab.pool.arrivals import EVENT
 from bulkhead_lab.pool.params import CYCLE, Params
 from bulkhead_lab.pool.sweep import compartment
-from bulkhead_lab.validation import check_int, check_real
+from bulkhead_lab.validation import check_real
 
 MAX_POOL = 64  # the largest pool a curve covers
 MAX_TARGET_HEADROOM = 5.0  # the highest headroom a suggested limit is asked for
@@ -25,7 +25,6 @@ def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: floa
 
     The tracking pool keeps one slot that nothing ever uses, so the event pool is exactly ``slots``.
     """
-    check_int("slots", slots, 1, 1000)
     return Params(
         split=1,
         total=slots + 1,
@@ -39,7 +38,6 @@ def one_flow_params(rate_per_s: float, hold_rounds: int, slots: int, cycle: floa
 def simulated_blocking(rate_per_s: float, hold_rounds: int, slots: int) -> float:
     """The share of the one flow's arrivals the seeded model drops in a pool of ``slots`` (a compartment
     of the sweep: exactly ``run(one_flow_params(...))``'s event counters; every size shares one stream)."""
-    check_int("slots", slots, 1, 1000)
     c = compartment(one_flow_params(rate_per_s, hold_rounds, 1), EVENT, slots)
     arrivals = c.dropped + c.responses
     return c.dropped / arrivals if arrivals else 0.0

@@ -32,7 +32,6 @@ from bulkhead_lab.memo import ROUNDS_BUDGET, Memo
 from bulkhead_lab.pool import arrivals
 from bulkhead_lab.pool.arrivals import EVENT, STREAM_BUDGET, TRACKING, ArrivalStream
 from bulkhead_lab.pool.params import HOLD_EVENT, HOLD_TRACKING, SLOW, START, Counters, Params, canonical
-from bulkhead_lab.validation import check_int
 
 # --- a split sweep, one compartment at a time ------------------------------------------
 #
@@ -114,10 +113,6 @@ def run_compartment(
     ``hold_event`` and, on the slowdown day, ``slow`` from round ``start`` on. ``order``
     is ``round_order(stream)``.
     """
-    if stream.rounds != params.rounds:
-        raise ValueError(f"stream has {stream.rounds} rounds but params.rounds is {params.rounds}")
-    check_int("flow", flow, TRACKING, EVENT)
-    slots = check_int("slots", slots, 0)
     rounds = params.rounds
     if flow == TRACKING:
         counts = stream.tracking
@@ -168,14 +163,6 @@ def join(tracking: Compartment, event: Compartment, order: RoundOrder) -> Counte
     Equal to :func:`run` for that split: drops, responses and busy slot-rounds add up;
     ``idle`` is rebuilt from both compartments' free slots as described above.
     """
-    if tracking.flow != TRACKING or event.flow != EVENT:
-        raise ValueError("join needs a tracking compartment and an event compartment, in that order")
-    length = len(order.before[TRACKING])
-    if not len(tracking.free) == len(event.free) == length:
-        raise ValueError(
-            f"join needs both compartments run over the stream's {length} rounds "
-            f"(got {len(tracking.free)} and {len(event.free)})"
-        )
     free_t, free_e = tracking.free, event.free
     ref_t, ref_e = tracking.refused, event.refused
     idle = -tracking.offset - event.offset
