@@ -110,7 +110,4 @@ def live_panel(algorithm: str = views.LIVE_ALGORITHM, slow_for: int = views.LIVE
         progress.done(f"done: {view.duration:.1f} s, {view.orders} orders, {view.refused} refused")
         return view, [figures.live_figure(view)], [views.live_table(view)]
 
-    panel = SliderView("live", controls_, render, extra=(progress.widget,), draw=False)
-    panel.progress = progress
-    panel.redraw()
-    return panel
+    return SliderView("live", controls_, render, progress=progress)

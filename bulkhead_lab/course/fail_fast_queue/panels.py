@@ -132,11 +132,7 @@ def orders_panel(
         return r, [figures.orders_figure(r, xmax=axis)], [views.summary_table([r], "run", "this run: ")]
 
     style = w.HTML(TOGGLE_CSS, layout=w.Layout(display="none"))
-    panel = SliderView("orders", controls, render, extra=(style, progress.widget), draw=False)
-    panel.progress = progress
-    if draw:
-        panel.redraw()
-    return panel
+    return SliderView("orders", controls, render, extra=(style,), draw=draw, progress=progress)
 
 
 def _made_at(run: OrdersRun, settings: OrderSettings, load: OrdersLoad) -> bool:

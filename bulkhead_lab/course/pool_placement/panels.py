@@ -160,11 +160,7 @@ def placement_panel(
         progress.done(f"done in {result.duration_ms:.0f} ms")
         return result, [figures.placement_figure(result)], [views.batch_table(result)]
 
-    panel = SliderView(name, controls, render, extra=(progress.widget,), draw=False)
-    panel.progress = progress
-    if draw:
-        panel.redraw()
-    return panel
+    return SliderView(name, controls, render, draw=draw, progress=progress)
 
 
 def _settings(result: PlacementResult) -> tuple[str, int, int, int, float, int]:

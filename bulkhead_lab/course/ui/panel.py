@@ -60,6 +60,7 @@ class SliderView:
         extra: tuple[w.Widget, ...] = (),
         *,
         draw: bool = True,
+        progress: LiveProgress | None = None,
     ) -> None:
         self.name = name
         self.controls = controls
@@ -69,12 +70,13 @@ class SliderView:
         self._trailing: asyncio.TimerHandle | None = None
         self.result: Any = None
         self.play: w.Play | None = None
-        self.progress: LiveProgress | None = None  # set by the live panels
+        self.progress = progress  # a live panel's bar, above its controls
         self.output = w.Output()
         self.output.add_class(f"bl-view-{name}")
         for control in controls.values():
             control.observe(self._changed, names="value")
-        self.widget = w.VBox([*extra, *controls.values(), self.output])
+        bar = () if progress is None else (progress.widget,)
+        self.widget = w.VBox([*extra, *bar, *controls.values(), self.output])
         self.widget.add_class(f"bl-panel-{name}")
         if draw:  # draw=False: a panel that draws on its first slider move or set()
             self.redraw()
