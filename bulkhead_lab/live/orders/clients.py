@@ -148,14 +148,17 @@ class Client:
 # --- admin calls -------------------------------------------------------------------------------
 
 
-async def admin_json(session: aiohttp.ClientSession, method: str, url: str) -> dict[str, Any]:
-    """An admin call's JSON answer; a refused or failed call is a one-line RuntimeError."""
+async def admin_json(session: aiohttp.ClientSession, method: str, url: str, *, absent: bool = False) -> Any:
+    """An admin call's JSON answer (None for a route the service does not have, if ``absent``); a
+    refused or failed call is a one-line RuntimeError."""
     try:
         async with session.request(method, url, headers=key_headers(url)) as r:
             text = await r.text()
     except aiohttp.ClientError as exc:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise RuntimeError(f"{method} {url} failed: {reason}") from None
+    if absent and r.status == 404:
+        return None
     if r.status >= 400:
         raise RuntimeError(f"{method} {url} answered HTTP {r.status}: {text.strip()}")
     return json.loads(text)
@@ -165,8 +168,8 @@ async def service_stats(session: aiohttp.ClientSession, url: str) -> dict[str, A
     """A service's ``/admin/stats``, or ``{"error": ...}`` if it is gone (killed mid-run)."""
     try:
         return await admin_json(session, "GET", url + "/admin/stats")
-    except (aiohttp.ClientError, RuntimeError) as exc:
-        return {"error": (str(exc).splitlines() or [type(exc).__name__])[0]}
+    except RuntimeError as exc:  # admin_json's one line
+        return {"error": str(exc)}
 
 
 async def bulkhead_reading(
@@ -175,16 +178,7 @@ async def bulkhead_reading(
     """``/admin/bulkhead`` (with its timeline if asked), or None for a variant without one;
     a failed call is a one-line RuntimeError."""
     url = order_url + "/admin/bulkhead" + ("?timeline=1" if timeline else "")
-    try:
-        async with session.get(url, headers=key_headers(url)) as r:
-            if r.status == 404:
-                return None
-            if r.status >= 400:
-                raise RuntimeError(f"GET {url} answered HTTP {r.status}: {(await r.text()).strip()}")
-            return await r.json()
-    except aiohttp.ClientError as exc:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise RuntimeError(f"GET {url} failed: {reason}") from None
+    return await admin_json(session, "GET", url, absent=True)
 
 
 @dataclass(frozen=True)
