@@ -7,7 +7,7 @@ from typing import Any
 import ipywidgets as w
 
 from bulkhead_lab.course.littles_law_sizing import figures, views
-from bulkhead_lab.course.ui.panel import SliderView, slider
+from bulkhead_lab.course.ui.panel import SliderView, choice, slider
 
 LESSON_RATES = (97.22, 20.0)  # lesson 000's event flow and lesson 004's Payment, in calls/s
 RATES = sorted({float(v) for v in range(1, 301)} | set(LESSON_RATES))  # whole calls/s, and the lessons'
@@ -18,12 +18,8 @@ def littles_law_panel(
 ) -> SliderView:
     """Arrival rate, hold, pool size and target headroom: Little's Law, Erlang-B and the model."""
     controls = {
-        "arrival_rate": slider(
-            w.SelectionSlider,
-            "arrival-rate",
-            "arrival rate (calls/s)",
-            options=[(f"{v:g}", v) for v in RATES],
-            value=arrival_rate,
+        "arrival_rate": choice(
+            "arrival-rate", "arrival rate (calls/s)", [(f"{v:g}", v) for v in RATES], arrival_rate
         ),
         "hold": slider(w.FloatSlider, "hold", "hold (s)", min=0.01, max=0.5, step=0.01, value=hold),
         "slots": slider(w.IntSlider, "pool-size", "pool size (slots)", min=1, max=40, value=slots),

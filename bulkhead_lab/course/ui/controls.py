@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from bulkhead_lab.course.ui.panel import SliderView, slider
+from bulkhead_lab.course.ui.panel import SliderView, choice, slider
 from bulkhead_lab.pool.params import (
     HOLD_EVENT,
     HOLD_TRACKING,
@@ -31,13 +31,7 @@ _SINGLE = 0  # the split slider's private value for the single pool (never seen 
 def split_slider(value: int | None = LESSON_SPLIT) -> w.SelectionSlider:
     """The split: "single pool", then 1/31 .. 31/1 (tracking slots / event slots)."""
     options = [(SINGLE_POOL_LABEL, _SINGLE)] + [(layout_label(s), s) for s in range(1, TOTAL)]
-    return slider(
-        w.SelectionSlider,
-        "split",
-        "split (tracking/event)",
-        options=options,
-        value=_SINGLE if value is None else value,
-    )
+    return choice("split", "split (tracking/event)", options, _SINGLE if value is None else value)
 
 
 def hold_sliders(slow: int = SLOW) -> dict[str, w.ValueWidget]:
