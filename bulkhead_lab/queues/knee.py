@@ -20,7 +20,6 @@ from dataclasses import replace
 from bulkhead_lab.adaptive.pool import LimiterSpec
 from bulkhead_lab.queues.rounds import QueueRun, kept_run
 from bulkhead_lab.queues.settings import WORKERS, Bulkhead, Dependency, Setup
-from bulkhead_lab.validation import check_choice, check_int
 
 OVERLOAD = 160.0  # calls/s: 1.6 a round against the dependency's 8 / 6 = 1.33
 LIMITS: dict[str, int | LimiterSpec] = {
@@ -34,13 +33,11 @@ LIMITS: dict[str, int | LimiterSpec] = {
 def latency_at(dependency: Dependency, in_flight: int) -> float:
     """Rounds a call takes with ``in_flight`` calls at the dependency, all its workers busy beyond
     ``workers``: ``service * max(1, in_flight / workers)``."""
-    check_int("in_flight", in_flight, 1)
     return dependency.service * max(1.0, in_flight / dependency.workers)
 
 
 def limited(name: str, setup: Setup) -> Setup:
     """``setup`` with its callers behind the bulkhead :data:`LIMITS` names (no waiting line)."""
-    check_choice("limit", name, tuple(LIMITS))
     return setup.with_(callers=replace(setup.callers, bulkhead=Bulkhead(LIMITS[name], 0)))
 
 

@@ -21,7 +21,7 @@ from bulkhead_lab.queues.callers import Clients
 from bulkhead_lab.queues.dependency import Server
 from bulkhead_lab.queues.rounds import QueueRun, Trace, kept_run, run
 from bulkhead_lab.queues.settings import Setup, Slowdown
-from bulkhead_lab.validation import check_int, check_real, fail
+from bulkhead_lab.validation import fail
 
 WINDOW = 20  # rounds (200 ms) a recovery is judged over
 SHARE = 0.5  # "back": at least half the healthy day's goodput
@@ -29,10 +29,6 @@ SHARE = 0.5  # "back": at least half the healthy day's goodput
 
 def _back(trace: Trace, healthy: Trace, window: int, share: float) -> list[bool]:
     """For each round ``r`` with a full window after it: is goodput back over ``r .. r + window - 1``?"""
-    check_int("window", window, 1, trace.rounds)
-    check_real("share", share, 0.0, 1.0)
-    if healthy.rounds != trace.rounds:
-        raise fail("healthy", f"{healthy.rounds} rounds", f"a run of {trace.rounds} rounds")
     got, want = [0, *accumulate(trace.goodput)], [0, *accumulate(healthy.goodput)]
     return [
         got[r + window] > got[r] and got[r + window] - got[r] >= share * (want[r + window] - want[r])
@@ -46,7 +42,6 @@ def recovery(
     """Rounds from ``stop`` (the trigger's end) until goodput is back for good: in every window from
     then to the end of the run; ``None``: not in the run (the last window is not back)."""
     back = _back(trace, healthy, window, share)
-    check_int("stop", stop, 0, trace.rounds)
     first = len(back)  # the first round of the run's last unbroken stretch of windows back
     while first > stop and back[first - 1]:
         first -= 1
@@ -58,7 +53,6 @@ def collapse(
 ) -> int | None:
     """The first round of ``start .. stop - 1`` (the trigger) from which goodput is not back."""
     back = _back(trace, healthy, window, share)
-    check_int("start", start, 0, trace.rounds)
     return next((r for r in range(start, min(stop, len(back))) if not back[r]), None)
 
 

@@ -21,24 +21,18 @@ from statistics import fmean
 from bulkhead_lab.queues.rounds import kept_run
 from bulkhead_lab.queues.settings import ROUNDS, Callers, Dependency, Setup
 from bulkhead_lab.retries.policy import NO_RETRIES
-from bulkhead_lab.validation import check_int, check_real
 
 WARM_UP = 100  # rounds left out of a mean: the first calls are still in flight
 
 
 def occupancy(rate: float, latency: float, timeout: float) -> float:
     """Calls a caller holds at once: ``rate`` (calls a round) x ``min(latency, timeout)`` (rounds)."""
-    check_real("rate", rate, 0.0, 1e6)
-    check_real("latency", latency, 0.0, 1e6)
-    check_real("timeout", timeout, 0.0, 1e6)
     return rate * min(latency, timeout)
 
 
 def held(rate: float, latency: int, timeout: int, rounds: int = ROUNDS) -> float:
     """The same, simulated: lesson 000's event arrivals at ``rate`` calls/s against a dependency that
     takes ``latency`` rounds a call and never queues; the mean of the calls held, per round."""
-    check_int("latency", latency, 1, 1000)
-    check_int("rounds", rounds, WARM_UP + 1, 100_000)
     workers = max(8, math.ceil(rate / 100 * latency * 3) + 16)  # ample: no call ever waits
     setup = Setup(
         dependency=Dependency(workers=workers, service=latency),
@@ -53,12 +47,10 @@ def held(rate: float, latency: int, timeout: int, rounds: int = ROUNDS) -> float
 def queued_latency(dependency: Dependency, ahead: int) -> float:
     """Rounds from joining the queue to the answer for a call with ``ahead`` calls waiting before it
     (every worker busy): its wait, ``(ahead + 1) * service / workers``, then its service."""
-    check_int("ahead", ahead, 0)
     return (ahead + 1) * dependency.service / dependency.workers + dependency.service
 
 
 def longest_queue(dependency: Dependency, timeout: int) -> int:
     """The most calls that may wait and the last still be answered inside ``timeout`` (0: none)."""
-    check_int("timeout", timeout, 1)
     room = (timeout - dependency.service) * dependency.workers / dependency.service
     return max(0, math.floor(room + 1e-9))
