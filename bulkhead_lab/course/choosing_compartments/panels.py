@@ -16,7 +16,7 @@ import pandas as pd
 from bulkhead_lab.compartments import breaker, isolation_cost, shuffle
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.choosing_compartments import figures, views
-from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, slider
+from bulkhead_lab.course.ui.panel import LiveProgress, SliderView, choice, slider
 from bulkhead_lab.live.isolation import ISOLATIONS, IsolationRun, IsolationSettings
 from bulkhead_lab.live.watched import WatchedRun, WatchSettings
 
@@ -24,9 +24,7 @@ from bulkhead_lab.live.watched import WatchedRun, WatchSettings
 def cost_panel(target: float = isolation_cost.TARGET) -> SliderView:
     """The target blocking: the slots apart and together, and the seeded model at those sizes."""
     options = [(f"{t:.1%}", t) for t in isolation_cost.TARGETS]
-    controls = {
-        "target": slider(w.SelectionSlider, "target", "target blocking", options=options, value=target)
-    }
+    controls = {"target": choice("target", "target blocking", options, target)}
     figure = figures.CostFigure()
 
     def render(target: float) -> Any:
