@@ -8,7 +8,6 @@ from itertools import accumulate
 
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.retries.storm import RetryTrace
-from bulkhead_lab.validation import check_int
 
 STORM_STOP = 2000  # our choice: the slowdown of round 1000 (lesson 000's start) ends 10 s later
 DRAIN_WINDOW = 100  # rounds (1 s) the drain measure sums over
@@ -30,9 +29,7 @@ def drain(
     without the trigger. It is *back* at round ``r`` when over the ``window`` rounds from
     ``r`` the calls offered exceed the healthy day's by at most ``within`` times the
     originals (``flows`` summed). The first such ``r >= stop``, minus ``stop``, or ``None``."""
-    check_int("window", window, 1)
     rounds = len(trace.offered[0])
-    check_int("stop", stop, 0, rounds)
     excess, originals = [0] * (rounds - stop), [0] * (rounds - stop)  # from ``stop`` on only
     for f in flows:
         seen, calm, again = trace.offered[f][stop:], healthy.offered[f][stop:], healthy.retries[f][stop:]

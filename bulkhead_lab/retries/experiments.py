@@ -40,7 +40,6 @@ from bulkhead_lab.retries.policy import (
     call_with_retries,
     delay_rounds,
 )
-from bulkhead_lab.validation import check_int
 
 SRE_LAYERS = 3  # SRE ch. 22: backend, frontend and JavaScript layers
 SRE_ATTEMPTS_PER_LAYER = 4  # ... each issuing 3 retries (4 attempts): 64 attempts at the bottom
@@ -50,8 +49,6 @@ BROOKER_CLIENTS = (10, 20, 30, 40, 50)  # his simulator's client counts
 def amplification(attempts: int, depth: int) -> int:
     """Calls at the bottom of ``depth`` layers that each make up to ``attempts`` (the first try
     included: 1 + r with r retries, so (1 + r) ** depth). The SRE book's 4 over 3 layers: 64."""
-    check_int("attempts", attempts, 1)
-    check_int("depth", depth, 0)
     return attempts**depth
 
 
@@ -107,9 +104,6 @@ def worst_case_load(
     each from its refusal to its own answer, beside the round's calls as the open requests
     (an :class:`InFlightCase`).
     """
-    check_int("requests_per_round", requests_per_round, 1)
-    check_int("rounds", rounds, 1)
-    check_int("every", every, 1, rounds)
     rng, backoff = random.Random(seed).random, policy.backoff
     horizon = rounds + (policy.attempts - 1) * delay_rounds(backoff.cap if backoff else 0.0) + 1
     originals = [requests_per_round if t < rounds and t % every == 0 else 0 for t in range(horizon)]
@@ -146,7 +140,6 @@ async def every_call_refused_in_turn(
     ``worst_case`` cell runs it (and ``write_budget`` checks a learner's budget): ``requests``
     requests, every call refused, each retried up to ``attempts`` times within ``budget``, sleeping
     0 s. 3000 calls for 1000 requests without a budget (``RetryBudget(1.0)``), 1112 with the SRE 10%."""
-    check_int("requests", requests, 1)
     calls = 0
 
     async def refuse() -> int:
@@ -181,7 +174,6 @@ def contention(clients: int, backoff: Backoff | None, *, seed: int = JITTER_SEED
     step), drawing from one ``random.Random(seed)`` in client order. Without jitter the
     losers stay in lockstep: ``clients * (clients + 1) / 2`` calls, whatever the backoff.
     """
-    check_int("clients", clients, 1)
     rng = random.Random(seed).random
     start = backoff.base if backoff is not None else 0.0
     failures = [0] * clients
@@ -229,7 +221,6 @@ class ContentionRow:
 def contention_table(clients: Iterable[int] = BROOKER_CLIENTS, *, runs: int = 10) -> list[ContentionRow]:
     """Brooker's table: each strategy at each client count, averaged over ``runs`` seeds
     (``JITTER_SEED``, ``JITTER_SEED + 1``, ...; the same seeds for every strategy)."""
-    check_int("runs", runs, 1)
     rows = []
     for name, backoff in CONTENTION_STRATEGIES.items():
         for n in clients:
