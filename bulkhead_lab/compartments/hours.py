@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 from bulkhead_lab.compartments import watch
 from bulkhead_lab.compartments.watch import Alerts, Readings, Slo
-from bulkhead_lab.validation import check_int, check_real
 
 MINUTE = 60.0  # s
 SHORT = 5  # minutes: the page's short window, and the one the other three readings are read over
@@ -53,7 +52,6 @@ class HourRun:
     slo: Slo
 
     def _last(self, n: int) -> tuple[Minute, ...]:
-        check_int("minutes", n, 1, len(self.minutes))
         return self.minutes[-n:]
 
     def burn(self, last: int) -> float:
@@ -180,17 +178,7 @@ def run_hour(
 ) -> HourRun:
     """``rates[m]`` calls/s in minute ``m`` (Poisson), lognormal holds of mean ``mean_hold`` s (times
     ``slower`` from minute ``slow_from`` on), through ``limit`` places and ``queue`` waiting places."""
-    if not rates:
-        raise ValueError("rates must give at least one minute's rate (got none)")
-    for rate in rates:
-        check_real("rate", rate, 0.0, 1e5, low_open=True)
-    check_real("mean_hold", mean_hold, 0.0, 3600.0, low_open=True)
-    check_real("slower", slower, 0.0, 1000.0, low_open=True)
-    check_int("limit", limit, 1, 10_000)
-    check_int("queue", queue, 0, 10_000)
     n = len(rates)
-    if slow_from is not None:
-        check_int("slow_from", slow_from, 0, n)
     slowed = [slow_from is not None and m >= slow_from for m in range(n)]
     mu_of = [math.log(mean_hold * (slower if s else 1.0)) - spread**2 / 2 for s in slowed]
     hour = _Hour(n, limit, queue, slo, seed)

@@ -29,7 +29,7 @@ from bulkhead_lab import sizing
 from bulkhead_lab.compartments import hours, watch
 from bulkhead_lab.memo import Memo
 from bulkhead_lab.pool.params import EVENT_RATE, SEED, TRACKING_RATE
-from bulkhead_lab.validation import check_int, check_real
+from bulkhead_lab.validation import check_real
 
 HOURS = 24
 PEAK_HOUR = 14
@@ -92,7 +92,6 @@ def day_trace(
     flows: tuple[FlowShape, ...] = LESSON_FLOWS, seed: int = SEED, samples: int = SAMPLES
 ) -> tuple[Hour, ...]:
     """A seeded day: every flow's rate and latency percentiles, hour by hour."""
-    check_int("samples", samples, 100, 100_000)
     draw = random.Random(seed)
     minutes = random.Random(seed + 1)  # a generator of its own: the hours draw what they drew before
     hours = []
@@ -208,9 +207,6 @@ def event_hour(hour: int, slower: float = 1.0, minutes: int = 0, queue: int = QU
     """The event compartment sized from :func:`lesson_day`'s busiest minute (:attr:`Limit.slots`), with
     ``queue`` waiting places, through ``hour`` minute by minute, its latency x ``slower`` over the
     hour's last ``minutes``, read against the default :class:`~.watch.Slo` (kept: about a second)."""
-    check_int("hour", hour, 0, HOURS - 1)
-    check_int("minutes", minutes, 0, MINUTES)
-    check_real("slower", slower, 0.0, 100.0, low_open=True)
     key = (hour, float(slower), minutes, queue)
     return _hours.get(key, lambda: _event_hour(*key))
 

@@ -113,5 +113,3 @@ def test_the_event_hours_are_kept_and_twice_the_latency_at_the_busiest_hour_refu
     assert production.event_hour(15) is calm
     assert production.lesson_day() is production.lesson_day()
     assert slow.readings().refusal_ratio > calm.readings().refusal_ratio
-    with pytest.raises(ValueError, match=r"^minutes must be an integer in 0\.\.60 \(got 61\)$"):
-        production.event_hour(15, 2.0, 61)
