@@ -65,8 +65,6 @@ class EqualBlocking:
 
     def model_params(self, mode: Mode = "healthy") -> tuple[Params, Params]:
         """Lesson 000's model with these sizes: the split (two flows) and the one pool."""
-        if len(self.apart) != 2:
-            raise ValueError(f"loads must hold lesson 000's two flows (got {len(self.apart)})")
         split = Params(total=self.split_total, split=self.apart[0], mode=mode)
         return split, Params(total=self.together, mode=mode)
 
@@ -74,9 +72,5 @@ class EqualBlocking:
 def equal_blocking(target: float = TARGET, loads: tuple[float, ...] = LESSON_LOADS) -> EqualBlocking:
     """Sizes apart and together for ``target`` (a share in (0, 0.5])."""
     check_real("target", target, 0.0, 0.5, low_open=True)
-    if not loads:
-        raise ValueError("loads must name at least one flow's load (got none)")
-    for load in loads:
-        check_real("load", load, 0.0, 1e4)
     apart, together = slots_apart_and_together(tuple(loads), target)
     return EqualBlocking(target, tuple(loads), apart, together)
