@@ -24,7 +24,6 @@ from bulkhead_lab.live.bulkhead import BulkheadRejectedError, InstrumentedBulkhe
 from bulkhead_lab.live.heap import heap_frozen
 from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.net.key import key_headers
-from bulkhead_lab.validation import check_int, check_real
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,6 @@ class WatchSettings:
     latency: float = 0.1
     steady: int = 20
     burst: int = 20
-
-    def __post_init__(self) -> None:
-        check_int("limit", self.limit, 2, 100)
-        check_int("queue", self.queue, 0, 100)
-        check_real("latency", self.latency, 0.01, 5.0)
-        check_int("steady", self.steady, 1, 200)
-        check_int("burst", self.burst, 1, 500)
 
 
 @dataclass(frozen=True)
