@@ -23,9 +23,6 @@ from dataclasses import asdict, dataclass, fields
 from aiohttp import web
 
 from bulkhead_lab.live.net.server import LoopbackServer, Served, bad_request
-from bulkhead_lab.validation import check_int, check_real
-
-MAX_WORKERS = 64
 
 
 @dataclass(frozen=True)
@@ -49,9 +46,7 @@ class QueuedPayment(Served):
     def __init__(
         self, workers: int = 2, latency: float = 0.05, slow_latency: float = 0.25, *, drop_gone: bool = False
     ) -> None:
-        self.workers = check_int("workers", workers, 1, MAX_WORKERS)
-        self.latency = check_real("latency", latency, 0.0, 60.0)
-        self.slow_latency = check_real("slow_latency", slow_latency, 0.0, 60.0)
+        self.workers, self.latency, self.slow_latency = workers, latency, slow_latency
         self.drop_gone = bool(drop_gone)
         self.slow = False
         self._queue: deque[asyncio.Future[None]] = deque()  # each call's answer, done when served
