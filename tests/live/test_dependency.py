@@ -66,10 +66,7 @@ async def test_with_routes_only_those_are_served_and_counted() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "line"),
     [({"host": host}, r"^host must be 127\.0\.0\.1") for host in ("0.0.0.0", "localhost", "::", "10.0.0.1")]
-    + [
-        ({"latency": -1}, "^latency must be a number >= 0"),
-        ({"port": 70000}, r"^dep port must be an integer in 0"),
-    ],
+    + [({"port": 70000}, r"^dep port must be an integer in 0")],
 )
 def test_bad_dependency_parameters_are_refused_with_one_line(kwargs: dict, line: str) -> None:
     with pytest.raises(ValueError, match=line) as info:
@@ -137,8 +134,6 @@ async def test_a_slow_latency_is_for_one_slowdown_and_reset_returns_the_start_st
         dep.set_slow(False)
         dep.set_slow(True)  # a plain slowdown is the route's own again, not the last one's 20 ms
         assert dep.latency_of(pay) == 3.0
-        with pytest.raises(ValueError, match=r"^latency goes only with on=True, a slowdown"):
-            dep.set_slow(False, 0.5)
         dep.set_slow(True, 0.02)
         await dep.reset()
         assert (dep.slow, dep.slow_override, dep.stats()) == (False, None, DependencyStats())

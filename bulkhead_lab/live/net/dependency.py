@@ -45,7 +45,7 @@ from bulkhead_lab.live.net.server import (
     error_response,
     finish,
 )
-from bulkhead_lab.validation import check_real, parse_int
+from bulkhead_lab.validation import parse_int
 
 MAX_DEPENDENCY_LATENCY = 3600.0  # seconds a route answers in; a longer hold is a mistake, not an experiment
 ANY = "*"  # a Route's method or path that matches anything (outside /admin)
@@ -87,13 +87,6 @@ class Route:
     path: str
     latency: float
     slow_latency: float | None = None
-
-    def __post_init__(self) -> None:
-        check_real("latency", self.latency, 0.0, MAX_DEPENDENCY_LATENCY)
-        if self.slow_latency is not None:
-            check_real("slow_latency", self.slow_latency, 0.0, MAX_DEPENDENCY_LATENCY)
-        if self.path != ANY and not self.path.startswith("/"):
-            raise ValueError(f"path must start with / or be * (got {self.path!r})")
 
 
 class Dependency(Served):
@@ -174,14 +167,9 @@ class Dependency(Served):
 
         ``latency`` (seconds), if given with ``on``, is the slow latency of every route for
         this slowdown only; without it each route slows to its own ``slow_latency``.
-        Switching off forgets it, so the next slowdown is the default one again.
+        Switching off forgets it, so the next slowdown is the default one again. The admin route
+        ``/admin/slow`` checks both before it calls this.
         """
-        if latency is not None:
-            if not on:
-                raise ValueError(
-                    f"latency goes only with on=True, a slowdown (got on=False, latency={latency!r})"
-                )
-            latency = check_real("latency", latency, 0.0, MAX_DEPENDENCY_LATENCY)
         self.slow_override = latency
         self.slow = bool(on)
 
