@@ -75,6 +75,9 @@ async def test_a_dependency_killed_mid_run_gives_a_clear_error_and_the_next_run_
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
+        ({"placement": "both"}, r"^placement must be one of single, separate \(got 'both'\)$"),
+        ({"notif": 0}, r"^notif must be an integer in 1\.\.1000 \(got 0\)$"),
+        ({"notif": 4.0}, r"^notif must be an integer"),
         ({"skip": 41}, r"^skip must be an integer in 0\.\.40 \(got 41\)$"),
         ({"calls": 0}, r"^calls must be an integer in 1\.\.1000"),
         ({"notification_latency": -0.1}, r"^notification_latency must be a number >= 0"),

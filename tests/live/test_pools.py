@@ -23,19 +23,6 @@ async def test_single_is_one_pool_of_both_sizes_and_separate_a_pool_each_all_clo
     assert all(session.closed for session in (*one.owned, *pool_for.owned))
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (("both", 4, 4), r"^placement must be one of single, separate \(got 'both'\)$"),
-        (("separate", 0, 4), r"^notif must be an integer in 1\.\.1000 \(got 0\)$"),
-        (("single", 4.0, 4), r"^notif must be an integer"),
-    ],
-)
-def test_a_bad_placement_or_pool_size_is_refused_with_one_line(args: tuple, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        pools(*args, 1111, 2222)
-
-
 async def test_a_refused_call_is_a_one_line_dependency_error() -> None:
     async with Dependency("gone", 0.0) as dep:
         port = dep.port

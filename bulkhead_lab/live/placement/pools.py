@@ -89,14 +89,12 @@ def check_placement(placement: object, notif: object, cat: object) -> tuple[Plac
 # Defined in notebooks/03_pool_placement.ipynb, section 2. Where the pool sits in the code
 def pool(limit: int) -> aiohttp.ClientSession:
     """A pool of at most ``limit`` connections in use at once (Node's ``maxTotalSockets``)."""
-    check_int("limit", limit, 1, MAX_POOL_SLOTS)
     return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=limit), timeout=NO_TIMEOUT)
 
 
 def pools(placement: Placement, notif: int, cat: int, notification: int, catalog: int) -> PoolTable:
     """Lesson 003's pool definition: one shared pool of ``notif + cat`` connections, or a
     pool each (``notif`` for the ``notification`` port, ``cat`` for ``catalog``)."""
-    check_placement(placement, notif, cat)
     # >>> pool definition: two placements, same total slots
     if placement == "single":
         a = pool(notif + cat)
