@@ -25,16 +25,3 @@ async def test_retries_after_the_queue_drains_turn_refusals_into_late_service() 
     )
     assert run.served == 20 and run.payment.calls == 20  # each order reached Payment once, at last
     assert run.order_service.orders > 20
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "line"),
-    [
-        ({"retry": 3}, "retry must be None or a RetryPolicy (got 3)"),
-        ({"budget": 0.1}, "budget must be None, a RatioBudget or a TokenBucket (got 0.1)"),
-    ],
-)
-async def test_a_bad_retry_or_budget_is_one_line(kwargs: dict[str, object], line: str) -> None:
-    with pytest.raises(ValueError) as info:
-        await run_orders(OrderSettings("limited"), RetryingLoad(**kwargs))  # type: ignore[arg-type]
-    assert str(info.value) == line

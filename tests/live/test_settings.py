@@ -14,7 +14,6 @@ import pytest
 
 from bulkhead_lab.live.orders.clients import Kind, Outcome, RequestResult
 from bulkhead_lab.live.orders.load import OrdersLoad, orders_setup
-from bulkhead_lab.live.orders.retrying import RetryingLoad
 from bulkhead_lab.live.orders.service import ALL_VARIANTS, OrderSettings, Variant
 from bulkhead_lab.live.orders.socket_pools import POOL_RULES, PoolRule
 from bulkhead_lab.live.orders.steady import SteadyLoad
@@ -36,7 +35,6 @@ def test_the_literals_are_the_choices_each_check_takes() -> None:
         (lambda: OrdersLoad(slow_latency=-1), "slow_latency must be a number >= 0 and <= 60 (got -1)"),
         (lambda: OrdersLoad(orders=-1), "orders must be an integer in 0..10000 (got -1)"),
         (lambda: OrdersLoad(slow="yes"), "slow must be True or False (got 'yes')"),  # type: ignore[arg-type]
-        (lambda: RetryingLoad(seed=1.5), "seed must be an integer >= 0 (got 1.5)"),  # type: ignore[arg-type]
         (lambda: SteadyLoad(recover_for=-2), "recover_for must be a number >= 0 and <= 600 (got -2)"),
         (lambda: orders_setup("shared", keepalvie=True), "keepalvie is not a setting of a run: it takes "),
     ],

@@ -35,14 +35,11 @@ from bulkhead_lab.retries.budgets import (
     AWS_QUOTA,
     SRE_BUDGET,
     Budget,
-    RatioBudget,
     RetryBudget,
     RetryQuota,
-    TokenBucket,
     client_budget,
 )
 from bulkhead_lab.retries.policy import JITTER_SEED, Backoff, RetryPolicy, call_with_retries
-from bulkhead_lab.validation import check_int
 
 LIVE_BACKOFF = Backoff(0.1, 20.0, "full")  # the AWS SDK's 100 ms base and 20 s cap, full jitter, in seconds
 LIVE_RETRY = RetryPolicy(3, LIVE_BACKOFF)  # ... and its (and the SRE book's) 3 attempts
@@ -119,14 +116,6 @@ class RetryingLoad(OrdersLoad):
     budget: Budget | RetryBudget | None = None
     seed: int = JITTER_SEED
     name: str = ""
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if not (self.retry is None or isinstance(self.retry, RetryPolicy)):
-            raise ValueError(f"retry must be None or a RetryPolicy (got {self.retry!r})")
-        if not (self.budget is None or isinstance(self.budget, (RatioBudget, TokenBucket, RetryBudget))):
-            raise ValueError(f"budget must be None, a RatioBudget or a TokenBucket (got {self.budget!r})")
-        check_int("seed", self.seed, 0)
 
     def client(self, session: aiohttp.ClientSession, t0: float, on_progress: Progress | None) -> Client:
         return RetryClient(
