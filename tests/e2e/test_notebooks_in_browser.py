@@ -23,6 +23,8 @@ import pytest
 import writes
 from move_facts import NOW, WAS, Fact, Row, Seen, every, row, rows, value
 
+from bulkhead_lab.pool.params import split_label
+
 pytestmark = pytest.mark.e2e
 
 NOTEBOOKS = sorted(p.name for p in (ld.REPO / "notebooks").glob("*.ipynb"))
@@ -360,67 +362,27 @@ AFTER_MOVES: dict[str, Callable[[Any, Path], None]] = {
 # ----------------------------------------------------------------------------- exercises, as typed
 
 
-def _right_answers() -> dict[str, dict[int, str]]:
-    """Each notebook's right answers, computed by the package the notebooks use (never written here)."""
-    from bulkhead_lab.compartments.breaker import blind_threshold
-    from bulkhead_lab.compartments.isolation_cost import equal_blocking
-    from bulkhead_lab.course.adaptive_limits import exercises as ex05
-    from bulkhead_lab.course.choosing_compartments import exercises as ex08
-    from bulkhead_lab.course.fail_fast_queue import exercises as ex04
-    from bulkhead_lab.course.littles_law_sizing import exercises as ex01
-    from bulkhead_lab.course.pool_placement import exercises as ex03
-    from bulkhead_lab.course.retries_and_budgets import exercises as ex06
-    from bulkhead_lab.course.sharing_compartments import exercises as ex09
-    from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as ex02
-    from bulkhead_lab.course.your_own_stack import exercises as ex10
-    from bulkhead_lab.queues import design as design07
-
-    return {
-        "01_littles_law_sizing.ipynb": {
-            1: str(ex01.right_1()),
-            2: str(ex01.smallest_pool_2()),
-            3: str(ex01.right_3()),
-        },
-        "02_single_pool_vs_bulkhead.ipynb": {
-            1: str(ex02.smallest_event_pool()),
-            2: ex02.split_label(ex02.month.best_split()),
-            3: str(ex02.month.break_even()),
-        },
-        "03_pool_placement.ipynb": {
-            1: str(ex03.peak_1()),
-            2: str(ex03.least_ms_2()),
-            3: str(ex03.catalog_before_3()),
-        },
-        "04_fail_fast_queue.ipynb": {
-            1: str(ex04.queue_1()),
-            2: f"{ex04.last_answer_2():g}",
-            3: str(ex04.limit_3()),
-        },  # its exercise 4 takes a class: _write_a_bulkhead types one
-        "05_adaptive_limits.ipynb": {
-            1: str(ex05.working_timeouts()[-1]),
-            2: str(ex05.longest_confined(1.5)),
-        },
-        "06_retries_and_budgets.ipynb": {
-            1: str(ex06.largest_ratio_under()),
-            2: str(ex06.smallest_slider_ratio()),
-        },
-        "07_timeouts_and_queues.ipynb": {
-            1: "{}, {}".format(*design07.a_right_design()),
-            2: "yes" if design07.expired_only_ends() else "no",
-            3: str(design07.largest_limit()),
-        },
-        "08_choosing_compartments.ipynb": {  # the numeric ones: 2 and 5 take names, not numbers
-            1: str(equal_blocking(ex08.TARGET_1).extra),
-            3: str(ex08.refused_after_timeouts()),
-            4: str(blind_threshold()),
-        },
-        "09_sharing_compartments.ipynb": {
-            1: f"{ex09.first_costly_share()}/8",
-            2: str(ex09.keep_as_good_as_the_wall()),
-        },
-        # 2 takes a class (_write_it_yourself types one), 3 a stack's name (_check_the_capstone_live)
-        "10_your_own_stack.ipynb": {1: f"{ex10.exercise_1.right():g}"},
-    }
+# The exercises a learner answers by typing a value, per notebook (04's 4 and 10's 2 take a class:
+# _write_it_yourself types one; 08's 2 and 5 take names; 10's 3 a stack's name: _check_the_capstone_live).
+TYPED_ANSWERS = {
+    "01_littles_law_sizing.ipynb": (1, 2, 3),
+    "02_single_pool_vs_bulkhead.ipynb": (1, 2, 3),
+    "03_pool_placement.ipynb": (1, 2, 3),
+    "04_fail_fast_queue.ipynb": (1, 2, 3),
+    "05_adaptive_limits.ipynb": (1, 2),
+    "06_retries_and_budgets.ipynb": (1, 2),
+    "07_timeouts_and_queues.ipynb": (1, 2, 3),
+    "08_choosing_compartments.ipynb": (1, 3, 4),
+    "09_sharing_compartments.ipynb": (1, 2),
+    "10_your_own_stack.ipynb": (1,),
+}
+# How a learner types a right answer that is not a number: the exercise's own right() in words.
+AS_TYPED: dict[tuple[str, int], Callable[[Any], str]] = {
+    ("02_single_pool_vs_bulkhead.ipynb", 2): split_label,  # None: the single pool
+    ("07_timeouts_and_queues.ipynb", 1): lambda design: "{}, {}".format(*design),
+    ("07_timeouts_and_queues.ipynb", 2): lambda ends: "yes" if ends else "no",
+    ("09_sharing_compartments.ipynb", 1): "{}/8".format,
+}
 
 
 # What a learner types, and how the line under the box must begin: a wrong answer, nonsense, the right one.
@@ -431,8 +393,7 @@ NOT_A_NUMBER = {("07_timeouts_and_queues.ipynb", 2): "Not yet: this asks for a p
 
 def _exercise(notebook: str, number: int) -> Any:
     """The package's own exercise behind a notebook's answer box ``number``."""
-    package = notebook.removesuffix(".ipynb").split("_", 1)[1]
-    module = importlib.import_module(f"bulkhead_lab.course.{package}.exercises")
+    module = importlib.import_module(f"bulkhead_lab.course.{notebook[3:-6]}.exercises")
     return getattr(module, f"exercise_{number}")
 
 
@@ -460,10 +421,10 @@ def _type_and_check(page: Any, number: int, typed: str, line: str, tries: int = 
 
 
 def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
-    for number, right in _right_answers().get(notebook, {}).items():
-        box = page.locator(f".bl-answer-{number} input").first
-        box.scroll_into_view_if_needed()
+    for number in TYPED_ANSWERS.get(notebook, ()):
         exercise = _exercise(notebook, number)
+        # The right answer as a learner types it, computed by the package (never written here).
+        right = AS_TYPED.get((notebook, number), "{:g}".format)(exercise.right())
         typed_here = [(t, NOT_A_NUMBER.get((notebook, number), s) if t == "banana" else s) for t, s in TYPED]
         for typed, start in (*typed_here, (right, "Right:")):
             # The box must show the package's own verdict on what was typed, exactly: waiting for
@@ -496,14 +457,11 @@ def _check_exercise(page: Any, number: int, said: str, timeout_ms: int = 60_000)
     ld.wait_for_text(page, f".bl-feedback-{number}", "text.trim() === want", said, timeout_ms)
 
 
-def _template(notebook: str, name: str) -> tuple[int, str]:
-    """The template cell of a write-it-yourself exercise: its index among the code cells and its source
-    (without a line that calls the checker: the test runs the check from the box)."""
+def _code_cell_holding(notebook: str, source: str) -> int:
+    """The index among ``notebook``'s code cells of the one that begins with ``source``."""
     cells = json.loads((ld.REPO / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
     code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-    defines = re.compile(rf"^(async def|def|class) {name}\b", re.M)
-    at = next(i for i, source in enumerate(code) if defines.search(source))
-    return at, "\n".join(line for line in code[at].splitlines() if not line.startswith("exercises."))
+    return next(i for i, text in enumerate(code) if text.startswith(source))
 
 
 def _type_into_cell(page: Any, at: int, source: str) -> None:
@@ -528,9 +486,8 @@ def _write_it_yourself(page: Any, notebook: str, screenshots: Path) -> None:
     first broken candidate into its cell and Check (Not yet), then the first right one (Right); each line
     exactly the package's verdict on the same code."""
     for c in (c for c in writes.all_candidates() if c.notebook == notebook):
-        exercises = importlib.import_module(f"bulkhead_lab.course.{notebook[3:-6]}.exercises")
-        exercise = getattr(exercises, c.exercise)
-        at, template = _template(notebook, c.name)
+        exercise, template = c.judged, writes.template(c)  # the template without its cell's check
+        at = _code_cell_holding(notebook, template)
         box = page.locator(f".bl-answer-{c.number} input").first
         box.scroll_into_view_if_needed()
         assert box.input_value() == c.name
@@ -601,21 +558,18 @@ def _every_line_shows_whole(page: Any, notebook: str, screenshots: Path) -> None
         page.set_viewport_size(ld.VIEWPORT)
 
 
-def test_the_clipped_line_finder_finds_a_label_cut_at_its_edge(browser: Any) -> None:
+def test_the_clipped_line_finder_finds_a_label_cut_at_its_edge(page: Any) -> None:
     """The measure above finds what learners met: an ipywidgets Label (no wrap, overflow hidden) whose line
     runs past its box; and passes the same line in a box that wraps."""
-    page = browser.new_page(viewport=READING_SIZES[1])
-    try:
-        long = "Not yet: " + "a verdict naming the smallest failing case " * 20
-        page.set_content(
-            '<div class="jp-Notebook" style="width: 900px"><div class="bl-exercise-1" style="width: 600px">'
-            f'<div class="bl-feedback-1" style="white-space: nowrap; overflow: hidden">{long}</div>'
-            f'<div class="bl-hint-shown-1" style="white-space: normal">Hint: {long}</div></div></div>'
-        )
-        clipped = page.evaluate(CLIPPED_LINES_JS)
-        assert len(clipped) == 1 and clipped[0].startswith("bl-feedback-1:"), clipped
-    finally:
-        page.close()
+    page.set_viewport_size(READING_SIZES[1])
+    long = "Not yet: " + "a verdict naming the smallest failing case " * 20
+    page.set_content(
+        '<div class="jp-Notebook" style="width: 900px"><div class="bl-exercise-1" style="width: 600px">'
+        f'<div class="bl-feedback-1" style="white-space: nowrap; overflow: hidden">{long}</div>'
+        f'<div class="bl-hint-shown-1" style="white-space: normal">Hint: {long}</div></div></div>'
+    )
+    clipped = page.evaluate(CLIPPED_LINES_JS)
+    assert len(clipped) == 1 and clipped[0].startswith("bl-feedback-1:"), clipped
 
 
 # ----------------------------------------------------------------------------- the test
