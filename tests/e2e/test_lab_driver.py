@@ -1,7 +1,8 @@
 """The browser harness itself, proven on scratch notebooks written to a temp dir (not the course's).
 
-If these fail, the notebooks' browser tests cannot be trusted either way: the driver must see a slider
-move redraw a figure and a table, and must see an error or a stderr line when a cell shows one.
+If these fail, a clean notebook's browser test proves nothing: the driver must see an error or a stderr line
+when a cell shows one. (That it sees a slider move redraw a figure and a table, and reads the table, every
+move of the notebooks' tests proves: a driver that could not would fail them, never pass them.)
 """
 
 from __future__ import annotations
@@ -17,32 +18,6 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 pytestmark = pytest.mark.e2e
 
-SLIDER_CELL = """\
-%matplotlib inline
-import ipywidgets as widgets
-import matplotlib.pyplot as plt
-import pandas as pd
-from IPython.display import display
-
-slider = widgets.IntSlider(value=5, min=1, max=20, description="x")
-slider.add_class("bl-slider-x")
-out = widgets.Output()
-out.add_class("bl-view-x")
-
-def redraw(change=None):
-    with out:
-        out.clear_output(wait=True)
-        fig, ax = plt.subplots(figsize=(4, 2.5))
-        ax.bar(["x", "x squared / 10"], [slider.value, slider.value**2 / 10])
-        plt.show()
-        display(pd.DataFrame({"x": [slider.value], "square": [slider.value**2]}))
-
-slider.observe(redraw, "value")
-redraw()
-panel = widgets.VBox([slider, out])
-panel.add_class("bl-panel-x")
-display(panel)"""
-
 
 def _write(path: Path, *sources: str) -> None:
     nb = new_notebook(cells=[new_markdown_cell("# Scratch"), *(new_code_cell(s) for s in sources)])
@@ -57,33 +32,10 @@ def _write(path: Path, *sources: str) -> None:
 @pytest.fixture(scope="module")
 def scratch_lab(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ld.Lab]:
     root = tmp_path_factory.mktemp("scratch-notebooks")
-    _write(root / "slider.ipynb", SLIDER_CELL, "print(slider.value)")
     _write(root / "stderr.ipynb", "import sys\nprint('a warning', file=sys.stderr)", "print('after')")
     _write(root / "error.ipynb", "print('before')", "raise ValueError('split must be in 1..31')", "print(1)")
     with ld.running_lab(root, tmp_path_factory.mktemp("scratch-lab")) as lab:
         yield lab
-
-
-def test_arrow_keys_on_a_slider_handle_redraw_its_figure_and_table(
-    scratch_lab: ld.Lab, page: Any, screenshots: Path
-) -> None:
-    try:
-        ld.open_notebook(page, scratch_lab, "slider.ipynb")
-        ld.run_all(page)
-        assert ld.error_outputs(page) == []
-        before = ld.wait_for_view(page, "x")
-        assert ld.slider_value(page, "x") == "5"
-        assert before.table() == [{"": "0", "x": "5", "square": "25"}]
-        ld.screenshot(page, "x", screenshots / "before.png")
-
-        ld.press_slider(page, "x", "ArrowRight", 3)
-        after = ld.wait_until_settled(page, "x", before)
-        ld.screenshot(page, "x", screenshots / "after.png")
-    finally:
-        scratch_lab.shutdown_kernels()
-    assert ld.slider_value(page, "x") == "8"
-    assert after.images != before.images
-    assert after.table() == [{"": "0", "x": "8", "square": "64"}]
 
 
 @pytest.mark.parametrize(
