@@ -29,8 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bulkhead_lab.validation import check_real
-
 
 class Point(NamedTuple):
     """The compartment at one change (the live bulkhead's ``BulkheadPoint``): seconds, counts, limit."""
@@ -48,10 +46,6 @@ class Slo:
 
     latency: float = 0.25
     target: float = 0.99
-
-    def __post_init__(self) -> None:
-        check_real("latency", self.latency, 0.0, 3600.0, low_open=True)
-        check_real("target", self.target, 0.0, 1.0, low_open=True)
 
 
 @dataclass(frozen=True)
