@@ -4,9 +4,8 @@ An Exercise holds no judging code: a *reader* (the ``read_*`` helpers, or a smal
 notebook's; for a write-it-yourself exercise, :func:`judged`: a judge of ``course/judges`` run on the
 learner's code, whose :class:`~bulkhead_lab.course.judges.contract.Verdict` then decides alone, its ``ok``
 and its line), the *right* answer (a function of the package, called when needed, never a stored figure), a
-*tolerance* and
-*unit*, known *wrong* answers with what each says, what to say *otherwise* (above or below the right
-answer), a *hint* and the *worked* answer's parts, made only on request. Messages are templates over
+*tolerance* and *unit*, known *wrong* answers with what each says, what to say *otherwise* (above or below
+the right answer), a *hint* and the *worked* answer's parts, made only on request. Messages are templates over
 an :class:`Answer`'s names, or functions of it. :meth:`Exercise.check` takes anything and answers in
 one line (``Right: ...``, ``Not yet: ...``, ``No answer yet. ...``), never a traceback; the hint waits
 behind a *Hint* button.
