@@ -84,26 +84,24 @@ def site(book_html: Path) -> Iterator[str]:
 
 @dataclass
 class Opened:
-    """A page opened in its own context, with what it did while it loaded (and until closed)."""
+    """What a page did while it loaded (and after)."""
 
-    context: Any
-    page: Any
     requests: list[str] = field(default_factory=list)  # every URL it asked for
     failed: list[str] = field(default_factory=list)  # requests that failed or answered 4xx/5xx
     errors: list[str] = field(default_factory=list)  # uncaught script errors and console errors
 
 
-def _open(browser: Any, url: str) -> Opened:
-    """A fresh context and page at ``url``, listening to its requests and its script and console errors."""
-    context = browser.new_context(viewport=ld.VIEWPORT)
-    context.set_default_timeout(60_000)
-    opened = Opened(context, context.new_page())
-    context.on("request", lambda r: opened.requests.append(r.url))
-    context.on("requestfailed", lambda r: opened.failed.append(f"{r.url} ({r.failure})"))
-    context.on("response", lambda r: r.status >= 400 and opened.failed.append(f"{r.url} (HTTP {r.status})"))
-    opened.page.on("pageerror", lambda e: opened.errors.append(f"uncaught: {e}"))
-    opened.page.on("console", lambda m: m.type == "error" and opened.errors.append(f"console: {m.text}"))
-    opened.page.goto(url, wait_until="networkidle")
+def _open(page: Any, url: str) -> Opened:
+    """Go to ``url`` on ``page`` (a fresh context's), listening to its requests, script and console errors."""
+    opened = Opened()
+    page.context.on("request", lambda r: opened.requests.append(r.url))
+    page.context.on("requestfailed", lambda r: opened.failed.append(f"{r.url} ({r.failure})"))
+    page.context.on(
+        "response", lambda r: r.status >= 400 and opened.failed.append(f"{r.url} (HTTP {r.status})")
+    )
+    page.on("pageerror", lambda e: opened.errors.append(f"uncaught: {e}"))
+    page.on("console", lambda m: m.type == "error" and opened.errors.append(f"console: {m.text}"))
+    page.goto(url, wait_until="networkidle")
     return opened
 
 
@@ -111,46 +109,38 @@ def _offsite(requests: list[str], base: str) -> list[str]:
     return [u for u in requests if not (u.startswith(base) or u.startswith(("data:", "blob:", "about:")))]
 
 
-def test_the_start_page_links_a_page_for_every_notebook(browser: Any, site: str) -> None:
-    opened = _open(browser, site)  # index.html, which forwards to the start page
-    page = opened.page
-    try:
-        page.wait_for_url(f"{site}00_start_here.html")
-        assert page.locator("article h1").first.inner_text().startswith("00 · Start here")
-        links = set(page.eval_on_selector_all("article a[href]", "as => as.map(a => a.getAttribute('href'))"))
-        assert {f"{nb.stem}.html" for nb in NOTEBOOKS} <= links
-        assert _offsite(opened.requests, site) == [] and opened.failed == []
-        assert opened.errors == [], f"00_start_here.html reported script errors: {opened.errors}"
-    finally:
-        opened.context.close()
+def test_the_start_page_links_a_page_for_every_notebook(page: Any, site: str) -> None:
+    opened = _open(page, site)  # index.html, which forwards to the start page
+    page.wait_for_url(f"{site}00_start_here.html")
+    assert page.locator("article h1").first.inner_text().startswith("00 · Start here")
+    links = set(page.eval_on_selector_all("article a[href]", "as => as.map(a => a.getAttribute('href'))"))
+    assert {f"{nb.stem}.html" for nb in NOTEBOOKS} <= links
+    assert _offsite(opened.requests, site) == [] and opened.failed == []
+    assert opened.errors == [], f"00_start_here.html reported script errors: {opened.errors}"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_a_notebook_page_shows_its_figures_and_loads_nothing_from_outside(
-    browser: Any, site: str, notebook: Path
+    page: Any, site: str, notebook: Path
 ) -> None:
     in_cells, in_panels = stored_figures(notebook)
-    opened = _open(browser, f"{site}{notebook.stem}.html")
-    page = opened.page
-    try:
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('article.bd-article img')].every((i) => i.complete)"
-        )
-        figures = page.evaluate(_FIGURES_JS)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{notebook.stem}.png"), full_page=True)
-        assert len(figures) == in_cells + in_panels, figures
-        assert [f["src"] for f in figures if f["width"] == 0] == [], "figures that did not load"
-        assert [f["src"] for f in figures if len(f["alt"].split()) < 4] == [], "figures without alt text"
-        assert sum(f["note"] for f in figures) == in_panels, "a panel's figure without its line under it"
-        if in_panels:
-            assert LAB_COMMAND in page.locator("article").inner_text()
-        assert page.locator("article .jupyter-widgets, article script[type*=widget]").count() == 0
-        assert _offsite(opened.requests, site) == [], "requests that left 127.0.0.1"
-        assert opened.failed == [], "requests that failed"
-        assert opened.errors == [], f"{notebook.stem}.html reported script errors: {opened.errors}"
-    finally:
-        opened.context.close()
+    opened = _open(page, f"{site}{notebook.stem}.html")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('article.bd-article img')].every((i) => i.complete)"
+    )
+    figures = page.evaluate(_FIGURES_JS)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{notebook.stem}.png"), full_page=True)
+    assert len(figures) == in_cells + in_panels, figures
+    assert [f["src"] for f in figures if f["width"] == 0] == [], "figures that did not load"
+    assert [f["src"] for f in figures if len(f["alt"].split()) < 4] == [], "figures without alt text"
+    assert sum(f["note"] for f in figures) == in_panels, "a panel's figure without its line under it"
+    if in_panels:
+        assert LAB_COMMAND in page.locator("article").inner_text()
+    assert page.locator("article .jupyter-widgets, article script[type*=widget]").count() == 0
+    assert _offsite(opened.requests, site) == [], "requests that left 127.0.0.1"
+    assert opened.failed == [], "requests that failed"
+    assert opened.errors == [], f"{notebook.stem}.html reported script errors: {opened.errors}"
 
 
 def _served(folder: Path) -> Iterator[str]:
@@ -166,13 +156,12 @@ def _served(folder: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def test_a_page_declaring_a_script_twice_is_caught_with_its_message(browser: Any, tmp_path: Path) -> None:
+def test_a_page_declaring_a_script_twice_is_caught_with_its_message(page: Any, tmp_path: Path) -> None:
     twice = "<script>const THEBE_JS_URL = 'x';</script>" * 2  # what every page carried before issue 31
     head = '<head><link rel="icon" href="data:,"></head>'  # no favicon request: its 404 is an error too
     (tmp_path / "twice.html").write_text(f"<!doctype html><html>{head}<body>{twice}</body></html>")
     for base in _served(tmp_path):
-        opened = _open(browser, f"{base}twice.html")
-        opened.context.close()
+        opened = _open(page, f"{base}twice.html")
         assert len(opened.errors) == 1 and "THEBE_JS_URL" in opened.errors[0], opened.errors
 
 
