@@ -427,18 +427,13 @@ def _answer_exercises(page: Any, notebook: str, screenshots: Path) -> None:
         right = AS_TYPED.get((notebook, number), "{:g}".format)(exercise.right())
         typed_here = [(t, NOT_A_NUMBER.get((notebook, number), s) if t == "banana" else s) for t, s in TYPED]
         for typed, start in (*typed_here, (right, "Right:")):
-            # The box must show the package's own verdict on what was typed, exactly: waiting for
-            # that line, not a prefix, never mistakes the previous answer's line for it.
-            said = exercise.check(typed)
-            if said.ok:  # a "wrong" answer typed may be right here (21/11 is 02's first answer)
+            line = exercise.check(typed).message  # the package's own verdict on what was typed
+            if line.startswith("Right:"):  # a "wrong" answer typed may be right here (21/11 is 02's first)
                 start = "Right:"
-            _type_and_check(page, number, typed, said.message)
-            # The box showed exactly the package's verdict (waited for above); that verdict must be
-            # the kind expected. Re-reading the box here raced a late echo of the previous answer's
-            # value under load (CI: 'banana' then read back the '21/11 or so' line).
-            line = said.message
-            assert line.startswith(start), f"exercise {number} answered {typed!r}: {line}"
-            assert "\n" not in line and "Traceback" not in line, (
+            # The box must show that line exactly: waiting for it, not a prefix, never mistakes the previous
+            # answer's line for it (reading the box again after raced a late echo of the previous answer).
+            _type_and_check(page, number, typed, line)
+            assert line.startswith(start) and "\n" not in line and "Traceback" not in line, (
                 f"exercise {number} answered {typed!r}: {line}"
             )
         shown = page.locator(f".bl-answer-shown-{number}").first
@@ -637,10 +632,6 @@ def _status_done(page: Any, panel: str) -> bool:
     return status.startswith("done") and "in flight" not in view and "interrupted" not in view
 
 
-def _visible(page: Any, move: Move, name: str) -> bool:
-    return bool(ld.slider(page, name, move.panel).is_visible())
-
-
 def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
     """Make ``move`` as a learner does, wait for the redraw, and require every fact in ``move.must``."""
     before = ld.wait_for_view(page, move.panel)
@@ -664,8 +655,9 @@ def _move_and_check(page: Any, move: Move, screenshots: Path) -> None:
 
     after = ld.wait_until_settled(page, move.panel, before, complete=done if move.live else None)
     ld.screenshot(page, move.panel, screenshots / f"{shot}-after.png")
-    assert [n for n in move.shown if not _visible(page, move, n)] == [], f"{move.id}: controls hidden"
-    assert [n for n in move.hidden if _visible(page, move, n)] == [], f"{move.id}: controls still shown"
+    visible = {n: ld.slider(page, n, move.panel).is_visible() for n in (*move.shown, *move.hidden)}
+    assert [n for n in move.shown if not visible[n]] == [], f"{move.id}: controls hidden"
+    assert [n for n in move.hidden if visible[n]] == [], f"{move.id}: controls still shown"
 
     assert now != was, f"{move.id}: {move.key} {move.presses} did not move the slider (still {was})"
     assert after.images != before.images, f"{move.id}: the figure did not change"
