@@ -148,8 +148,9 @@ CANDIDATES = Candidates(
     said_labels=True,
     lines={
         RIGHT: "a tenant and seed get the same shard in any order of calls and whatever hash() gives a",
-        # which tenant's shard moves first depends on this process's own salt: the replay's call is not fixed
-        STRING_HASH: ", 3, 1, 1) # then Kernel > Restart, run your cell, and call it again",
+        # which case breaks first depends on this process's own salt and the other's: the replay's call is not
+        # fixed, its restart is
+        STRING_HASH: ") # then Kernel > Restart, run your cell, and call it again",
         "my_shard = lambda t, w, s, seed: (0,) * s": (  # a lambda is replayed as the name the cell gave it
             "Not yet: my_shard(0, 2, 2, 0): returned (0, 0), worker 0 twice, where a shard is 2 different "
             "workers. Replay: my_shard(0, 2, 2, 0)"
