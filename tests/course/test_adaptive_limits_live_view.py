@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from drawn import texts
 
 from bulkhead_lab.course.adaptive_limits import figures, views
 from bulkhead_lab.live.orders.reading.adaptive import PHASES, AdaptiveFacts, LiveView, span, value_at
@@ -82,17 +83,15 @@ def test_the_live_figure_draws_the_limit_payments_calls_the_slowdown_and_the_ref
     assert max(lines["Payment's calls in flight"].get_ydata()) == 20
     assert sum(bar.get_height() for bar in refusals.containers[0]) == 16
     assert calls.get_ylabel() == "calls at once" and refusals.get_xlabel() == "seconds since the first order"
-    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-    assert any("limit 20 → 8 → 11" in t for t in texts)
-    assert not any("off the scale" in t for t in texts)
+    assert any("limit 20 → 8 → 11" in t for t in texts(fig))
+    assert not any("off the scale" in t for t in texts(fig))
 
 
 def test_a_limit_far_above_payments_calls_is_noted_off_the_scale() -> None:
     envoy = AdaptiveFacts("Envoy", 3, 3, 211, 211, 1, 3, 1, (0, 47, 0), True)
     view = _view(algorithm="Envoy", facts=envoy, limit=((0.0, 3), (5.0, 5), (5.1, 211)))
     fig = figures.live_figure(view)
-    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-    assert "limit up to 211, off the scale" in texts
+    assert "limit up to 211, off the scale" in texts(fig)
     assert fig.axes[0].get_ylim()[1] < 211
 
 

@@ -3,53 +3,39 @@ figure redrawn paints what a fresh one paints); exercises 1 and 2 judge the lear
 
 from __future__ import annotations
 
-from matplotlib.figure import Figure
+from drawn import explored, line, texts
 
 from bulkhead_lab.adaptive.compare import explore, timeout_result, working_timeouts
 from bulkhead_lab.adaptive.pitfalls import drift_runs, longest_confined
 from bulkhead_lab.course.adaptive_limits import exercises as ex
-from bulkhead_lab.course.adaptive_limits import figures, panels, views
+from bulkhead_lab.course.adaptive_limits import figures, panels
 
 # --- figures --------------------------------------------------------------------------------------
 
 
-def _texts(fig: Figure) -> list[str]:
-    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")) if t.get_text()]
-
-
-def _explore(*args: object) -> tuple:
-    run = explore(*args)  # type: ignore[arg-type]
-    return run, views.explore_frame(run), views.explore_label(run)
-
-
-def _line(ax, label: str):
-    (line,) = [line for line in ax.get_lines() if line.get_label() == label]
-    return line
-
-
 def test_the_explore_figure_draws_the_limits_and_marks_the_slowdown() -> None:
-    run, frame, label = _explore("Gradient2", None, 22, 500)
+    run, frame, label = explored("Gradient2", None, 22, 500)
     fig = figures.ExploreFigure().update(run, frame, label).figure
     flows, events = fig.axes[:2]
-    assert tuple(_line(events, "adaptive limit").get_ydata()) == run.trace.event_limit
-    end = _line(events, "slowdown ends")
+    assert tuple(line(events, "adaptive limit").get_ydata()) == run.trace.event_limit
+    end = line(events, "slowdown ends")
     assert end.get_xdata()[0] == 1500 and end.get_visible()
-    assert _line(events, "24/8's fixed wall").get_ydata()[0] == 8
+    assert line(events, "24/8's fixed wall").get_ydata()[0] == 8
     assert flows.get_ylabel() == "tracking: slots" and events.get_xlabel().startswith("round")
-    assert any("Gradient2, tolerance 1.5" in t for t in _texts(fig))
-    ended = figures.ExploreFigure().update(*_explore("Gradient2")).figure
-    assert not _line(ended.axes[1], "slowdown ends").get_visible()
+    assert any("Gradient2, tolerance 1.5" in t for t in texts(fig))
+    ended = figures.ExploreFigure().update(*explored("Gradient2")).figure
+    assert not line(ended.axes[1], "slowdown ends").get_visible()
 
 
 def test_the_drift_figure_marks_where_the_limit_is_back() -> None:
     fig = figures.DriftFigure().update(drift_runs(3000)).figure
     limit_ax, base_ax, _ = fig.axes
-    back = _line(limit_ax, "back at that level")
+    back = line(limit_ax, "back at that level")
     assert back.get_visible() and back.get_xdata()[0] == 1380
     assert base_ax.get_ylabel() == "round trip (rounds)"
-    assert any("back at 28 in round 1380" in t for t in _texts(fig))
+    assert any("back at 28 in round 1380" in t for t in texts(fig))
     short = figures.DriftFigure().update(drift_runs(300)).figure
-    assert not _line(short.axes[0], "back at that level").get_visible()
+    assert not line(short.axes[0], "back at that level").get_visible()
 
 
 # --- panels ---------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fail_fast_queue_runs as fake
 import matplotlib.colors as mcolors
+from drawn import line
 from matplotlib.patches import Rectangle
 
 from bulkhead_lab.course.fail_fast_queue import figures
@@ -40,8 +41,7 @@ def test_refusals_are_crosses_and_said_in_words_where_they_happen() -> None:
     (crosses,) = [ln for ln in top.get_lines() if ln.get_marker() == "X"]
     assert len(crosses.get_xdata()) == 10 and mcolors.same_color(crosses.get_color(), REFUSED)
     assert any("10 orders refused at once" in t.get_text() for t in top.texts)
-    (rejected,) = [ln for ln in payment.get_lines() if ln.get_label() == "refused so far (rejected)"]
-    assert max(rejected.get_ydata()) == 10
+    assert max(line(payment, "refused so far (rejected)").get_ydata()) == 10
 
 
 def test_the_queue_is_a_line_over_time_on_both_sides() -> None:
@@ -52,8 +52,7 @@ def test_the_queue_is_a_line_over_time_on_both_sides() -> None:
         "stock checks waiting",
         "Inventory calls running",
     }
-    (waiting,) = [ln for ln in inventory.get_lines() if ln.get_label() == "stock checks waiting"]
-    assert max(waiting.get_ydata()) == 10
+    assert max(line(inventory, "stock checks waiting").get_ydata()) == 10
     assert inventory.get_xlabel() == "seconds since the orders were sent"
 
 

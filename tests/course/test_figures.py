@@ -6,16 +6,14 @@ import io
 
 import matplotlib.colors
 import pytest
+from drawn import explored, line, texts
 from matplotlib.collections import PatchCollection
-from matplotlib.figure import Figure
 from PIL import Image
 
-from bulkhead_lab.adaptive.compare import explore
 from bulkhead_lab.adaptive.pitfalls import drift_runs, vegas_slow_start
 from bulkhead_lab.compartments import breaker, partition_sweep
 from bulkhead_lab.compartments.breaker import BreakerSettings
 from bulkhead_lab.course.adaptive_limits import figures as figures05
-from bulkhead_lab.course.adaptive_limits import views as views05
 from bulkhead_lab.course.choosing_compartments import figures as figures08
 from bulkhead_lab.course.choosing_compartments import views as views08
 from bulkhead_lab.course.littles_law_sizing import figures as figures01
@@ -32,15 +30,6 @@ from bulkhead_lab.pool.rounds import occupancy
 from bulkhead_lab.retries.seeded import retry_load, storm_load
 
 
-def _texts(fig: Figure) -> list[str]:
-    found = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-    return [t for t in found if t]
-
-
-def _lines(ax, label: str):
-    return [line for line in ax.get_lines() if line.get_label() == label]
-
-
 @pytest.fixture(scope="module")
 def tradeoff() -> views.TradeoffView:
     return views.tradeoff_view(Params(split=22))
@@ -49,13 +38,13 @@ def tradeoff() -> views.TradeoffView:
 def test_the_tradeoff_lines_are_the_sweeps_numbers_on_both_days(tradeoff) -> None:
     """Each split's mark on both days: tests/course/test_single_pool_vs_bulkhead_panels.py."""
     fig = figures.TradeoffFigure().update(tradeoff).figure
-    texts = _texts(fig)
-    assert "healthy day" in texts and "slowdown day" in texts
-    assert any("22/10" in t for t in texts)  # the marked split is in the title
+    drawn = texts(fig)
+    assert "healthy day" in drawn and "slowdown day" in drawn
+    assert any("22/10" in t for t in drawn)  # the marked split is in the title
     healthy, slowdown = fig.axes[:2]
-    (event,) = _lines(slowdown, "event dropped (bulkhead)")
+    event = line(slowdown, "event dropped (bulkhead)")
     assert list(event.get_ydata()) == list(tradeoff.sweep["slowdown event dropped"])
-    (single,) = _lines(healthy, "tracking dropped (single pool)")
+    single = line(healthy, "tracking dropped (single pool)")
     assert single.get_ydata()[0] == tradeoff.single["healthy tracking dropped"]
     assert healthy.get_xlabel().startswith("split") and healthy.get_ylabel().startswith("dropped")
 
@@ -71,7 +60,7 @@ def test_the_compartments_fill_one_cell_per_busy_slot(round_) -> None:
     # Each busy cell shows its flow, in the single pool too.
     assert faces.count(TRACKING.lower()) == view.frame["tracking"].sum()
     assert faces.count(EVENT.lower()) == view.frame["event"].sum()
-    title = next(t for t in _texts(fig) if t.startswith("round "))
+    title = next(t for t in texts(fig) if t.startswith("round "))
     assert f"round {round_}" in title and ("into the failure" in title) == (round_ >= 1000)
 
 
@@ -79,9 +68,8 @@ def test_the_blocking_figure_shows_the_curve_the_models_points_and_the_two_numbe
     view = views01.littles_law_view(20.0, 0.1, 5)
     fig = figures01.blocking_figure(view)
     ax = fig.axes[0]
-    (points,) = _lines(ax, "seeded model (one flow, 40 s)")
-    assert list(points.get_ydata()) == list(view.curve["seeded model"])
-    assert _lines(ax, "Erlang-B (rate x hold)")
+    assert list(line(ax, "seeded model (one flow, 40 s)").get_ydata()) == list(view.curve["seeded model"])
+    assert line(ax, "Erlang-B (rate x hold)")
     title = fig.texts[0].get_text()
     assert ax.get_xlabel() == "pool size (slots)" and "20 calls/s" in title
     assert f"{view.erlang_b:.1%} (Erlang-B)" in title and f"{view.simulated:.1%} (model)" in title
@@ -106,7 +94,7 @@ def test_the_flood_figure_stacks_each_flows_slots_of_the_one_pool_around_the_fai
     assert [a.get_label() for a in areas] == ["tracking", "events"]
     busy = occupancy(Params(mode="slowdown")).busy[900:1300]
     assert areas[1].get_paths()[0].vertices[:, 1].max() == max(busy)  # events on top: the pool's total
-    assert _lines(ax, "events' dependency slows")[0].get_xdata()[0] == 1000
+    assert line(ax, "events' dependency slows").get_xdata()[0] == 1000
     assert "after" in ax.get_title()
 
 
@@ -123,11 +111,6 @@ def test_the_suggested_limit_is_drawn_and_stays_in_view(headroom) -> None:
 def _pixels(png: bytes) -> tuple[bytes, tuple[int, int]]:
     with Image.open(io.BytesIO(png)) as image:
         return image.convert("RGB").tobytes(), image.size
-
-
-def _explore(*args: object) -> tuple:
-    run = explore(*args)  # type: ignore[arg-type]
-    return run, views05.explore_frame(run), views05.explore_label(run)
 
 
 def _stops() -> figures09.StopsFigure:
@@ -156,7 +139,7 @@ KEPT = {
         lambda: (views.compartment_view(1000, Params(split=24)),),
         lambda: (views.compartment_view(1100, Params(split=25)),),
     ),
-    "05 explore": (figures05.ExploreFigure, lambda: _explore("AIMD"), lambda: _explore("AIMD", 21, 30, 1500)),
+    "05 explore": (figures05.ExploreFigure, lambda: explored("AIMD"), lambda: explored("AIMD", 21, 30, 1500)),
     "05 drift": (figures05.DriftFigure, lambda: (drift_runs(3000),), lambda: (drift_runs(300, 2.0),)),
     "05 ramp": (
         figures05.RampFigure,

@@ -3,6 +3,7 @@ accepts the package's answer and only that (exercise 4: test_writes.py, test_jud
 
 from __future__ import annotations
 
+from drawn import line, texts
 from matplotlib.figure import Figure
 
 from bulkhead_lab.course.retries_and_budgets import exercises as ex
@@ -13,39 +14,32 @@ from bulkhead_lab.retries.seeded import retry_load, storm_load
 # --- figures ---------------------------------------------------------------------------------------
 
 
-def _line(ax, label: str):
-    (line,) = [x for x in ax.get_lines() if x.get_label() == label]
-    return line
-
-
 def test_the_retry_figure_draws_each_flow_and_layout_from_the_view() -> None:
     view = retry_load(24, views.setup_of())
     fig = figures.RetryFigure().update(view).figure
     axes = fig.axes
     assert len(axes) == 4
     event_24 = axes[3]  # rows: tracking, event; columns: single pool, 24/8
-    assert list(_line(event_24, "calls, slowdown day").get_ydata()) == list(
+    assert list(line(event_24, "calls, slowdown day").get_ydata()) == list(
         view.rates[(24, EVENT)]["slowdown"]
     )
-    assert list(_line(axes[0], "gave up, slowdown day").get_ydata()) == list(
+    assert list(line(axes[0], "gave up, slowdown day").get_ydata()) == list(
         view.rates[(None, TRACKING)]["gave up"]
     )
-    assert _line(axes[0], "slowdown starts").get_xdata()[0] == 10.0
+    assert line(axes[0], "slowdown starts").get_xdata()[0] == 10.0
     assert axes[0].get_ylabel() == "tracking calls/s" and axes[2].get_ylabel() == "event calls/s"
     assert axes[3].get_xlabel() == "time (s)"
-    assert {"single pool (32)", "24/8"} <= {
-        t.get_text() for t in fig.texts + [t for ax in axes for t in ax.texts]
-    }
+    assert {"single pool (32)", "24/8"} <= set(texts(fig))
 
 
 def test_the_storm_figure_marks_the_end_and_the_round_the_load_is_back() -> None:
     view = storm_load(24, views.setup_of())
     fig = figures.StormFigure().update(view).figure
     single, bulk = fig.axes
-    assert _line(single, "slowdown ends").get_xdata()[0] == 2000
-    assert _line(single, "every flow back").get_xdata()[0] == 2000 + view.back(None)
-    assert _line(bulk, "every flow back").get_xdata()[0] == 2000 + view.back(24)
-    assert list(_line(bulk, "event calls").get_ydata()) == list(view.excess[(24, EVENT)])
+    assert line(single, "slowdown ends").get_xdata()[0] == 2000
+    assert line(single, "every flow back").get_xdata()[0] == 2000 + view.back(None)
+    assert line(bulk, "every flow back").get_xdata()[0] == 2000 + view.back(24)
+    assert list(line(bulk, "event calls").get_ydata()) == list(view.excess[(24, EVENT)])
     assert single.get_ylabel() == "calls/s above the healthy day"
 
 
@@ -53,7 +47,7 @@ def test_the_contention_figure_shows_work_and_time_for_each_strategy() -> None:
     fig = figures.contention_figure(views.contention(runs=2))
     calls, done = fig.axes
     assert isinstance(fig, Figure) and done.get_yscale() == "log"
-    assert _line(calls, "exponential, no jitter").get_ydata()[-1] == 1275
+    assert line(calls, "exponential, no jitter").get_ydata()[-1] == 1275
     assert calls.get_xlabel() == done.get_xlabel() == "contending clients"
 
 
