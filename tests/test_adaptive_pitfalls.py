@@ -50,12 +50,6 @@ def test_reaction_and_stability_on_both_flows_and_other_constants() -> None:
     assert len(rows) == 1 and rows[0].value == 0.25
 
 
-def test_a_bad_initial_limit_is_refused_in_one_line() -> None:
-    """``views.ramp_frame(initial=...)``, a cell of notebook 05, reaches this check."""
-    with pytest.raises(ValueError, match=r"initial must be an integer in 1\.\.32"):
-        vegas_slow_start(initial=0)
-
-
 def test_the_drift_is_the_run_that_ends_with_the_slowdown() -> None:
     from bulkhead_lab.adaptive.pool import model_spec, run_pool
     from bulkhead_lab.pool.arrivals import EVENT

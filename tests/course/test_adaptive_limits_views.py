@@ -4,8 +4,6 @@ are nbval's to compare, number for number."""
 
 from __future__ import annotations
 
-import pytest
-
 from bulkhead_lab import memo
 from bulkhead_lab.adaptive.compare import explore
 from bulkhead_lab.adaptive.pitfalls import drift_runs
@@ -21,11 +19,6 @@ def test_explores_trace_is_the_runs_with_the_algorithms_main_setting() -> None:
     traced = pool_run(params, *specs, trace=True, stop=2500).trace
     assert traced is not None and traced.event_limit == run.trace.event_limit
     assert run.event_lowest == 1 and run.rows[2].slowdown.tracking_dropped < 172
-
-
-def test_an_unknown_algorithm_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="algorithm must be one of AIMD, Vegas, Gradient2, Envoy"):
-        explore("BBR")
 
 
 def test_the_drift_runs_go_on_after_the_slowdown_and_their_facts_are_gradient2_drifts() -> None:

@@ -14,11 +14,17 @@ import ipywidgets as w
 import pandas as pd
 import pytest
 
+from bulkhead_lab.adaptive.compare import explore
+from bulkhead_lab.compartments import partition_sweep
+from bulkhead_lab.course.adaptive_limits import views as views05
+from bulkhead_lab.course.littles_law_sizing.views import littles_law_view
+from bulkhead_lab.course.single_pool_vs_bulkhead import exercises as exercises02
 from bulkhead_lab.course.single_pool_vs_bulkhead import panels as panels02
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.course.ui import controls
 from bulkhead_lab.course.ui import panel as panel_module
 from bulkhead_lab.course.ui.panel import BURST_S, PENDING, SliderView
+from bulkhead_lab.pool.month import break_even, month_drops
 from bulkhead_lab.pool.params import Params
 
 
@@ -64,6 +70,35 @@ def test_a_view_error_shows_one_line_not_a_traceback() -> None:
     panel = SliderView("broken", {"split": w.IntSlider(value=1)}, render)
     (line,) = panel.output.outputs
     assert line["text"] == "cannot draw this view: split must be an integer in 1..31 (got 40)\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "line"),
+    (
+        (
+            lambda: littles_law_view(0.0, 0.1, 5),
+            "arrival_rate must be a number > 0 and <= 1000 (got 0.0)",
+        ),
+        (lambda: littles_law_view(20.0, 0.0, 5), "hold must be a number > 0 and <= 60 (got 0.0)"),
+        (lambda: littles_law_view(20.0, 0.1, 0), "slots must be an integer in 1..64 (got 0)"),
+        (lambda: month_drops(24, failures=-2), "failures must be an integer in 0..10000 (got -2)"),
+        (lambda: exercises02.smallest_event_pool(0.0), "target must be a number > 0 and <= 1 (got 0.0)"),
+        (
+            lambda: break_even(flow="retries"),
+            "flow must be one of tracking, event, total (got 'retries')",
+        ),
+        (lambda: views.compartment_view(4000), "round must be an integer in 0..3999 (got 4000)"),
+        (lambda: explore("BBR"), "algorithm must be one of AIMD, Vegas, Gradient2, Envoy (got 'BBR')"),
+        (lambda: views05.ramp_frame(0), "initial must be an integer in 1..32 (got 0)"),
+        (lambda: partition_sweep.soft_view(0.3), "share must be one of 0, 1/8, ..., 1 (got 0.3)"),
+        (lambda: partition_sweep.shed_view(17), "keep must be an integer in 0..16 (got 17)"),
+    ),
+)
+def test_a_bad_value_a_slider_or_a_cell_passes_a_view_is_one_line_naming_it(call, line) -> None:
+    """The line the panel shows (above); a bad split, hold or start is Params' own (test_validation)."""
+    with pytest.raises(ValueError) as err:
+        call()
+    assert str(err.value) == line
 
 
 def test_a_redraw_prints_nothing_into_the_cell_that_moved_the_slider(capsys) -> None:

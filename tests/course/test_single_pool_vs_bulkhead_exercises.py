@@ -56,20 +56,6 @@ def test_one_failure_a_month_is_said_in_the_singular() -> None:
     assert "1 failure a month" in said[1] and "2 failures a month" in said[2]
 
 
-@pytest.mark.parametrize(
-    ("call", "name"),
-    (
-        (lambda: month.month_drops(24, failures=-2), "failures"),
-        (lambda: ex.smallest_event_pool(0.0), "target"),
-        (lambda: month.break_even(flow="retries"), "flow"),
-    ),
-)
-def test_a_bad_argument_to_a_helper_is_one_line_naming_it(call, name) -> None:
-    with pytest.raises(ValueError) as err:
-        call()
-    assert str(err.value).startswith(f"{name} must be") and "\n" not in str(err.value)
-
-
 def test_the_break_even_table_turns_at_the_break_even_count() -> None:
     table = ex.break_even_table()
     n = month.break_even()

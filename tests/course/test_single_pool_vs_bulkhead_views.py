@@ -121,12 +121,6 @@ def test_a_compartments_busy_and_free_slots_add_up_to_its_slots(round_) -> None:
     assert view.failing == (round_ >= 1000)
 
 
-def test_a_round_off_the_day_is_one_line_naming_it() -> None:
-    """A bad split, hold or start is refused by Params itself, before a view sees it (test_validation)."""
-    with pytest.raises(ValueError, match=r"^round must be an integer in 0\.\.3999 \(got 4000\)$"):
-        views.compartment_view(4000)
-
-
 def test_the_lessons_figures_no_longer_hold_on_another_slowdown() -> None:
     """On the lesson's days all 14 hold: the notebook prints their count, for nbval to compare."""
     other_day = views.lesson_claims(Params(slow=30))  # another slowdown: the lesson's figures no longer hold
