@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from typing import Any
@@ -23,15 +24,6 @@ def _no_trial_thread_within(seconds: float) -> bool:
             return True
         time.sleep(0.02)
     return False
-
-
-def test_a_check_s_value_comes_back() -> None:
-    async def check() -> int:
-        await asyncio.sleep(0)
-        return 42
-
-    outcome = trial(check)
-    assert outcome.ok and outcome.value == 42 and not outcome.timed_out
 
 
 def test_a_coroutine_that_never_returns_is_cancelled_at_the_deadline_with_its_tasks() -> None:
@@ -56,7 +48,7 @@ def test_a_coroutine_that_never_returns_is_cancelled_at_the_deadline_with_its_ta
     assert _no_trial_thread_within(5.0)
 
 
-def test_a_loop_that_never_yields_is_stopped_even_inside_except_exception() -> None:
+def test_a_loop_that_never_yields_is_stopped_inside_except_exception_and_on_one_line_in_a_task() -> None:
     def spin() -> None:
         while True:
             try:
@@ -64,24 +56,18 @@ def test_a_loop_that_never_yields_is_stopped_even_inside_except_exception() -> N
             except Exception:  # a learner's catch-all must not swallow the deadline
                 pass
 
-    async def check() -> None:
-        spin()
-
-    outcome = trial(check, seconds=0.3)
-    assert outcome.timed_out
-    assert _no_trial_thread_within(5.0)
-
-
-def test_a_one_line_loop_in_a_task_of_the_learner_s_is_stopped_too() -> None:
-    async def spin() -> None:
+    async def one_line() -> None:
         while True: pass  # noqa: E701  # fmt: skip  # one line: no line event after the first
 
-    async def check() -> None:
-        await asyncio.ensure_future(spin())
+    async def caught() -> None:
+        spin()
 
-    outcome = trial(check, seconds=0.3)
-    assert outcome.timed_out
-    assert _no_trial_thread_within(5.0)
+    async def in_a_task() -> None:
+        await asyncio.ensure_future(one_line())
+
+    for check in (caught, in_a_task):
+        assert trial(check, seconds=0.3).timed_out, check
+        assert _no_trial_thread_within(5.0), check
 
 
 def test_what_the_learner_s_code_raises_is_the_outcome_not_an_escape() -> None:
@@ -92,13 +78,16 @@ def test_what_the_learner_s_code_raises_is_the_outcome_not_an_escape() -> None:
     assert isinstance(outcome.error, ZeroDivisionError) and not outcome.timed_out
 
 
-def test_what_the_learner_s_code_prints_is_captured(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_checks_value_comes_back_and_what_it_prints_is_captured(capsys: pytest.CaptureFixture[str]) -> None:
     async def check() -> str:
+        await asyncio.sleep(0)
         print("hello from the learner")
+        print("err", file=sys.stderr)
         return "done"
 
     outcome = trial(check)
-    assert outcome.value == "done" and outcome.printed == "hello from the learner\n"
+    assert outcome.ok and outcome.value == "done" and not outcome.timed_out
+    assert outcome.printed == "hello from the learner\nerr\n"  # stdout and stderr, as they came
     assert "hello" not in capsys.readouterr().out
 
 
@@ -169,16 +158,6 @@ def test_whatever_a_learner_s_function_raises_is_a_fault_naming_it(raised: BaseE
 
     with pytest.raises(Fault, match=type(raised).__name__):
         call(mine)
-
-
-def test_what_the_learner_s_code_prints_to_stderr_is_captured_with_its_stdout() -> None:
-    import sys
-
-    def check() -> None:
-        print("out")
-        print("err", file=sys.stderr)
-
-    assert trial(check).printed == "out\nerr\n"
 
 
 def test_the_deadline_counts_the_check_s_own_computing_not_the_time_others_take_on_the_machine() -> None:
