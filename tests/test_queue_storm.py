@@ -61,6 +61,7 @@ def test_dropping_only_expired_work_does_not_end_the_storm_under_fifo() -> None:
     # the oldest call still in time is always the next one served: it finishes after its deadline
     s = storm(with_fix(DEFAULT, "drop expired"))
     assert s.recovery is None and s.after("goodput") < 0.01 * s.healthy.trace.total("goodput", 1500)
+    assert s.after("wasted") > 0  # what it served after the end, it served for callers already gone
 
 
 def test_a_fix_keeps_what_the_setup_already_chose() -> None:
