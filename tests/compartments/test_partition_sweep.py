@@ -15,14 +15,8 @@ def test_the_soft_curves_are_each_stops_own_run_on_both_days() -> None:
     assert curves.at()["healthy"] == partition_sweep.drops(partition_sweep.soft_days(3 / 8)["healthy"])
 
 
-def test_both_ends_of_the_soft_slider_are_lesson_000s_two_layouts() -> None:
-    single, split = partition_sweep.lesson_layouts()
-    assert partition_sweep.soft_days(0.0) == single and partition_sweep.soft_days(1.0) == split
-
-
-def test_keeping_nothing_back_is_the_single_pool() -> None:
-    single, _ = partition_sweep.lesson_layouts()
-    assert partition_sweep.shed_days(0) == single
+def test_keeping_nothing_back_is_called_the_single_pool() -> None:
+    """Both sliders' ends are lesson 000's two layouts: test_soft_partitions.py, on the runs these keep."""
     assert partition_sweep.shed_view(0).label == "one pool, nothing kept back"
 
 
