@@ -22,7 +22,6 @@ import pytest
 from loopback import listening_ports, until_sync
 from outside import answer_of, http, one_line_error, open_request, serving
 
-from bulkhead_lab.live.net.dependency import Dependency
 from bulkhead_lab.live.placement import batch as placement
 from bulkhead_lab.live.placement.batch import run_placement
 
@@ -60,15 +59,6 @@ def test_run_names_each_mistake_in_its_query_with_a_400_and_one_line() -> None:
         answers = [http(s.port("loan"), "GET", "/run?" + query) for query, _ in RUN_MISTAKES]
     for (status, body), (query, error) in zip(answers, RUN_MISTAKES, strict=True):
         assert status == 400 and one_line_error(body) == error, query
-
-
-def test_run_placement_names_notif_and_cat_before_any_service_starts(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    def started(self: Dependency) -> None:
-        raise AssertionError("a dependency was started for a batch that was refused")
-
-    monkeypatch.setattr(Dependency, "start", started)
-    with pytest.raises(ValueError, match=r"^notif \+ cat must be at most 1000 under placement single"):
-        asyncio.run(run_placement("single", 600, 600))
 
 
 # --- 2. digits are ASCII digits, the same rule on every route ----------------------------------------

@@ -85,10 +85,20 @@ async def test_a_dependency_killed_mid_batch_is_a_502_with_one_line_and_the_next
         ({"skip": 41}, r"^skip must be an integer in 0\.\.40 \(got 41\)$"),
         ({"calls": 0}, r"^calls must be an integer in 1\.\.1000"),
         ({"notification_latency": -0.1}, r"^notification_latency must be a number >= 0"),
+        (
+            {"placement": "single", "notif": 600, "cat": 600},
+            r"^notif \+ cat must be at most 1000 under placement single",
+        ),
     ],
 )
 @anyio
-async def test_bad_batch_parameters_are_refused_with_one_line(kwargs: dict, message: str) -> None:
+async def test_bad_batch_parameters_are_refused_with_one_line_before_any_service_starts(
+    monkeypatch: pytest.MonkeyPatch, kwargs: dict, message: str
+) -> None:
+    def started(self: Dependency) -> None:
+        raise AssertionError("a dependency was started for a batch that was refused")
+
+    monkeypatch.setattr(Dependency, "start", started)
     with pytest.raises(ValueError, match=message):
         await run_placement(**kwargs)
 
