@@ -60,14 +60,6 @@ def test_with_fixed_compartments_the_pool_run_is_the_lessons_split_exactly(p: Pa
         assert run_pool(p, split, p.total - split, stream=stream).counters == expected  # all six counters
 
 
-def test_the_24_8_row_is_lesson_000s_counters_exactly() -> None:
-    """The table's numbers, every row, are notebook 05's cells c17 and c19, which nbval compares."""
-    fixed = {row.name: row for row in comparison()}["24/8"]
-    assert fixed.healthy == lesson_run(LESSON.with_(split=24)) and fixed.slowdown == lesson_run(
-        LESSON.with_(split=24, mode="slowdown")
-    )
-
-
 def test_envoys_first_min_rtt_window_refuses_tracking_calls_on_the_healthy_day() -> None:
     """Envoy pins its first minRTT window to min_concurrency 3: tracking waits for 50 samples at 3 (its cost,
     300 dropped against the single pool's 78, is notebook 05's cell c17)."""
