@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from threads import ours
+
 DEADLINE = 20.0  # seconds a poll waits before it fails: far above what an idle machine needs
 
 
@@ -84,6 +86,14 @@ def listening_ports(pid: int | str = "self") -> set[int]:
     return {local for local, _ in own_sockets("0A", pid)}  # 0A = LISTEN
 
 
+def settled(threads: set[threading.Thread], ports: set[int]) -> None:
+    """Every thread and listening port a run opened is gone, polled with a deadline: a learner's loop that
+    never ends stops at its 2 s of CPU time, slower on a busy machine."""
+    until_sync(
+        lambda: ours() <= threads and listening_ports() <= ports, "the run's threads and ports gone", 60
+    )
+
+
 def interrupted_after(seconds: float, cell: Callable[[], Any]) -> tuple[BaseException | Any, float]:
     """``cell()`` run as a kernel runs one (inside an event loop), SIGINT after ``seconds``: what it raised
     (or returned) and how long it took."""
@@ -108,6 +118,8 @@ def interrupted_after(seconds: float, cell: Callable[[], Any]) -> tuple[BaseExce
 
 _CANCELLING = """
 import asyncio
+import sys
+sys.path.append("..")  # tests/, for loopback's import of threads
 from loopback import listening_ports
 {imports}
 

@@ -6,12 +6,11 @@ shared broken candidates is test_judges.py's and tests/writes'."""
 from __future__ import annotations
 
 import sys
-import threading
 import time
 
 import pandas as pd
 import pytest
-from loopback import listening_ports, until_sync
+from loopback import listening_ports, settled
 from threads import ours
 from writes import define
 from writes.n05_aimd import CANDIDATES, NUMPY
@@ -20,14 +19,6 @@ from bulkhead_lab.course.adaptive_limits import exercises as ex
 from bulkhead_lab.course.adaptive_limits import views
 
 pytestmark = pytest.mark.live
-
-
-def settled(threads: set[threading.Thread], ports: set[int]) -> None:
-    """Every thread and listening port a run opened is gone, polled with a deadline: a learner's loop that
-    never ends stops at its 2 s of CPU time, slower on a busy machine."""
-    until_sync(
-        lambda: ours() <= threads and listening_ports() <= ports, "the run's threads and ports gone", 60
-    )
 
 
 def test_a_right_limiter_returning_numpy_integers_backs_off_live_and_the_counts_add_up() -> None:

@@ -11,8 +11,7 @@ import re
 import time
 
 import pytest
-from loopback import listening_ports
-from test_course_learners_aimd_live import settled
+from loopback import listening_ports, settled
 from threads import ours
 from writes import define
 from writes.n06_budget import CANDIDATES
