@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -71,14 +70,6 @@ def placement_batches_by_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
         return PlacementResult(placement, notif, cat, skip, 40, before, peak, min(cat, 40), took)
 
     monkeypatch.setattr(views, "run", run)
-
-
-def test_every_notebook_with_exercises_has_at_least_two() -> None:
-    by_module: dict[str, int] = {}
-    for ex in EXERCISES:
-        by_module[_package(ex)] = by_module.get(_package(ex), 0) + 1
-    notebooks = sorted((Path(course.__file__).parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    assert len(by_module) == len(notebooks) and all(n >= 2 for n in by_module.values()), by_module
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: f"{_package(e)}-{e.number}")
