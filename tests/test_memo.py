@@ -42,6 +42,7 @@ def test_a_healthy_run_is_one_entry_whatever_the_slowdown_sliders_say() -> None:
     a = counters(Params(split=24, slow=5, start=10))
     b = counters(Params(split=24, slow=50, start=3000))
     assert a is b and memo.stats()["runs"].entries == 1
+    assert a == run(Params(split=24))  # and it is the healthy run, the slowdown's knobs ignored
 
 
 def test_a_memo_keeps_at_most_its_size_and_its_weight_budget() -> None:

@@ -8,7 +8,7 @@ from bulkhead_lab import memo
 from bulkhead_lab.course.single_pool_vs_bulkhead import views
 from bulkhead_lab.pool import lesson000
 from bulkhead_lab.pool.params import TOTAL, Params
-from bulkhead_lab.pool.rounds import counters, occupancy, run
+from bulkhead_lab.pool.rounds import occupancy, run
 
 SPLITS = (16, 20, 24, 28)
 HOLDS = ({}, {"slow": 40})
@@ -61,13 +61,6 @@ def test_a_slower_slowdown_drops_more_in_one_pool_and_the_same_tracking_under_a_
     assert slow[0] < slow[1] < slow[2]
     bulk = {views.tradeoff_view(Params(slow=s)).at(24)["slowdown tracking dropped"] for s in (10, 22, 40)}
     assert len(bulk) == 1
-
-
-def test_the_healthy_day_ignores_the_slowdown_sliders_and_reuses_its_runs() -> None:
-    a = counters(Params(split=24, slow=5, start=10))
-    b = counters(Params(split=24, slow=50, start=3000))
-    assert a is b
-    assert a == run(Params(split=24))
 
 
 def test_every_split_of_the_tradeoff_is_a_run_of_that_split_in_its_columns() -> None:
