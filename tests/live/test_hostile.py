@@ -233,7 +233,7 @@ def test_no_foreign_origin_or_site_may_change_anything_and_the_services_stay_as_
         assert (status, body["ok"], body["order"]) == (200, True, 1)  # the 403s were never orders
 
 
-def test_a_foreign_host_or_site_is_refused_on_every_route_so_nothing_is_read_or_run() -> None:
+def test_a_foreign_host_or_site_is_refused_on_every_route_and_the_services_own_clients_get_through() -> None:
     with serving("serve-pools") as s:
         for name in ("loan", "notification", "catalog"):
             port = s.port(name)
@@ -251,11 +251,7 @@ def test_a_foreign_host_or_site_is_refused_on_every_route_so_nothing_is_read_or_
         for headers in ({"Host": EVIL}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": EVIL}):
             assert http(s.port("loan"), "GET", SHORT_ROUND, headers=headers)[0] == 403
         assert http(s.port("notification"), "GET", "/admin/stats")[1]["calls"] == 0  # no batch ran
-
-
-def test_the_services_own_clients_and_their_own_pages_still_get_through() -> None:
-    with serving("serve-pools") as s:
-        port = s.port("notification")
+        port = s.port("notification")  # the services' own clients and their own pages still get through
         for headers in (
             {},  # what curl or node sends: no Origin, no Sec-Fetch-Site
             {"Host": f"localhost:{port}"},
@@ -274,25 +270,7 @@ LONG_BATCH = "/run?placement=separate&notif=1&cat=4"  # ceil(40 / 1) x 300 ms = 
 SHORT_ROUND = "/run?placement=separate&notif=40&cat=4"  # one 300 ms wave
 
 
-def test_run_batches_whose_clients_left_are_cancelled_and_do_not_delay_the_next() -> None:
-    with serving("serve-pools") as s:
-        loan, notification = s.port("loan"), s.port("notification")
-        clients = [open_request(loan, "GET", LONG_BATCH) for _ in range(2)]
-        until_sync(
-            lambda: http(notification, "GET", "/admin/stats")[1]["calls"] >= 2, "the first batch running"
-        )
-        for sock in clients:
-            sock.close()
-        until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "the batch cancelled")
-        calls = http(notification, "GET", "/admin/stats")[1]["calls"]
-        started = time.monotonic()
-        status, body = http(loan, "GET", SHORT_ROUND)
-        assert status == 200 and body["notification"] == 40
-        assert time.monotonic() - started < 12.0  # it waited for no abandoned 12 s batch
-        assert calls < 40  # the abandoned batch stopped part-way, and the second never ran
-
-
-def test_batches_wait_in_a_bounded_queue_and_the_excess_is_a_503_at_once() -> None:
+def test_batches_wait_in_a_bounded_queue_the_excess_is_a_503_and_those_whose_clients_left_stop() -> None:
     with serving("serve-pools") as s:
         loan, notification = s.port("loan"), s.port("notification")
         running = open_request(loan, "GET", LONG_BATCH)
@@ -307,6 +285,12 @@ def test_batches_wait_in_a_bounded_queue_and_the_excess_is_a_503_at_once() -> No
         for sock in (running, *waiting):
             sock.close()
         until_sync(lambda: http(notification, "GET", "/admin/stats")[1]["open"] == 0, "every batch cancelled")
+        calls = http(notification, "GET", "/admin/stats")[1]["calls"]
+        started = time.monotonic()
+        status, body = http(loan, "GET", SHORT_ROUND)
+        assert status == 200 and body["notification"] == 40
+        assert time.monotonic() - started < 12.0  # it waited for no abandoned 12 s batch
+        assert calls < 40  # the running batch stopped part-way, and the waiting ones never ran
 
 
 # --- 8. few file descriptors, and runs that would take hours ------------------------------------------
