@@ -23,10 +23,13 @@ pytestmark = [pytest.mark.anyio, pytest.mark.live]
 # --- serve-pools: lesson 003's services.mjs ---------------------------------------------------
 
 
-def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queries() -> None:
-    with serving("serve-pools") as s:  # serving() asserts every service binds 127.0.0.1 alone
+def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queries_and_stops_on_sigterm() -> None:
+    # serving() asserts every service binds 127.0.0.1 alone and how it stops: exit 0, "stopped", no stderr
+    with serving("serve-pools", stop=signal.SIGTERM) as s:
         status, body = http(s.port("loan"), "GET", "/run?placement=separate&notif=40&cat=4&skip=0")
         bad, reason = http(s.port("loan"), "GET", "/run?placement=both&notif=4&cat=4")
+        ports = [s.port(name) for name in s.urls]
+    assert not any(listening(p) for p in ports)  # SIGTERM stops it as Ctrl-C does
     assert status == 200 and list(body) == ["n", "catalogBefore", "notification", "catalog", "duration"]
     assert (body["n"], body["notification"], body["catalog"]) == (40, 40, 4)
     # separate pools: catalog's calls never wait for notification's, so at least its first wave of 4
@@ -42,8 +45,9 @@ def test_the_loan_service_answers_the_lessons_fields_and_400_for_bad_queries() -
 async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_refusals_under_200_ms() -> None:
     """The one test that pins lesson 004's wall-clock budgets: check.js's own four checks at its own
     numbers (Payment slow at 3 s). The lesson measured 30 - 53 ms and 16 ms against them. The other
-    variants' facts are notebook 04's (nbval); test_keepalive.py checks the command's pool rule."""
-    with serving("serve-orders", *LIMITED) as s:
+    variants' facts are notebook 04's (nbval); test_keepalive.py checks the command's pool rule. It stops
+    on SIGTERM as on Ctrl-C (serving() asserts how)."""
+    with serving("serve-orders", *LIMITED, stop=signal.SIGTERM) as s:
         # Payment slow at its own 3 s, 20 orders, 10 stock checks
         run = await drive(s.urls["Order Service"], s.urls["Payment"], s.urls["Inventory"])
         checks = check_orders(run)
@@ -54,6 +58,8 @@ async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_re
         assert run.served_waves(SLOW_LATENCY) == {1: 5, 2: 5}  # 5 after 3 s, 5 after 6 s
         assert run.bulkhead_busy is not None and run.bulkhead_busy["running"] == 5
         assert run.bulkhead_busy["queueSlots"] == 0
+        ports = [s.port(name) for name in s.urls]
+    assert not any(listening(p) for p in ports)
 
 
 def test_serve_orders_without_a_bulkhead_answers_its_route_with_a_404_in_one_line() -> None:
@@ -128,14 +134,3 @@ def test_a_busy_port_is_one_line_and_exit_2_and_nothing_is_left_listening(comman
     busy_line = rf"port {busy} on 127\.0\.0\.1 is busy \(something is already listening there\)"
     assert re.fullmatch(rf"bulkhead-lab {command}: error: (\w+ )?{busy_line}", line), line
     assert not any(listening(p) for p in free)
-
-
-# --- both commands: one way to stop -----------------------------------------------------------
-
-
-@pytest.mark.parametrize("command", ["serve-pools", "serve-orders"])
-def test_both_commands_stop_on_sigterm_as_on_ctrl_c(command: str) -> None:
-    """serving() asserts how a command stops: exit 0, "<command>: stopped", nothing on stderr."""
-    with serving(command, *(LIMITED if command == "serve-orders" else []), stop=signal.SIGTERM) as s:
-        ports = [s.port(name) for name in s.urls]
-    assert not any(listening(p) for p in ports)
