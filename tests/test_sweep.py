@@ -62,11 +62,3 @@ def test_the_random_cases_reach_rejections_beside_idle_slots_and_both_pools_full
             both += len(set(t.drop_rounds) & set(e.drop_rounds))
             idle += join(t, e, order).idle
     assert both > 1000 and idle > 10_000
-
-
-def test_the_tracking_compartment_ignores_the_day_and_the_event_holds() -> None:
-    stream = arrival_stream(Params())
-    order = round_order(stream)
-    a = run_compartment(Params(), TRACKING, 20, stream, order)
-    b = run_compartment(Params(mode="slowdown", hold_event=3, slow=50, start=0), TRACKING, 20, stream, order)
-    assert a == b
