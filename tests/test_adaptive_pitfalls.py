@@ -45,11 +45,6 @@ def test_aimd_is_blind_to_a_slowdown_under_its_timeout_and_confines_it_over_it()
     assert seeing.lowest == 1 and seeing.tracking_dropped < 100  # fewer than 24/8's 172
 
 
-def test_reaction_and_stability_on_both_flows_and_other_constants() -> None:
-    rows = reaction_and_stability("Envoy", "buffer", (0.25,), base=Params(seed=12345), flows="both")
-    assert len(rows) == 1 and rows[0].value == 0.25
-
-
 def test_the_drift_is_the_run_that_ends_with_the_slowdown() -> None:
     from bulkhead_lab.adaptive.pool import model_spec, run_pool
     from bulkhead_lab.pool.arrivals import EVENT

@@ -24,7 +24,6 @@ from dataclasses import dataclass, fields, replace
 from itertools import accumulate
 from typing import Any
 
-from bulkhead_lab.adaptive.compare import Governed
 from bulkhead_lab.adaptive.pool import Algorithm, LimitTrace, model_spec, pool_run
 from bulkhead_lab.pool.arrivals import EVENT, TRACKING
 from bulkhead_lab.pool.params import LESSON_SPLIT, Params
@@ -153,16 +152,14 @@ def reaction_and_stability(
     setting: str,
     values: Iterable[Any],
     base: Params = Params(),
-    flows: Governed = "event",
 ) -> tuple[Reaction, ...]:
-    """``setting`` of ``algorithm`` at each of ``values``, on both days (``flows``: who is governed)."""
+    """``setting`` of ``algorithm`` at each of ``values``, on both days, the event flow governed."""
     params = base.with_(split=None)
     rows = []
     for value in values:
-        specs = [model_spec(algorithm, flow, params, **{setting: value}) for flow in (TRACKING, EVENT)]
-        tracking = specs[0] if flows == "both" else None
-        quiet = _trace(params.with_(mode="healthy"), tracking, specs[1])
-        slow = pool_run(params.with_(mode="slowdown"), tracking, specs[1], trace=True)
+        spec = model_spec(algorithm, EVENT, params, **{setting: value})
+        quiet = _trace(params.with_(mode="healthy"), None, spec)
+        slow = pool_run(params.with_(mode="slowdown"), None, spec, trace=True)
         assert slow.trace is not None
         start = params.start
         limit = slow.trace.event_limit
