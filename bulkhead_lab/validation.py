@@ -1,4 +1,8 @@
-"""The checks every public entry point shares: one line naming the parameter and its range.
+"""The one-line checks, made once where a value arrives: one line naming the parameter and its range.
+
+A value is checked where it comes in: a function a notebook cell calls, a slider, a settings class, a
+command-line option or an HTTP parameter. Inner functions trust what their callers checked (a
+constant, or a value checked on its way in), so a check is not repeated at every layer.
 
 The API raises :class:`ValueError` with one line naming the parameter, its value and
 the allowed range; the command line prints that same line and exits 2; the live

@@ -6,7 +6,7 @@ catalog and the loan service answering ``GET /run`` (:func:`serve_pools`).
 Service (:func:`serve_orders`), in any of its variants (``--variant adaptive`` moves the
 bulkhead's limit by ``--algorithm``) and either pool rule (``--pool-rule node``). Both
 check their values first, bind 127.0.0.1 only, and run through
-:func:`~.server.serve_foreground` until Ctrl-C or SIGTERM, then print
+:func:`~.net.server.serve_foreground` until Ctrl-C or SIGTERM, then print
 ``<command>: stopped`` and exit 0.
 
 They serve the lessons' own node scripts, which send no key, so their services are made

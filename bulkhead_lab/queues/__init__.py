@@ -10,7 +10,8 @@ workers and a queue, callers with a timeout who retry, a slowdown that ends (not
 - :mod:`.recovery`: how long goodput stays down after the trigger ends;
 - :mod:`.fixes`: the fixes practitioners use, each one change to a setup;
 - :mod:`.timeouts`: Little's Law with a timeout, and the longest queue a timeout allows;
-- :mod:`.limits`: adaptive limits against a dependency whose latency grows with load.
+- :mod:`.knee`: adaptive limits against a dependency whose latency grows with load;
+- :mod:`.design`: the right answers behind the exercises, as seeded runs.
 
 Pure: no I/O, no plotting; seeded.
 """

@@ -14,7 +14,7 @@ Round ``t``, in this order:
    whose caller still waits is a failure at once: it may be retried.
 
 The arrivals depend only on the seed, the rate and the rounds (:func:`arrivals`, kept by
-:mod:`bulkhead_lab.cache`), never on the dependency or the callers: every fix replays the same
+:mod:`bulkhead_lab.memo`), never on the dependency or the callers: every fix replays the same
 stream. Pure and seeded: the same :class:`~bulkhead_lab.queues.settings.Setup` gives the same run.
 """
 

@@ -1,5 +1,6 @@
-"""Independent live experiments side by side (live/net/side_by_side.py): results in the order given,
-a failure cancels the others and awaits them, and one progress sum counts every experiment."""
+"""Independent live experiments side by side (live/net/side_by_side.py, on live/net/server.py's
+all_or_cancel): results in the order given, a failure cancels the others and awaits them, and one
+progress sum counts every experiment."""
 
 from __future__ import annotations
 

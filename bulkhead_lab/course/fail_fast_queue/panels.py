@@ -1,5 +1,5 @@
 """Notebook 04's widgets: a progress bar for the lesson's runs (:func:`lesson_runs`: every run the
-notebook shows, at once), and the "try it" panel.
+notebook shows, the ones that must run alone first, then the rest at once), and the "try it" panel.
 
 :func:`orders_panel` shows only the sizes that mean something for the chosen variant; a burst of
 moves runs the lesson's load once, at the last values (:class:`~bulkhead_lab.course.ui.panel.SliderView`).

@@ -5,8 +5,9 @@ the learner's code on it and raises :class:`Broke` (what was called, what came b
 expects, a one-line replay) when a promise does not hold. :func:`search` runs a property over a fixed
 number of scenarios drawn by Hypothesis (``derandomize=True``: the same scenarios, so the same verdict,
 on every run) and, when one breaks, shrinks it to the smallest failing scenario it can find within a
-time budget. :class:`Verdict` is what the exercise shows: ``Right:`` with what was checked, or
-``Not yet:`` with the smallest case.
+time budget (on a busy machine the case named may be a larger one that breaks the same way).
+:class:`Verdict` is what the exercise shows: ``Right:`` with what was checked, or ``Not yet:`` with the
+smallest case.
 
 A learner's call, whatever it does: :func:`returned` (what came back, or the line saying it raised or
 gave a coroutine), :func:`named` (the name a replay calls it by). Numbers are numbers: :func:`as_int`,
@@ -172,7 +173,9 @@ def search(
     sys.settrace(None)  # Hypothesis's own work, untraced: under the tracer it takes about three times as long
     try:
         find(scenarios, fails, settings=rules)
-    except (Exception, _Enough) as stopped:  # NoSuchExample: none failed; Flaky: a failure not repeated
+    # NoSuchExample: none failed. Once one failed, whatever stops the shrink (Flaky: a failure not
+    # repeated; an error in a later scenario) leaves the last failure found as the verdict
+    except (Exception, _Enough) as stopped:
         if not found and not isinstance(stopped, (NoSuchExample, _Enough)):
             raise
     finally:

@@ -137,7 +137,9 @@ def _within(r: PlacementResult) -> bool:
 
 def code_claims(facts: CodeFacts) -> list[Claim]:
     """Where the pool sits: measure.mjs's last line, counted from the package's source (the appendix)."""
-    return [exact("Where the pool sits", what, lesson, here) for what, here, lesson in views.code_cost(facts)]
+    return [
+        exact("Where the pool sits", what, lesson, here) for what, here, lesson in views.code_cost_rows(facts)
+    ]
 
 
 def testability_claims(run: PoolTestRun) -> list[Claim]:

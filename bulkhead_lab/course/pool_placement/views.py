@@ -210,7 +210,7 @@ def batch_facts(result: PlacementResult) -> str:
     )
 
 
-def code_cost(facts: CodeFacts) -> list[tuple[str, int, int]]:
+def code_cost_rows(facts: CodeFacts) -> list[tuple[str, int, int]]:
     """What the source counts beside measure.mjs's last line, as (what, here, lesson 003)."""
     lesson = lesson003.CODE_COST
     return [
@@ -228,7 +228,7 @@ def code_cost(facts: CodeFacts) -> list[tuple[str, int, int]]:
 
 def code_cost_table() -> pd.DataFrame:
     """The code cost beside lesson 003's: lines, places, call sites and pool-for expressions."""
-    frame = pd.DataFrame(code_cost(code_facts()), columns=["counted in the source", HERE, LESSON])
+    frame = pd.DataFrame(code_cost_rows(code_facts()), columns=["counted in the source", HERE, LESSON])
     return frame.set_index("counted in the source")
 
 

@@ -23,6 +23,7 @@ from matplotlib.text import Text
 from bulkhead_lab.course.ui.style import canvas_png, figure
 
 KEPT_FRAMES = 8  # frames kept per figure (each is the figure's pixels, about 1.5 MB)
+KEPT_LAYOUTS = 8  # figures kept, one a layout, where a figure's layout changes with a slider
 
 
 class KeptFigure:
@@ -78,7 +79,7 @@ class KeptFigure:
 
 class KeptLayouts:
     """A kept figure per layout (``layout(view)``: the pools and their slots, a shard size), each made by
-    ``make(view)``, the last :data:`KEPT_FRAMES` kept: moving back to a layout redraws no frame.
+    ``make(view)``, the last :data:`KEPT_LAYOUTS` kept: moving back to a layout redraws no frame.
     :meth:`update` shows a view on its layout's figure and returns that figure."""
 
     def __init__(self, layout: Callable[[Any], Hashable], make: Callable[[Any], Any]) -> None:
@@ -89,7 +90,7 @@ class KeptLayouts:
         key = self._layout(view)
         if key not in self._figures:
             self._figures[key] = self._make(view)
-            while len(self._figures) > KEPT_FRAMES:
+            while len(self._figures) > KEPT_LAYOUTS:
                 self._figures.popitem(last=False)
         self._figures.move_to_end(key)
         return self._figures[key].update(view)

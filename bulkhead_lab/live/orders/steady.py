@@ -3,9 +3,9 @@
 Issue 13's live scenario. A :class:`SteadyLoad` is ``rate`` orders a second, evenly spaced,
 for ``healthy_for + slow_for + recover_for`` seconds, Payment switched slow (``slow_latency``)
 after ``healthy_for`` seconds and healthy again ``slow_for`` seconds later; every value is
-checked once, when it is made. It is a schedule for the one driver: :func:`~.load.run_orders` of an
-:class:`~.adaptive.AdaptiveSettings` sends one to an ``adaptive`` Order Service whose limit an algorithm
-moves.
+checked once, when it is made. It is a schedule for the one driver: :func:`~.load.run_orders` sends
+one to any variant (notebook 05: an :class:`~.adaptive.AdaptiveSettings`, whose limit an algorithm
+moves; notebook 07's storm extends it).
 
 What it returns is an :class:`~.load.OrdersRun` on the load's clock (0 = the first
 order): ``run.limit_over_time()`` (the bulkhead's limit at each change),
