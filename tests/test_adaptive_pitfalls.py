@@ -22,16 +22,6 @@ def test_a_long_enough_slowdown_becomes_gradient2s_baseline_and_its_limit_climbs
     assert after > 2 * confined
 
 
-def test_a_larger_tolerance_lets_gradient2_drift_back_sooner() -> None:
-    back = [gradient2_drift(2000, tolerance=t).back_at for t in (1.5, 2.0)]
-    assert back[0] is not None and back[1] is not None and back[1] < back[0]
-
-
-def test_the_drift_is_the_same_run_whatever_the_slowdown_length_until_it_ends() -> None:
-    short, long = gradient2_drift(500), gradient2_drift(1500)
-    assert long.event_limit[: len(short.event_limit)] == short.event_limit
-
-
 def test_vegas_slow_start_ramps_start_from_the_initial_limit() -> None:
     for ramp in vegas_slow_start(initial=2):
         assert ramp.tracking_limit[0] == 2 and ramp.target == 24
