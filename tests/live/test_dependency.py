@@ -1,7 +1,8 @@
 """The counting dependency: what it counts, its admin routes, and that it always lets go of its port.
 
 A slowdown switched over HTTP is test_run_key's and test_hostile's (a 504 after its slow latency, an order
-served at once when switched back); its timeline, test_placement's (the figures' open calls)."""
+served at once when switched back); its timeline, test_placement's (the figures' open calls); a kill cutting
+its open calls off, test_order_service's (a Payment killed mid-run, restarted on its freed port)."""
 
 from __future__ import annotations
 
@@ -111,19 +112,6 @@ async def test_nothing_stays_listening_after_a_cancelled_task_even_mid_request()
         await task
     assert not listening(dep.port)
     assert dep.open == 0
-
-
-async def test_a_killed_dependency_cuts_its_open_requests_off() -> None:
-    async with Dependency("dep", 30.0) as dep, aiohttp.ClientSession(headers=key_headers(dep.url)) as s:
-        pending = asyncio.ensure_future(fire(s, "GET", dep.url + "/x", 3))
-        await until(lambda: dep.open == 3, "three requests open")
-        t0 = asyncio.get_running_loop().time()
-        await dep.kill()
-        with pytest.raises(aiohttp.ClientError):  # cut off (a GET retried once finds the port closed)
-            await pending
-        assert asyncio.get_running_loop().time() - t0 < 30.0  # cut off, not answered after its 30 s
-        assert not listening(dep.port)
-        assert dep.open == 0
 
 
 async def test_a_slow_latency_is_for_one_slowdown_and_reset_returns_the_start_state() -> None:

@@ -67,6 +67,7 @@ async def test_a_payment_killed_mid_run_gives_clear_errors_frees_every_slot_and_
                 )
                 await pay.kill()
                 run = await load
+                assert pay.open == 0  # its open calls cut off, not left to answer after 10 s
                 failed = [r for r in run.orders if r.status == 502]
                 assert len(failed) == 10 and run.refused == 10  # the 5 running and the 5 waiting
                 assert all(
