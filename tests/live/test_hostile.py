@@ -37,7 +37,7 @@ def bulkhead(port: int) -> dict[str, int]:
     return body
 
 
-# --- 1. a mistake in /run's query is the caller's, named as theirs, before anything starts --------
+# --- 1. a mistake in /run's query is the caller's, named as theirs; digits are ASCII digits -------
 
 
 RUN_MISTAKES = [  # /run's query, and the one line that names the mistake
@@ -54,33 +54,27 @@ RUN_MISTAKES = [  # /run's query, and the one line that names the mistake
 ]
 
 
-def test_run_names_each_mistake_in_its_query_with_a_400_and_one_line() -> None:
-    with serving("serve-pools") as s:
-        answers = [http(s.port("loan"), "GET", "/run?" + query) for query, _ in RUN_MISTAKES]
-    for (status, body), (query, error) in zip(answers, RUN_MISTAKES, strict=True):
-        assert status == 400 and one_line_error(body) == error, query
-
-
-# --- 2. digits are ASCII digits, the same rule on every route ----------------------------------------
-
-
-def test_every_numeric_parameter_refuses_non_ascii_digits_with_a_400_on_every_route() -> None:
+def test_run_names_each_mistake_in_its_query_and_every_number_must_be_ascii_digits_with_a_400() -> None:
     with serving("serve-pools") as s:
         loan, notification = s.port("loan"), s.port("notification")
+        answers = [http(loan, "GET", "/run?" + query) for query, _ in RUN_MISTAKES]
+        # digits are ASCII digits, the same rule on every route
         for bad in BAD_DIGITS:
             q = quote(bad)
-            answers = [
+            digits = [
                 http(loan, "GET", f"/run?placement=separate&notif={q}&cat=4"),
                 http(loan, "GET", f"/run?placement=separate&notif=4&cat={q}"),
                 http(loan, "GET", f"/run?placement=separate&notif=4&cat=4&skip={q}"),
                 http(notification, "POST", f"/admin/slow?on=1&ms={q}"),
             ]
-            for (status, body), name in zip(answers, ["notif", "cat", "skip", "ms"], strict=True):
+            for (status, body), name in zip(digits, ["notif", "cat", "skip", "ms"], strict=True):
                 assert status == 400, (bad, name, body)
                 assert one_line_error(body).startswith(f"{name} must be an integer in ")
+    for (status, body), (query, error) in zip(answers, RUN_MISTAKES, strict=True):
+        assert status == 400 and one_line_error(body) == error, query
 
 
-# --- 3. an abandoned order gives its place back; every call has a deadline; reset frees -------------
+# --- 2. an abandoned order gives its place back; every call has a deadline ---------------------------
 
 
 def test_orders_whose_clients_gave_up_give_their_places_back_within_a_second() -> None:
@@ -113,33 +107,7 @@ def test_a_payment_call_past_its_deadline_is_a_504_with_one_line_and_frees_its_p
         until_sync(lambda: http(pay, "GET", "/admin/stats")[1]["open"] == 0, "Payment's call ended")
 
 
-def test_admin_reset_answers_every_open_order_and_returns_each_service_to_its_start_state() -> None:
-    with serving("serve-orders", "--variant", "limited") as s:
-        order, pay = s.port("Order Service"), s.port("Payment")
-        fresh = bulkhead(order)
-        assert http(pay, "POST", "/admin/slow?on=1&ms=3600000")[0] == 200
-        clients = [open_request(order, "POST", "/orders") for _ in range(12)]
-        until_sync(lambda: bulkhead(order)["rejected"] == 2, "5 running, 5 waiting, 2 refused")
-        direct = open_request(pay, "POST", "/pay")  # one more call held at Payment itself for an hour
-        until_sync(lambda: http(pay, "GET", "/admin/stats")[1]["open"] == 6, "6 calls open at Payment")
-
-        assert http(order, "POST", "/admin/reset") == (200, {"variant": "limited"})
-        answers = [answer_of(c) for c in clients]
-        assert sorted(status for status, _ in answers) == [503] * 12
-        reset = [b for _, b in answers if b["error"] != "busy, try again"]
-        assert len(reset) == 10
-        assert {one_line_error(b) for b in reset} == {"order service was reset while this request was open"}
-        assert bulkhead(order) == fresh
-
-        status, stats = http(pay, "POST", "/admin/reset")
-        assert (status, stats) == (200, {"peak": 0, "open": 0, "calls": 0})
-        status, body = answer_of(direct)
-        assert status == 503 and one_line_error(body) == "payment was reset while this request was open"
-        status, body = http(order, "POST", "/orders", timeout=2.0)  # healthy again, numbered from 1
-        assert (status, body["ok"], body["order"]) == (200, True, 1)
-
-
-# --- 4. an interrupted run says so in one line and nothing else --------------------------------------
+# --- 3. an interrupted run says so in one line and nothing else --------------------------------------
 
 
 def test_kernel_interrupt_in_a_live_cell_shows_one_line_and_closes_every_service() -> None:
@@ -200,12 +168,12 @@ def test_ctrl_c_with_requests_in_flight_stops_with_one_line_and_answers_or_cuts_
     assert set(statuses) <= {503, 0}
 
 
-# --- 6. no other web page, and no other host name, may drive the services ----------------------------
+# --- 4. no other web page, and no other host name, may drive the services; a reset frees ---------------
 
 EVIL = "http://evil.example"
 
 
-def test_no_foreign_origin_or_site_may_change_anything_and_the_services_stay_as_they_were() -> None:
+def test_no_foreign_origin_or_site_may_change_anything_and_admin_reset_answers_every_open_order() -> None:
     with serving("serve-orders", "--variant", "limited") as s:
         order, pay = s.port("Order Service"), s.port("Payment")
         foreign = [
@@ -231,6 +199,29 @@ def test_no_foreign_origin_or_site_may_change_anything_and_the_services_stay_as_
         assert http(pay, "GET", "/admin/stats")[1]["calls"] == 1  # and no foreign order reached it
         status, body = http(order, "POST", "/orders", timeout=2.0)
         assert (status, body["ok"], body["order"]) == (200, True, 1)  # the 403s were never orders
+
+        # /admin/reset answers every open order and returns each service to its start state
+        fresh = bulkhead(order)
+        assert http(pay, "POST", "/admin/slow?on=1&ms=3600000")[0] == 200
+        clients = [open_request(order, "POST", "/orders") for _ in range(12)]
+        until_sync(lambda: bulkhead(order)["rejected"] == 2, "5 running, 5 waiting, 2 refused")
+        direct = open_request(pay, "POST", "/pay")  # one more call held at Payment itself for an hour
+        until_sync(lambda: http(pay, "GET", "/admin/stats")[1]["open"] == 6, "6 calls open at Payment")
+
+        assert http(order, "POST", "/admin/reset") == (200, {"variant": "limited"})
+        answers = [answer_of(c) for c in clients]
+        assert sorted(status for status, _ in answers) == [503] * 12
+        reset = [b for _, b in answers if b["error"] != "busy, try again"]
+        assert len(reset) == 10
+        assert {one_line_error(b) for b in reset} == {"order service was reset while this request was open"}
+        assert bulkhead(order) == fresh
+
+        status, stats = http(pay, "POST", "/admin/reset")
+        assert (status, stats) == (200, {"peak": 0, "open": 0, "calls": 0})
+        status, body = answer_of(direct)
+        assert status == 503 and one_line_error(body) == "payment was reset while this request was open"
+        status, body = http(order, "POST", "/orders", timeout=2.0)  # healthy again, numbered from 1 again
+        assert (status, body["ok"], body["order"]) == (200, True, 1)
 
 
 def test_a_foreign_host_or_site_is_refused_on_every_route_and_the_services_own_clients_get_through() -> None:
@@ -264,7 +255,7 @@ def test_a_foreign_host_or_site_is_refused_on_every_route_and_the_services_own_c
             assert http(port, "POST", "/admin/reset", headers=headers)[0] == 200, headers
 
 
-# --- 7. abandoned /run batches stop; the batches' queue is bounded -------------------------------------
+# --- 5. abandoned /run batches stop; the batches' queue is bounded -------------------------------------
 
 LONG_BATCH = "/run?placement=separate&notif=1&cat=4"  # ceil(40 / 1) x 300 ms = 12 s
 SHORT_ROUND = "/run?placement=separate&notif=40&cat=4"  # one 300 ms wave
@@ -293,7 +284,7 @@ def test_batches_wait_in_a_bounded_queue_the_excess_is_a_503_and_those_whose_cli
         assert calls < 40  # the running batch stopped part-way, and the waiting ones never ran
 
 
-# --- 8. few file descriptors, and runs that would take hours ------------------------------------------
+# --- 6. few file descriptors, and runs that would take hours ------------------------------------------
 
 
 def _with_fd_limit(limit: int, code: str) -> subprocess.CompletedProcess[str]:
