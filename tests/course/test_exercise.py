@@ -58,18 +58,13 @@ def _package(exercise: Exercise) -> str:
 
 @pytest.fixture(autouse=True)
 def placement_batches_by_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Notebook 03's predict-then-run checks run a live batch (3 to 6 s each); here, where only the
-    line they answer matters, the batch is a stand-in with the rules' counts (tests/live runs them)."""
+    """Notebook 03's predict-then-run checks run a live batch; here, where only the line they answer
+    matters, test_pool_placement_exercises' stand-in with the rules' counts."""
+    from test_pool_placement_exercises import by_the_rules
+
     from bulkhead_lab.course.pool_placement import views
-    from bulkhead_lab.live.placement.batch import PlacementResult, ideal_ms
 
-    def run(placement: Any, notif: int, cat: int, skip: int = 0, **_: object) -> PlacementResult:
-        before = views.expected_catalog_before(placement, notif, cat, skip)
-        peak = views.expected_notification_peak(placement, notif, cat, skip)
-        took = ideal_ms(placement, notif, cat, skip) + 40.0
-        return PlacementResult(placement, notif, cat, skip, 40, before, peak, min(cat, 40), took)
-
-    monkeypatch.setattr(views, "run", run)
+    monkeypatch.setattr(views, "run", by_the_rules)
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: f"{_package(e)}-{e.number}")

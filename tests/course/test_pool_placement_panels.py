@@ -118,22 +118,14 @@ def test_the_rows_bar_and_its_text_count_the_same_unit_calls_answered() -> None:
     assert progress.bar.bar_style == "danger"
 
 
-def test_during_a_long_one_slot_batch_the_bar_moves_with_its_text() -> None:
-    progress = panels.CallsProgress([80] * 4)
-    update = progress.for_run(0)  # the 1 / 4 batch: twelve seconds, forty slow calls one by one
-    values = []
-    for done in (10, 20, 30, 41):
-        update(done, 80)
-        values.append((progress.bar.value, progress.status.value.split()[0]))
-    assert values == [(10, "10/320"), (20, "20/320"), (30, "30/320"), (41, "41/320")]
-
-
-def test_batches_running_together_each_add_their_own_answers_to_one_bar() -> None:
+def test_batches_running_together_each_add_their_own_answers_to_one_bar_that_moves_with_its_text() -> None:
     progress = panels.CallsProgress([80] * 3)
     first, second, third = (progress.for_run(i) for i in range(3))
+    moved = []
     for done in range(1, 81):  # the three batches answer interleaved, as side by side they do
-        first(done, 80)
-        third(min(done, 50), 80)
-        second(done // 2, 80)
+        for update, answered in ((first, done), (third, min(done, 50)), (second, done // 2)):
+            update(answered, 80)
+            moved.append((progress.bar.value, progress.status.value.split()[0]))
+    assert all(status == f"{value}/240" for value, status in moved)  # after every answer
     assert (progress.bar.value, progress.bar.max) == (80 + 40 + 50, 240)
     assert progress.status.value == "170/240 calls answered (1 of 3 batches done, all running together)"
