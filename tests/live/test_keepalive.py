@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from loopback import own_sockets
-from outside import http, serving
+from outside import http, one_line_error, serving
 
 from bulkhead_lab.live.orders.load import OrdersLoad, run_orders
 from bulkhead_lab.live.orders.reading.burst import keepalive_facts
@@ -33,5 +33,7 @@ def test_serve_orders_keepalive_and_pool_rule_node_reach_the_order_services_pool
         order = s.port("Order Service")
         assert [http(order, "POST", "/orders")[0] for _ in range(2)] == [200, 200]
         status, pools = http(order, "GET", "/admin/pools")
+        no_bulkhead, body = http(order, "GET", "/admin/bulkhead")  # the route of a variant that has none
     assert status == 200 and (pools["pool_rule"], pools["shared"]) == ("node", True)
+    assert no_bulkhead == 404 and one_line_error(body) == "variant shared has no bulkhead"
     assert (pools["payment"]["opened"], pools["payment"]["reused"]) == (1, 1)  # kept alive, used again

@@ -1,6 +1,7 @@
 """The two foreground commands, ``serve-pools`` and ``serve-orders``, driven from outside.
 
-serve-orders runs once, at the lesson's own numbers.
+serve-orders runs once, at the lesson's own numbers; its shared variant (no bulkhead, Node's pool rule)
+is test_keepalive.py's.
 """
 
 from __future__ import annotations
@@ -60,12 +61,6 @@ async def test_serve_orders_limited_keeps_check_js_budgets_stock_under_300_ms_re
         assert run.bulkhead_busy["queueSlots"] == 0
         ports = [s.port(name) for name in s.urls]
     assert not any(listening(p) for p in ports)
-
-
-def test_serve_orders_without_a_bulkhead_answers_its_route_with_a_404_in_one_line() -> None:
-    with serving("serve-orders", "--variant", "shared") as s:
-        status, body = http(s.port("Order Service"), "GET", "/admin/bulkhead")
-    assert status == 404 and one_line_error(body) == "variant shared has no bulkhead"
 
 
 LIMITED = ["--variant", "limited"]
