@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,19 @@ def seeds() -> Path:
     if not (path / "code" / "bulkhead-run.mjs").exists():
         pytest.skip(f"lesson seeds not found at {path} (set BULKHEAD_LAB_SEEDS)")
     return path
+
+
+@pytest.fixture(scope="session")
+def lesson_text(seeds: Path) -> Callable[[str], str]:
+    """Lesson ``NNN``'s text among the seeds; a test asking for one that is not there is skipped."""
+
+    def read(number: str) -> str:
+        found = sorted(seeds.glob(f"{number}_*.txt"))
+        if not found:
+            pytest.skip(f"lesson {number}'s text is not among the seeds")
+        return found[0].read_text(encoding="utf-8")
+
+    return read
 
 
 @pytest.fixture(scope="session")

@@ -38,8 +38,8 @@ def test_a_looser_target_needs_a_smaller_event_pool() -> None:
     assert smallest(0.10) < smallest(0.02) < smallest(0.005)
 
 
-def test_every_number_of_lesson_000s_figures_is_in_its_text(seeds) -> None:
-    text = next(seeds.glob("000_*.txt")).read_text(encoding="utf-8").replace("49,640", "49640")
+def test_every_number_of_lesson_000s_figures_is_in_its_text(lesson_text) -> None:
+    text = lesson_text("000").replace("49,640", "49640")
     for where, says, value in lesson000.STATED:
         assert where in text.replace("’", "'"), where
         for number in re.findall(r"\d+(?:\.\d+)?", str(value)):

@@ -72,13 +72,6 @@ def test_the_panels_table_is_this_run_in_the_lessons_measures() -> None:
     assert table.iloc[0]["orders refused"] == 10 and table.iloc[0]["rejected (bulkhead)"] == 10
 
 
-def _lesson_text(seeds: Path) -> str:
-    found = sorted(seeds.glob("004_*.txt"))
-    if not found:
-        pytest.skip("lesson 004's text is not among the seeds")
-    return " ".join(found[0].read_text().split())
-
-
 # Each claim's words (its ``says``) beside the lesson's own words stating its value.
 QUOTES = {
     "Payment answers in 20 ms": "answers in 20 ms, or in 3 seconds",
@@ -107,8 +100,8 @@ QUOTES = {
 }
 
 
-def test_each_claims_lesson_value_is_what_lesson_004_says(seeds: Path) -> None:
-    text = _lesson_text(seeds)
+def test_each_claims_lesson_value_is_what_lesson_004_says(lesson_text) -> None:
+    text = " ".join(lesson_text("004").split())
     claims = {c.says: c for c in story.lesson_claims(_runs())}
     for says, quote in QUOTES.items():
         assert quote in text, quote
@@ -152,5 +145,3 @@ def test_the_notebooks_takeaways_give_the_count_its_appendix_prints() -> None:
     count = story.claims_count(story.lesson_claims(_runs())).splitlines()[0]
     reproduced, total = re.findall(r"\d+", count.split(":", 1)[1])[:2]
     assert f"Of lesson 004's {total} claims, {reproduced} are reproduced in checked output" in takeaways
-    starts = [text.split("\n")[0] for text in cells]
-    assert starts.index("## Appendix: lesson 004's claims, checked") > starts.index("## Key takeaways")

@@ -111,15 +111,8 @@ def test_the_notebooks_closing_note_gives_the_count_its_checked_output_prints() 
     assert f"({exact} exactly, {invariant} durations as" in " ".join(last.split())
 
 
-def _lesson_text(seeds: Path) -> str:
-    found = sorted(seeds.glob("003_*.txt"))
-    if not found:
-        pytest.skip(f"lesson 003 not found in {seeds}")
-    return found[0].read_text(encoding="utf-8")
-
-
-def test_the_lessons_constants_are_what_lesson_003_prints(seeds: Path) -> None:
-    text = _lesson_text(seeds)
+def test_the_lessons_constants_are_what_lesson_003_prints(lesson_text) -> None:
+    text = lesson_text("003")
     for label, row in lesson003.PLACEMENT.items():
         line = re.search(rf"^{re.escape(label)}\s+(\d+) / 40\s+(\d+)\s+(\d+)\s+(\d+)$", text, re.M)
         assert line is not None, label
