@@ -142,7 +142,7 @@ def test_a_function_that_returns_a_coroutine_is_one_line_and_never_a_warning(rec
     async def mine(x: int) -> int:
         return x
 
-    # an async def passed where a def is asked: test_writes.py, for every exercise that asks for a def
+    # a lambda around an async def: the exercises refuse an async def itself earlier (test_writes.py)
     with pytest.raises(Fault, match="returned a coroutine"):
         call(lambda x: mine(x), 1)
     import gc
