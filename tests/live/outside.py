@@ -44,14 +44,21 @@ class Served:
 
 
 @contextmanager
-def serving(command: str, *args: str, log: bool = False, stop: int = signal.SIGINT) -> Iterator[Served]:
-    """Run a serve command on free ports until the block ends, then ``stop`` it; its stderr must stay
-    empty (``log=True``: hold no traceback; the test reads it, :attr:`Served.log`)."""
+def serving(
+    command: str, *args: str, log: bool = False, stop: int = signal.SIGINT, free_ports: bool = True
+) -> Iterator[Served]:
+    """Run a serve command on free ports (or, ``free_ports=False``, its lesson's own) until the block ends,
+    then ``stop`` it; its stderr must stay empty (``log=True``: hold no traceback; the test reads it,
+    :attr:`Served.log`)."""
     ready_lines = {"serve-pools": 1, "serve-orders": 4}[command]
-    ports = {
-        "serve-pools": ["--port", "0", "--notification-port", "0", "--catalog-port", "0"],
-        "serve-orders": ["--port", "0", "--payment-port", "0", "--inventory-port", "0"],
-    }[command]
+    ports = (
+        {
+            "serve-pools": ["--port", "0", "--notification-port", "0", "--catalog-port", "0"],
+            "serve-orders": ["--port", "0", "--payment-port", "0", "--inventory-port", "0"],
+        }[command]
+        if free_ports
+        else []
+    )
     proc = subprocess.Popen(
         [sys.executable, "-m", "bulkhead_lab", command, *ports, *args],
         stdout=subprocess.PIPE,

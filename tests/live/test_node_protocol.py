@@ -6,15 +6,13 @@ our services speak the lesson's protocol and keep its facts, its three tests pas
 
 from __future__ import annotations
 
-import select
 import shutil
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from loopback import listening
+from outside import serving
 
 pytestmark = [pytest.mark.live, pytest.mark.node]
 
@@ -26,19 +24,9 @@ def test_lesson_003s_pool_tests_pass_unchanged_against_serve_pools(
     if not test_file.exists():
         pytest.skip(f"lesson 003's pool.test.mjs not found in {test_file.parent}")
     shutil.copy(test_file, tmp_path / "pool.test.mjs")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "bulkhead_lab", "serve-pools"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        ready, _, _ = select.select([server.stdout], [], [], 20)
-        assert ready, "serve-pools printed nothing within 20 s"
-        line = server.stdout.readline()
-        assert line.startswith("serve-pools: loan http://127.0.0.1:8401/run"), (
-            line + server.stderr.read() if server.poll() is not None else line
-        )
+    # serving() asserts each service binds 127.0.0.1 alone and how it stops: exit 0, "stopped", no stderr
+    with serving("serve-pools", free_ports=False) as s:
+        assert s.urls["loan"] == "http://127.0.0.1:8401"  # the lesson's own ports, as the node tests expect
         run = subprocess.run(
             [node, "--test", "--test-force-exit", "--test-reporter=tap", "pool.test.mjs"],
             cwd=tmp_path,
@@ -46,9 +34,6 @@ def test_lesson_003s_pool_tests_pass_unchanged_against_serve_pools(
             text=True,
             timeout=180,
         )
-    finally:
-        server.send_signal(signal.SIGINT)  # Ctrl-C
-        out, err = server.communicate(timeout=15)
     summary = [ln for ln in run.stdout.splitlines() if ln.startswith(("ok", "not ok", "# pass", "# fail"))]
     assert run.returncode == 0, run.stdout + run.stderr
     assert summary == [
@@ -58,5 +43,4 @@ def test_lesson_003s_pool_tests_pass_unchanged_against_serve_pools(
         "# pass 3",
         "# fail 0",
     ]
-    assert server.returncode == 0 and err == "" and out.strip() == "serve-pools: stopped"
     assert not any(listening(port) for port in (8401, 8402, 8403))
