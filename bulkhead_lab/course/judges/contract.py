@@ -173,9 +173,7 @@ def search(
     sys.settrace(None)  # Hypothesis's own work, untraced: under the tracer it takes about three times as long
     try:
         find(scenarios, fails, settings=rules)
-    # NoSuchExample: none failed. Once one failed, whatever stops the shrink (Flaky: a failure not
-    # repeated; an error in a later scenario) leaves the last failure found as the verdict
-    except (Exception, _Enough) as stopped:
+    except (Exception, _Enough) as stopped:  # NoSuchExample: none failed; else the last failure found stands
         if not found and not isinstance(stopped, (NoSuchExample, _Enough)):
             raise
     finally:
