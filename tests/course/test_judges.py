@@ -50,7 +50,7 @@ from bulkhead_lab.queues.calls import Call
 from bulkhead_lab.queues.fixes import with_fix
 from bulkhead_lab.queues.rounds import kept_run
 from bulkhead_lab.retries.budgets import RetryBudget
-from bulkhead_lab.retries.policy import REFUSED, call_with_retries
+from bulkhead_lab.retries.experiments import every_call_refused_in_turn
 
 
 def _broken(module) -> pytest.MarkDecorator:
@@ -237,16 +237,7 @@ def test_aimd_replay_prints_what_the_verdict_says_came_back(name: str) -> None:
 
 async def worst_case(budget: object, requests: int = 1000) -> int:
     """Notebook 06's section 2 ``worst_case``: calls sent for ``requests`` requests, every call refused."""
-    calls = 0
-
-    async def refused() -> int:
-        nonlocal calls
-        calls += 1
-        return REFUSED
-
-    for _ in range(requests):
-        await call_with_retries(refused, budget, attempts=3, backoff=lambda n: 0.0)  # type: ignore[arg-type]
-    return calls
+    return (await every_call_refused_in_turn(budget, requests)).attempts  # type: ignore[arg-type]
 
 
 def test_budget_oracle_is_the_cells_and_a_tie_is_false_where_binary_holds_the_ratio() -> None:
