@@ -265,7 +265,8 @@ class Exercise:
     def _judge(self, a: Answer) -> tuple[bool, str]:
         if isinstance(a.value, Verdict):  # a write-it-yourself exercise: its judge's verdict and line
             return a.value.ok, a.value.says
-        if self.right_when(a) if self.right_when else a.is_(a.right):  # the answer is right
+        right = self.right_when(a) if self.right_when else a.is_(a.right)
+        if right:
             return True, a.say(self.right_says)
         for wrong in self.wrong:
             if wrong.when(a):
